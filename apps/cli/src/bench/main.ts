@@ -1,0 +1,21 @@
+import { benchApi } from './api.ts';
+import { benchIngest } from './ingest.ts';
+
+/** `npm run bench -- <ingest|api|web> [options]`: benchmarks that print numbers (never timed test assertions). */
+const benches: Record<string, (args: string[]) => Promise<void>> = {
+  ingest: benchIngest,
+  api: benchApi,
+  // Loaded on demand: it brings the browser driver along.
+  web: async (args) => (await import('@antares/web/bench')).benchWeb(args),
+};
+
+const [name, ...args] = process.argv.slice(2);
+const bench = name ? benches[name] : undefined;
+if (!bench) {
+  console.error(`usage: npm run bench -- <${Object.keys(benches).join('|')}> [options]`);
+  process.exit(2);
+}
+bench(args).then(() => process.exit(0), (error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+import { existsSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { Repositories } from '@antares/db';
+import { createProgress } from '../progress.ts';
+import { runIngest } from './ingest.ts';
+
+// 3,300 objects over 12 nights give about 2,200 loci (some objects are bogus or not seen in the
+// window), ingested in about a minute and a half.
+export const DEMO_SURVEY = { objects: 3300, nights: 12, seed: 2026 };
+
+/** On an empty database: simulate the demo survey and ingest it, showing progress. */
+export async function ensureDemoData(repos: Repositories, dataDir: string): Promise<void> {
+  if ((await repos.loci.count()) > 0) return;
+  const out = path.join(dataDir, 'demo-survey');
+  console.log(`Empty database: simulating a demo survey (${DEMO_SURVEY.objects} objects, ${DEMO_SURVEY.nights} nights) into ${out}`);
+  const progress = createProgress('simulate', 1, 'packets');
+  const { simulateSurvey } = await import('@antares/pipeline/simulate');
+  await simulateSurvey({ ...DEMO_SURVEY, outDir: out, onProgress: (done: number, total: number) => progress.update(done, '', total) });
+  progress.stop();
+  await runIngest(repos, [out]);
+  // The files can be made again from the seed at any time: no need to keep half a gigabyte around.
+  rmSync(out, { recursive: true, force: true });
+}
+
+/** Builds the web app once if it has not been built (a fresh clone). */
+export function ensureWebBuilt(root: string): void {
+  if (existsSync(path.join(root, 'apps/web/dist/index.html'))) return;
+  if (!existsSync(path.join(root, 'apps/web/package.json'))) return;
+  console.log('Building the web app (first start only)...');
+  const result = spawnSync('npm', ['run', 'build', '-w', '@antares/web'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) console.error('The web app failed to build; serving the API only.');
+}

@@ -1,0 +1,23 @@
+import type { Repositories } from '@antares/db';
+import { buildServer, type Config } from '@antares/server';
+import { APT_INSTALL, createCodeValidator } from '@antares/pipeline';
+
+export async function runServe(config: Config, repos: Repositories, close: () => Promise<void>): Promise<void> {
+  const checker = createCodeValidator();
+  if (checker.missing.length > 0) {
+    console.warn(`Filter code is stored without a sandbox check: missing ${checker.missing.join(', ')} (install: ${APT_INSTALL})`);
+  }
+  // Revoked token ids are needed only until their tokens expire.
+  await repos.revokedTokens.purgeExpired();
+  const app = await buildServer({ config, repos, logger: true, validateFilter: checker.validate });
+  const shutdown = async () => {
+    await app.close();
+    await checker.close();
+    await close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  await app.listen({ port: config.port, host: config.host });
+  console.log(`ANTARES is serving at http://localhost:${config.port}`);
+}

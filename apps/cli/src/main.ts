@@ -1,0 +1,114 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig, UserService } from '@antares/server';
+import { describeDatabase, openConfiguredDatabase } from './database.ts';
+import { runIngest } from './commands/ingest.ts';
+import { runServe } from './commands/serve.ts';
+import { ensureDemoData, ensureWebBuilt } from './commands/demo.ts';
+import { createProgress } from './progress.ts';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+function integer(name: string, min: number) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number of at least ${min}`);
+    return n;
+  };
+}
+
+const program = new Command('antares')
+  .description('ANTARES alert broker: ingest survey alerts, serve the API and the web app')
+  .showHelpAfterError();
+
+program.command('start')
+  .description('migrate, load the demo survey into an empty database, build the web app if needed, and serve')
+  .option('--port <port>', 'port to listen on', integer('port', 1))
+  .action(async (options: { port?: number }) => {
+    const config = loadConfig(process.env, options.port ? { port: options.port } : {});
+    console.log(`Database: ${describeDatabase(config)}`);
+    const database = await openConfiguredDatabase(config);
+    await ensureDemoData(database.repos, config.dataDir);
+    ensureWebBuilt(REPO_ROOT);
+    await runServe(config, database.repos, database.close);
+  });
+
+program.command('serve')
+  .description('serve the API and the built web app')
+  .option('--port <port>', 'port to listen on (default 8080)', integer('port', 1))
+  .action(async (options: { port?: number }) => {
+    const config = loadConfig(process.env, options.port ? { port: options.port } : {});
+    const database = await openConfiguredDatabase(config);
+    await runServe(config, database.repos, database.close);
+  });
+
+program.command('ingest')
+  .description('ingest ZTF alert packets from Avro files (.avro, .avro.gz) or folders of them')
+  .argument('<paths...>', 'files or folders')
+  .action(async (paths: string[]) => {
+    const config = loadConfig();
+    const database = await openConfiguredDatabase(config);
+    try {
+      await runIngest(database.repos, paths);
+    } finally {
+      await database.close();
+    }
+  });
+
+program.command('simulate')
+  .description('write a simulated ZTF survey (schema 4.02 Avro alerts with cutouts), deterministic per seed')
+  .requiredOption('--out <dir>', 'output folder')
+  .option('--objects <n>', 'number of objects', integer('objects', 1), 2500)
+  .option('--nights <k>', 'number of nights', integer('nights', 1), 25)
+  .option('--seed <s>', 'random seed', integer('seed', 0), 1)
+  .action(async (options: { out: string; objects: number; nights: number; seed: number }) => {
+    const progress = createProgress('simulate', 1, 'packets');
+    const { simulateSurvey } = await import('@antares/pipeline/simulate');
+    const result = await simulateSurvey({
+      objects: options.objects, nights: options.nights, seed: options.seed, outDir: options.out,
+      onProgress: (done: number, total: number) => progress.update(done, '', total),
+    });
+    progress.stop();
+    console.log(`wrote ${result.packets} alert packets of ${result.objects} objects in ${result.files.length} files to ${options.out}`);
+  });
+
+program.command('user')
+  .description('manage user accounts')
+  .command('create')
+  .description('create a user account (operators; the web app has registration for everyone else)')
+  .requiredOption('--username <username>', 'login name (4 to 64 characters)')
+  .requiredOption('--email <email>', 'e-mail address (password resets go there)')
+  .requiredOption('--password <password>', 'at least 8 characters with a number and an uppercase letter')
+  .option('--name <name>', 'display name (default: the username)')
+  .option('--admin', 'grant the admin flag', false)
+  .option('--staff', 'grant the staff flag', false)
+  .action(async (options: { username: string; email: string; password: string; name?: string; admin: boolean; staff: boolean }) => {
+    const config = loadConfig();
+    const database = await openConfiguredDatabase(config);
+    try {
+      const user = await new UserService(database.repos).register(
+        { username: options.username, email: options.email, password: options.password, name: options.name ?? options.username },
+        { admin: options.admin, staff: options.staff },
+      );
+      console.log(`created user ${user.username} (id ${user.user_id}${user.admin ? ', admin' : ''}${user.staff ? ', staff' : ''})`);
+    } finally {
+      await database.close();
+    }
+  });
+
+program.command('migrate')
+  .description('apply pending database migrations')
+  .action(async () => {
+    const config = loadConfig();
+    const database = await openConfiguredDatabase(config);
+    console.log(`Database migrated: ${describeDatabase(config)}`);
+    await database.close();
+  });
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  // API errors (e.g. a taken username) carry their explanation in `detail`.
+  const detail = (error as { detail?: string }).detail;
+  console.error(`antares: ${detail ?? (error instanceof Error ? error.message : String(error))}`);
+  process.exit(1);
+});

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileLocusSearch, createTestDatabase, type TestDatabase } from '@antares/db';
+import { expandInputs, ingestFiles } from '../ingest/ingest-files.ts';
+import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from './sandbox-pool.ts';
+import { Level2Stage } from './level2.ts';
+import { simulateSurvey } from '../simulate/index.ts';
+
+// Level 2 in the pipeline: enabled filters run on ingested alerts and their tags become searchable.
+const missing = missingSandboxPrerequisites();
+if (missing.length) {
+  const message = `Level 2 tests need ${missing.join(' and ')}: ${APT_INSTALL}`;
+  if (process.env.CI === 'true') throw new Error(message);
+  console.warn(`SKIPPED: ${message}`);
+}
+
+const TAGGER = `import antares.devkit as dk
+class MultiDetection(dk.Filter):
+    OUTPUT_LOCUS_PROPERTIES = [{'name': 'level2_num_points', 'type': 'int', 'description': 'detections seen'}]
+    OUTPUT_TAGS = [{'name': 'multi_detection', 'description': 'two or more detections'}]
+    def run(self, locus):
+        n = sum(1 for a in locus.alerts if a.properties.get('ant_mag') is not None)
+        locus.properties['level2_num_points'] = n
+        if n >= 2:
+            locus.tag('multi_detection')
+`;
+const FOLLOWER = `import antares.devkit as dk
+class Follower(dk.Filter):
+    REQUIRED_TAGS = ['multi_detection']
+    OUTPUT_TAGS = [{'name': 'followed', 'description': 'saw the tag of the filter before'}]
+    def run(self, locus):
+        locus.tag('followed')
+`;
+const BROKEN = `import antares.devkit as dk
+class Broken(dk.Filter):
+    def run(self, locus):
+        raise ValueError('this filter always fails')
+`;
+
+describe.skipIf(missing.length > 0)('Level 2 filters in the pipeline', () => {
+  let database: TestDatabase;
+  let pool: FilterSandboxPool;
+  const enable = async (name: string, code: string, priority: number) => {
+    const { repos } = database;
+    const owner = (await repos.users.findByUsername('level2-owner')) ?? (await repos.users.create({ username: 'level2-owner', email: 'l2@example.org', name: 'L2', password_hash: 'x' }))!;
+    const filter = (await repos.filters.create({ user_id: owner.user_id, name, description: name }))!;
+    await database.db.updateTable('filter').set({ priority }).where('filter_id', '=', filter.filter_id).execute();
+    const version = await repos.filters.createVersion({ filter_id: filter.filter_id, code, comment: 'v1', declared_outputs: null });
+    await repos.filters.transition(filter.filter_id, version.filter_version_id, 'ENABLED', null);
+    return filter.filter_id;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = new FilterSandboxPool({ maxWorkers: 4, slotOffset: 160 });
+  });
+  afterAll(async () => {
+    await pool?.close();
+    await database?.close();
+  });
+
+  it('tags loci with two or more measurements, in priority order, and disables a filter that keeps failing', async () => {
+    await enable('Multi detection', TAGGER, 1);
+    await enable('Follower', FOLLOWER, 2);
+    const brokenId = await enable('Broken', BROKEN, 3);
+    const level2 = new Level2Stage(database.repos, pool, { maxConsecutiveFailures: 3 });
+    await level2.refresh();
+    expect(level2.filterCount).toBe(3);
+
+    // Simulated alerts: real-format packets whose objects have several detections each.
+    const survey = mkdtempSync(path.join(os.tmpdir(), 'antares-level2-'));
+    await simulateSurvey({ objects: 60, nights: 8, seed: 5, outDir: survey, processes: 1 });
+    await ingestFiles(database.repos, expandInputs([survey]), { level2 });
+    rmSync(survey, { recursive: true, force: true });
+
+    const tagged = compileLocusSearch({ query: { bool: { filter: { term: { tags: 'multi_detection' } } } } });
+    const { rows } = await database.repos.loci.search({ search: tagged, sort: [], limit: 1000, offset: 0 });
+    expect(rows.length).toBeGreaterThan(0);
+    for (const locus of rows) {
+      expect(Number(locus.properties.num_mag_values)).toBeGreaterThanOrEqual(2);
+      expect(locus.properties.level2_num_points).toBe(locus.properties.num_mag_values);
+      // The second filter required the first one's tag and saw it.
+      expect(locus.tags).toContain('followed');
+    }
+    const single = compileLocusSearch({ query: { range: { 'properties.num_mag_values': { lt: 2 } } } });
+    for (const locus of (await database.repos.loci.search({ search: single, sort: [], limit: 1000, offset: 0 })).rows) {
+      expect(locus.tags).toEqual([]);
+    }
+
+    expect(level2.stats.disabled).toEqual(['Broken']);
+    const broken = await database.repos.filters.findById(brokenId);
+    expect(broken?.enabled_version_id).toBeNull();
+    const versions = await database.repos.filters.listVersions(brokenId, { sort: '-created_at', limit: 10, offset: 0 });
+    expect(versions.rows[0].status).toBe('DISABLED');
+    expect(versions.rows[0].feedback).toContain('this filter always fails');
+  });
+});

@@ -1,0 +1,120 @@
+import type { LocusRow, Repositories } from '@antares/db';
+import type { FilterSandboxPool, LocusForFilter, LocusReport } from './sandbox-pool.ts';
+
+/** Level 2 runs only on loci with at least this many measurements (wire format section 5). */
+export const LEVEL2_MIN_MEASUREMENTS = 2;
+
+export interface Level2Options {
+  /** A filter failing on this many loci in a row is disabled (its enabled version becomes DISABLED). */
+  maxConsecutiveFailures?: number;
+}
+
+export interface Level2Stats {
+  lociRun: number;
+  tagsAdded: number;
+  failures: number;
+  disabled: string[];
+}
+
+interface LoadedFilter {
+  key: string;
+  filterId: number;
+  versionId: number;
+  name: string;
+}
+
+/**
+ * Level 2: the enabled user filters, in priority order, on every updated locus with at least two
+ * measurements. Each filter sees the tags and properties that earlier filters gave the locus; what they
+ * produce is stored on the locus (tags, properties) and its triggering alert. A filter that fails on
+ * too many loci in a row is disabled with the error as feedback.
+ */
+export class Level2Stage {
+  private filters: LoadedFilter[] = [];
+  private readonly consecutiveFailures = new Map<number, number>();
+  readonly stats: Level2Stats = { lociRun: 0, tagsAdded: 0, failures: 0, disabled: [] };
+
+  constructor(private readonly repos: Repositories, private readonly pool: FilterSandboxPool, private readonly options: Level2Options = {}) {}
+
+  get filterCount(): number {
+    return this.filters.length;
+  }
+
+  /** Loads the enabled filters into the sandbox pool; one that fails to load is disabled. */
+  async refresh(): Promise<void> {
+    const loaded: LoadedFilter[] = [];
+    for (const f of await this.repos.filters.listForPipeline()) {
+      const key = `filter-${f.filter_id}-v${f.version_id}`;
+      const result = await this.pool.load(key, f.code);
+      if (result.ok) loaded.push({ key, filterId: f.filter_id, versionId: f.version_id, name: f.name });
+      else await this.disable({ key, filterId: f.filter_id, versionId: f.version_id, name: f.name }, `it failed to load: ${result.error?.message ?? 'unknown error'}`);
+    }
+    this.filters = loaded;
+  }
+
+  async run(locusIds: string[]): Promise<void> {
+    if (this.filters.length === 0 || locusIds.length === 0) return;
+    const loci = (await this.repos.loci.findMany(locusIds))
+      .filter((l) => Number(l.properties.num_mag_values ?? 0) >= LEVEL2_MIN_MEASUREMENTS);
+    if (loci.length === 0) return;
+    const inputs = await this.inputsFor(loci);
+    const results = new Map(inputs.map((l) => [l.locus_id, { tags: new Set<string>(), properties: {} as Record<string, unknown>, alert: {} as Record<string, unknown> }]));
+    for (const filter of [...this.filters]) {
+      const reports = await this.pool.run(filter.key, inputs);
+      for (const [i, report] of reports.entries()) {
+        const input = inputs[i];
+        const result = results.get(input.locus_id)!;
+        if (report.status === 'ok') {
+          this.consecutiveFailures.set(filter.filterId, 0);
+          // Later filters see what earlier ones produced.
+          for (const tag of report.new_tags) if (!input.tags.includes(tag)) { input.tags.push(tag); result.tags.add(tag); }
+          Object.assign(input.properties, report.new_locus_properties);
+          Object.assign(result.properties, report.new_locus_properties);
+          Object.assign(result.alert, report.new_alert_properties);
+        } else if (report.status !== 'skipped') {
+          await this.recordFailure(filter, report);
+        }
+      }
+    }
+    this.stats.lociRun += inputs.length;
+    const updates = [...results].map(([locus_id, r]) => ({ locus_id, tags: [...r.tags], properties: r.properties }))
+      .filter((u) => u.tags.length > 0 || Object.keys(u.properties).length > 0);
+    this.stats.tagsAdded += updates.reduce((n, u) => n + u.tags.length, 0);
+    await this.repos.loci.applyFilterResults(updates);
+    await this.repos.alerts.mergeProperties(inputs
+      .map((l) => ({ alert_id: l.alert_id!, properties: results.get(l.locus_id)!.alert }))
+      .filter((u) => Object.keys(u.properties).length > 0));
+  }
+
+  /** Loci as filters see them: every alert with its properties, the newest as the triggering one. */
+  private async inputsFor(loci: LocusRow[]): Promise<LocusForFilter[]> {
+    const inputs: LocusForFilter[] = [];
+    for (const locus of loci) {
+      const alerts = await this.repos.alerts.listByLocus(locus.locus_id);
+      inputs.push({
+        locus_id: locus.locus_id, ra: locus.ra, dec: locus.dec, properties: { ...locus.properties }, tags: [...locus.tags],
+        alerts: alerts.map((a) => ({ alert_id: a.alert_id, mjd: a.mjd, survey: a.survey, properties: a.properties })),
+        alert_id: alerts.at(-1)?.alert_id,
+        catalog_objects: {},
+      });
+    }
+    return inputs;
+  }
+
+  private async recordFailure(filter: LoadedFilter, report: LocusReport): Promise<void> {
+    this.stats.failures++;
+    const count = (this.consecutiveFailures.get(filter.filterId) ?? 0) + 1;
+    this.consecutiveFailures.set(filter.filterId, count);
+    if (count >= (this.options.maxConsecutiveFailures ?? 10) && this.filters.includes(filter)) {
+      const error = report.error ? `${report.error.type}: ${report.error.message}\n${report.error.traceback}` : report.status;
+      await this.disable(filter, `it failed on ${count} loci in a row; the last (${report.locus_id}): ${error}`);
+    }
+  }
+
+  private async disable(filter: LoadedFilter, why: string): Promise<void> {
+    this.filters = this.filters.filter((f) => f !== filter);
+    this.stats.disabled.push(filter.name);
+    await this.repos.filters.transition(filter.filterId, filter.versionId, 'DISABLED', `Disabled automatically: ${why}`.slice(0, 4000));
+    await this.pool.unload(filter.key).catch(() => {});
+  }
+}

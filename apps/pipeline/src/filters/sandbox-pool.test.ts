@@ -1,0 +1,143 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites, type LocusForFilter } from './sandbox-pool.ts';
+
+// Without bubblewrap or Debian's numpy these tests skip, saying what to install; under CI they fail.
+const missing = missingSandboxPrerequisites();
+if (missing.length) {
+  const message = `sandbox-pool tests need ${missing.join(' and ')}: ${APT_INSTALL}`;
+  if (process.env.CI === 'true') throw new Error(message);
+  console.warn(`SKIPPED: ${message}`);
+}
+const EXAMPLES = fileURLToPath(new URL('../../../../../shared/filters/examples', import.meta.url));
+
+const locus = (i: number, props: Record<string, unknown> = {}, alertProps: Record<string, unknown> = {}): LocusForFilter => ({
+  locus_id: `L${i}`, ra: 10 + i, dec: -5, tags: [], properties: { num_alerts: 2, ztf_object_id: `ZTF${i}`, ...props },
+  alerts: [
+    { alert_id: `ztf_candidate:${i}1`, mjd: 59000, properties: { ant_mag: 18, ant_passband: 'g' } },
+    { alert_id: `ztf_candidate:${i}2`, mjd: 59001, properties: { ant_mag: 17.5, ant_passband: 'g', ztf_sigmapsf: 0.05, ...alertProps } },
+  ],
+  catalog_objects: {}, grav_wave_events_metadata: {},
+});
+
+const filter = (body: string, outputs = "OUTPUT_TAGS = [{'name': 'ok_tag', 'description': ''}]") => `
+import os, re, sys, time, antares.devkit as dk
+class F(dk.Filter):
+    ${outputs}
+    def run(self, locus):
+        if locus.locus_id != 'L0':
+            locus.tag('ok_tag')
+            return
+${body.trim().split('\n').map((l) => `        ${l}`).join('\n')}
+`;
+
+describe.skipIf(missing.length > 0)('FilterSandboxPool', () => {
+  let pool: FilterSandboxPool;
+  // Slot offsets keep each pool on uids of its own: the pytest suite (run at the same time by
+  // python-runtime.test.ts) uses slots 0-40, and a fork bomb exhausts the process limit of its uid.
+  beforeAll(() => { pool = new FilterSandboxPool({ maxWorkers: 6, locusTimeoutMs: 1500, stallGraceMs: 1500, slotOffset: 100 }); });
+  afterAll(async () => { await pool.close(); });
+
+  it.skipIf(!existsSync(EXAMPLES))('runs the real example filters unchanged', async () => {
+    const a = await pool.load('high_snr', readFileSync(`${EXAMPLES}/class_api_a_notebook_examples.py`, 'utf8'), {}, 'HighSNR');
+    expect(a.ok).toBe(true);
+    expect(a.outputs!.tags).toEqual(['high_snr']);
+    const reports = await pool.run('high_snr', [locus(1, {}, { ztf_sigmapsf: 0.01 }), locus(2), locus(3, { ztf_object_id: undefined })]);
+    expect(reports.map((r) => [r.status, r.new_tags])).toEqual([['ok', ['high_snr']], ['ok', []], ['skipped', []]]);
+    expect(reports[0].stdout).toContain('High SNR detected');
+    const b = await pool.load('lsst', readFileSync(`${EXAMPLES}/class_api_b_lsst_quality.py`, 'utf8'));
+    expect(b.ok && b.outputs!.api).toBe('B');
+    expect((await pool.run('lsst', [locus(4)]))[0].status).toBe('skipped');
+  });
+
+  it('contains crashing, hanging and flooding filters while a good filter goes on', async () => {
+    const cases: Record<string, [string, string]> = {
+      exit: ['os._exit(3)', 'crash'],
+      segfault: ['import ctypes\nctypes.string_at(0)', 'crash'],
+      hang_in_c: ["re.match(r'(a+)+$', 'a' * 64 + 'b')", 'timeout'], // the regex engine never checks signals
+      loop: ['while True:\n    pass', 'timeout'],
+      fork_bomb: ['while True:\n    os.fork()', 'error'],
+      memory: ['x = bytearray(10 * 2**30)', 'error'],
+    };
+    const good = await pool.load('good', filter('locus.tag("ok_tag")'));
+    expect(good.ok).toBe(true);
+    const runs = Object.entries(cases).map(async ([name, [body]]) => {
+      const loaded = await pool.load(name, filter(body));
+      expect(loaded.ok, `${name}: ${JSON.stringify(loaded.error)}`).toBe(true);
+      return [name, await pool.runBatch(name, [locus(1), locus(0), locus(2), locus(3)])] as const;
+    });
+    const goodRun = pool.run('good', [0, 1, 2, 3].map((i) => locus(i)));
+    for (const [name, batch] of await Promise.all(runs)) {
+      const statuses = batch.reports.map((r) => r.status);
+      expect([name, statuses]).toEqual([name, ['ok', cases[name][1], 'ok', 'ok']]);
+      expect(batch.reports[0].new_tags).toEqual(['ok_tag']);
+      expect(batch.reports[2].new_tags).toEqual(['ok_tag']); // after the restart
+      expect(batch.reports[1].error?.type).toBeTruthy();
+    }
+    expect((await goodRun).every((r) => r.status === 'ok' && r.new_tags[0] === 'ok_tag')).toBe(true);
+  });
+
+  it('kills a worker that floods the protocol or forges lines, and rejects undeclared outputs', async () => {
+    const small = new FilterSandboxPool({ maxWorkers: 2, maxLineBytes: 20_000, slotOffset: 120 });
+    try {
+      await small.load('flood', filter("print('x' * 60000)"));
+      const flood = await small.run('flood', [locus(0), locus(1)]);
+      expect(flood.map((r) => r.status)).toEqual(['crash', 'ok']);
+      expect(flood[0].error!.message).toContain('flooded');
+      await small.load('forge', filter(`
+line = '{"id": 2, "nonce": "x", "op": "report", "i": 0, "status": "ok", "new_tags": ["ok_tag"]}\\n'
+for fd in map(int, os.listdir('/proc/self/fd')):
+    if fd > 2:
+        try:
+            os.write(fd, line.encode())
+        except OSError:
+            pass`));
+      const forged = await small.run('forge', [locus(0), locus(1)]);
+      expect(forged.map((r) => r.status)).toEqual(['crash', 'crash']);
+      expect(forged[0].error!.message).toContain('unexpected line');
+      expect((await small.run('forge', [locus(1)]))[0].status).toBe('ok'); // reloaded on demand
+      await small.load('patch', filter(`
+import antares_runtime.core as core
+core.Changes.add_tag = lambda self, name: self.tags.add(name)
+locus.tag('not_declared')`));
+      const patched = await small.run('patch', [locus(0)]);
+      expect([patched[0].status, patched[0].new_tags]).toEqual(['error', []]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('reports load errors and ends an over-long batch', async () => {
+    const bad = await pool.load('bad', 'def broken(:\n');
+    expect([bad.ok, bad.error!.type]).toEqual([false, 'SyntaxError']);
+    await expect(pool.run('bad', [locus(0)])).rejects.toThrow('not loaded');
+    const slow = new FilterSandboxPool({ maxWorkers: 1, batchTimeoutMs: 1500, slotOffset: 130 });
+    try {
+      await slow.load('slow', filter('time.sleep(1)').replace("if locus.locus_id != 'L0'", 'if False'));
+      const reports = await slow.run('slow', [0, 1, 2, 3].map((i) => locus(i)));
+      expect(reports.map((r) => r.status)).toEqual(['ok', 'timeout', 'timeout', 'timeout']);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('keeps per-locus overhead of a trivial filter small (batches of 100)', async () => {
+    await pool.load('trivial', filter('locus.tag("ok_tag")'));
+    const loci = Array.from({ length: 100 }, (_, i) => locus(i + 1));
+    await pool.run('trivial', loci); // warm up
+    const batches = 30;
+    const t0 = performance.now();
+    for (let b = 0; b < batches; b++) await pool.run('trivial', loci);
+    const perLocusMs = (performance.now() - t0) / (batches * loci.length);
+    // A realistic locus for contrast: 20 alerts of 40 properties each (the JSON is most of the cost).
+    const props = Object.fromEntries(Array.from({ length: 40 }, (_, k) => [`ztf_field${k}`, k * 1.5]));
+    const big = loci.map((l) => ({ ...l, alerts: Array.from({ length: 20 }, (_, k) => ({ alert_id: `ztf_candidate:${l.locus_id}${k}`, mjd: 59000 + k, properties: props })) }));
+    const t1 = performance.now();
+    for (let b = 0; b < 10; b++) await pool.run('trivial', big);
+    const bigMs = (performance.now() - t1) / (10 * big.length);
+    console.log(`sandbox pool: ${perLocusMs.toFixed(4)} ms per locus (trivial filter, batches of 100, 2-alert loci); `
+      + `${bigMs.toFixed(4)} ms with 20 alerts x 40 properties`);
+    expect(perLocusMs).toBeLessThan(1); // target 0.2 ms; the bound is loose for slow CI machines
+  });
+});

@@ -1,0 +1,375 @@
+// A pool of long-lived sandboxed Python filter workers (filter-runtime/, protocol in its PROTOCOL.md).
+// One worker per loaded filter: a filter can only ever disturb its own results (it shares its Python
+// process with nothing else), and a crash restarts only that filter. At most `maxWorkers` processes:
+// the least recently used idle one is stopped to make room and re-spawned (and re-loaded) on demand.
+// The pool trusts nothing a worker says: every line must answer the current request (id + random
+// nonce), every report must be for the locus sent at that index, and outputs must be declared.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export interface AlertForFilter {
+  alert_id: string; mjd: number; survey?: string; properties: Record<string, unknown>;
+  grav_wave_events?: { gracedb_id: string; contour_level: number; contour_area: number }[];
+}
+export interface LocusForFilter {
+  locus_id: string; ra: number; dec: number; properties: Record<string, unknown>; tags: string[];
+  alerts: AlertForFilter[]; alert_id?: string; catalog_objects?: Record<string, Record<string, unknown>[]>;
+  grav_wave_events_metadata?: Record<string, unknown>; watch_list_ids?: string[]; watch_object_ids?: string[];
+}
+export interface FilterError { type: string; message: string; traceback: string }
+export type LocusStatus = 'ok' | 'skipped' | 'error' | 'timeout' | 'crash';
+export interface LocusReport {
+  locus_id: string; status: LocusStatus; t: number; new_locus_properties: Record<string, unknown>;
+  new_alert_properties: Record<string, unknown>; new_tags: string[]; raised_halt: boolean;
+  stdout: string; stderr: string; error?: FilterError; skip_reason?: string; killed_processes?: number;
+}
+export interface FilterOutputs {
+  name: string; api: 'A' | 'B'; tags: string[]; requires_files: string[]; error_channel: string;
+  locus_properties: { name: string; type: 'int' | 'float' | 'str' }[];
+  alert_properties: { name: string; type: 'int' | 'float' | 'str' }[];
+  triggering_survey: string | null; required_grav_wave_prob_region: number | null;
+}
+export interface LoadResult { ok: boolean; outputs?: FilterOutputs; error?: FilterError; stdout: string; stderr: string; t: number }
+export interface BatchResult {
+  reports: LocusReport[]; restarts: number; t_50_percentile: number | null; t_90_percentile: number | null;
+  t_95_percentile: number | null; t_99_percentile: number | null;
+}
+export interface SandboxPoolOptions {
+  maxWorkers?: number; python?: string; runtimeDir?: string; sandbox?: boolean; bwrap?: string;
+  memoryMb?: number; cpuSeconds?: number; nproc?: number; fsizeMb?: number; tmpMb?: number;
+  locusTimeoutMs?: number; stallGraceMs?: number; loadTimeoutMs?: number; batchTimeoutMs?: number;
+  outputLimit?: number; maxLineBytes?: number; maxRestartsPerBatch?: number;
+  /** Added to each worker's slot number, which picks its uid: pools that run at once use distinct ranges. */
+  slotOffset?: number;
+}
+
+export const RUNTIME_DIR = fileURLToPath(new URL('../../../../filter-runtime', import.meta.url));
+export const APT_INSTALL = 'apt-get install -y bubblewrap python3-numpy python3-scipy python3-pandas '
+  + 'python3-astropy python3-statsmodels python3-sklearn python3-pytest python3-avro';
+
+/** What the sandbox needs that this machine lacks (empty when the pool can run). */
+export function missingSandboxPrerequisites(python = '/usr/bin/python3'): string[] {
+  const missing: string[] = [];
+  if (!existsSync('/usr/bin/bwrap')) missing.push('/usr/bin/bwrap (bubblewrap)');
+  const probe = existsSync(python) && spawnSync(python, ['-c', 'import numpy, pandas, astropy'], { timeout: 60_000 });
+  if (!probe || probe.status !== 0) missing.push(`Debian's numpy/pandas/astropy for ${python}`);
+  return missing;
+}
+
+class WorkerFailure extends Error {
+  constructor(readonly kind: 'crash' | 'timeout' | 'protocol' | 'batch-timeout', message: string) { super(message); }
+}
+type Pending = { id: number; nonce: string; onLine: (msg: any) => boolean; reject: (e: WorkerFailure) => void };
+
+/** One worker process and its line protocol. */
+class Worker {
+  readonly proc: ChildProcess;
+  private buf: Buffer[] = [];
+  private bufLen = 0;
+  private seq = 0;
+  private pending?: Pending;
+  private stderrTail = '';
+  private ready = false;
+  private timer?: NodeJS.Timeout;
+  dead?: WorkerFailure;
+  cpuSeconds = 0;
+  lastUsed = Date.now();
+  busy = false;
+
+  constructor(argv: string[], private readonly maxLineBytes: number) {
+    this.proc = spawn(argv[0], argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' } });
+    this.proc.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.proc.stderr!.on('data', (chunk: Buffer) => { this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000); });
+    this.proc.stdin!.on('error', () => {}); // EPIPE after a crash: the exit handler reports it
+    this.proc.on('error', (e) => this.fail(new WorkerFailure('crash', `cannot start the worker: ${e.message}`)));
+    // 'close' comes after the last stdout data, so reports written just before a crash still count;
+    // 'exit' is the fallback should something keep the pipe open.
+    const died = (code: number | null, signal: string | null) => this.fail(new WorkerFailure('crash',
+      `the filter worker died (${signal ? `signal ${signal}` : `exit code ${code}`})${this.stderrTail ? `: ${this.stderrTail.trim()}` : ''}`));
+    this.proc.on('close', died);
+    this.proc.on('exit', (code, signal) => setTimeout(() => died(code, signal), 500).unref());
+  }
+
+  private onData(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      const part = chunk.subarray(start, nl);
+      if (this.bufLen + part.length > this.maxLineBytes) return this.flood();
+      const line = this.bufLen ? Buffer.concat([...this.buf, part]).toString('utf8') : part.toString('utf8');
+      this.buf = []; this.bufLen = 0; start = nl + 1;
+      if (!this.dead) this.onLine(line);
+    }
+    if (start < chunk.length) { this.buf.push(chunk.subarray(start)); this.bufLen += chunk.length - start; }
+    if (this.bufLen > this.maxLineBytes) this.flood();
+  }
+
+  private flood(): void {
+    this.buf = []; this.bufLen = 0;
+    this.fail(new WorkerFailure('crash', `the filter flooded its output (a protocol line over ${this.maxLineBytes} bytes)`));
+  }
+
+  private onLine(line: string): void {
+    let msg: any;
+    try { msg = JSON.parse(line); } catch { return this.fail(new WorkerFailure('protocol', 'the worker wrote a line that is not JSON')); }
+    if (!this.ready) {
+      if (msg.op === 'ready') { this.ready = true; return; }
+      return this.fail(new WorkerFailure('protocol', `the worker did not start cleanly: ${line.slice(0, 200)}`));
+    }
+    const p = this.pending;
+    if (!p || msg.id !== p.id || msg.nonce !== p.nonce) {
+      return this.fail(new WorkerFailure('protocol', `unexpected line on the protocol channel: ${line.slice(0, 200)}`));
+    }
+    if (p.onLine(msg)) { this.pending = undefined; clearTimeout(this.timer); }
+  }
+
+  /** Kill and reject whatever is pending; the first failure wins. */
+  fail(e: WorkerFailure): void {
+    if (!this.dead) this.dead = e;
+    clearTimeout(this.timer);
+    if (this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL');
+    const p = this.pending;
+    this.pending = undefined;
+    p?.reject(this.dead);
+  }
+
+  /** Re-arm the stall watchdog: no line within `ms` means the worker hangs where signals can't reach. */
+  watch(ms: number, kind: 'timeout' | 'crash', what: string): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.fail(new WorkerFailure(kind, what)), ms);
+  }
+
+  request<T>(msg: Record<string, unknown>, onLine: (msg: any, done: (v: T) => void) => void): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.dead) return reject(this.dead);
+      const id = ++this.seq;
+      const nonce = randomBytes(12).toString('hex');
+      let result: T | undefined;
+      let finished = false;
+      this.pending = { id, nonce, reject, onLine: (m) => { onLine(m, (v) => { result = v; finished = true; }); if (finished) resolve(result as T); return finished; } };
+      this.proc.stdin!.write(JSON.stringify({ ...msg, id, nonce }) + '\n');
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.dead || this.proc.exitCode !== null || this.proc.signalCode !== null) return;
+    this.dead = new WorkerFailure('crash', 'stopped by the pool');
+    this.proc.stdin!.end(JSON.stringify({ op: 'exit' }) + '\n');
+    const exited = new Promise((r) => this.proc.once('exit', r));
+    const t = setTimeout(() => this.proc.kill('SIGKILL'), 2000);
+    await exited;
+    clearTimeout(t);
+  }
+}
+
+type Registered = { code: string; files: Record<string, string>; className?: string; outputs?: FilterOutputs; worker?: Worker; queue: Promise<unknown> };
+
+const emptyReport = (locus: LocusForFilter, status: LocusStatus, error?: FilterError): LocusReport => ({
+  locus_id: locus.locus_id, status, t: 0, new_locus_properties: {}, new_alert_properties: {}, new_tags: [],
+  raised_halt: false, stdout: '', stderr: '', ...(error ? { error } : {}),
+});
+
+export class FilterSandboxPool {
+  private readonly o: Required<SandboxPoolOptions>;
+  private readonly filters = new Map<string, Registered>();
+  private slots: (Worker | undefined)[];
+  private closed = false;
+
+  constructor(opts: SandboxPoolOptions = {}) {
+    this.o = {
+      maxWorkers: 8, python: '/usr/bin/python3', runtimeDir: RUNTIME_DIR, sandbox: true, bwrap: '/usr/bin/bwrap',
+      memoryMb: 2048, cpuSeconds: 3600, nproc: 64, fsizeMb: 64, tmpMb: 256, locusTimeoutMs: 5000,
+      stallGraceMs: 3000, loadTimeoutMs: 120_000, batchTimeoutMs: 300_000, outputLimit: 65536,
+      maxLineBytes: 8 << 20, maxRestartsPerBatch: 3, slotOffset: 0, ...opts,
+    };
+    this.slots = new Array(this.o.maxWorkers).fill(undefined);
+  }
+
+  /** Register (or replace) a filter and load it into a fresh worker; the result says what it declares. */
+  async load(filterId: string, code: string, files: Record<string, Uint8Array | string> = {}, className?: string): Promise<LoadResult> {
+    const old = this.filters.get(filterId);
+    if (old?.worker) await this.retire(old.worker);
+    const b64 = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
+    const reg: Registered = { code, files: b64, className, queue: Promise.resolve() };
+    this.filters.set(filterId, reg);
+    return this.serial(reg, async () => {
+      const result = await this.startWorker(filterId, reg);
+      if (!result.ok) this.filters.delete(filterId);
+      return result;
+    });
+  }
+
+  /** Run a batch; one report per locus in order, whatever the filter does. */
+  async run(filterId: string, loci: LocusForFilter[]): Promise<LocusReport[]> {
+    return (await this.runBatch(filterId, loci)).reports;
+  }
+
+  async runBatch(filterId: string, loci: LocusForFilter[]): Promise<BatchResult> {
+    const reg = this.filters.get(filterId);
+    if (!reg) throw new Error(`filter ${filterId} is not loaded`);
+    return this.serial(reg, () => this.runLoaded(filterId, reg, loci));
+  }
+
+  async unload(filterId: string): Promise<void> {
+    const reg = this.filters.get(filterId);
+    this.filters.delete(filterId);
+    if (reg?.worker) await this.retire(reg.worker);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((w) => w && this.retire(w)));
+    this.filters.clear();
+  }
+
+  private serial<T>(reg: Registered, fn: () => Promise<T>): Promise<T> {
+    const next = reg.queue.then(fn, fn);
+    reg.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private argv(slot: number): string[] {
+    const o = this.o;
+    if (!o.sandbox) return [o.python, '-I', '-B', '-c', `import sys; sys.path.insert(0, ${JSON.stringify(o.runtimeDir)}); from antares_runtime.worker import main; main()`];
+    return [o.python, '-I', '-B', `${o.runtimeDir}/antares_runtime/sandbox.py`, `--slot=${slot + o.slotOffset}`, `--memory-mb=${o.memoryMb}`,
+      `--cpu-s=${o.cpuSeconds}`, `--nproc=${o.nproc}`, `--fsize-mb=${o.fsizeMb}`, `--tmp-mb=${o.tmpMb}`, `--bwrap=${o.bwrap}`,
+      `--locus-timeout-s=${o.locusTimeoutMs / 1000}`, `--output-limit=${o.outputLimit}`, `--python=${o.python}`];
+  }
+
+  /** A free slot, stopping the least recently used idle worker when all are taken. */
+  private async slot(): Promise<number> {
+    for (;;) {
+      const free = this.slots.findIndex((w) => !w || w.dead);
+      if (free !== -1) return free;
+      const idle = this.slots.filter((w) => w && !w.busy).sort((a, b) => a!.lastUsed - b!.lastUsed)[0];
+      if (idle) { await this.retire(idle); continue; }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  private async retire(w: Worker): Promise<void> {
+    const i = this.slots.indexOf(w);
+    if (i !== -1) this.slots[i] = undefined;
+    for (const reg of this.filters.values()) if (reg.worker === w) reg.worker = undefined;
+    await w.stop();
+  }
+
+  /**
+   * Starts a worker, retrying a few times when the kernel briefly refuses a new namespace (EAGAIN under
+   * load, e.g. while another sandbox's processes are being reaped): that is the machine, not the filter.
+   */
+  private async startWorker(filterId: string, reg: Registered): Promise<LoadResult> {
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.startWorkerOnce(filterId, reg);
+      const transient = !result.ok && result.error?.type === 'WorkerCrash' && /Resource temporarily unavailable/.test(result.error.message);
+      if (!transient || attempt >= 5 || this.closed) return result;
+      await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
+    }
+  }
+
+  private async startWorkerOnce(filterId: string, reg: Registered): Promise<LoadResult> {
+    if (this.closed) throw new Error('the pool is closed');
+    const slot = await this.slot();
+    const w = new Worker(this.argv(slot), this.o.maxLineBytes);
+    this.slots[slot] = w;
+    w.busy = true;
+    try {
+      w.watch(this.o.loadTimeoutMs + this.o.stallGraceMs, 'timeout', 'the filter took too long to load');
+      const reply = await w.request<any>({ op: 'load', filter_id: filterId, code: reg.code, files: reg.files,
+        class_name: reg.className, timeout_s: this.o.loadTimeoutMs / 1000 }, (m, done) => done(m));
+      const result: LoadResult = { ok: !!reply.ok, outputs: reply.outputs, error: reply.error, stdout: reply.stdout ?? '', stderr: reply.stderr ?? '', t: reply.t ?? 0 };
+      if (result.ok) { reg.outputs = result.outputs; reg.worker = w; } else await this.retire(w);
+      return result;
+    } catch (e) {
+      await this.retire(w);
+      const f = e as WorkerFailure;
+      return { ok: false, error: { type: f.kind === 'timeout' ? 'Timeout' : 'WorkerCrash', message: f.message, traceback: '' }, stdout: '', stderr: '', t: 0 };
+    } finally { w.busy = false; w.lastUsed = Date.now(); }
+  }
+
+  private async runLoaded(filterId: string, reg: Registered, loci: LocusForFilter[]): Promise<BatchResult> {
+    const reports: LocusReport[] = new Array(loci.length);
+    const deadline = Date.now() + this.o.batchTimeoutMs;
+    let start = 0;
+    let restarts = 0;
+    let stats: any = {};
+    while (start < loci.length) {
+      if (!reg.worker || reg.worker.dead) {
+        const loaded = await this.startWorker(filterId, reg);
+        if (!loaded.ok) {
+          for (let i = start; i < loci.length; i++) reports[i] = emptyReport(loci[i], 'crash', { type: 'LoadFailed', message: loaded.error?.message ?? 'reload failed', traceback: loaded.error?.traceback ?? '' });
+          break;
+        }
+      }
+      const w = reg.worker!;
+      const segment = loci.slice(start);
+      let received = 0;
+      w.busy = true;
+      try {
+        const stall = this.o.locusTimeoutMs + this.o.stallGraceMs;
+        const left = deadline - Date.now();
+        const guard = setTimeout(() => w.fail(new WorkerFailure('batch-timeout', `the batch ran longer than ${this.o.batchTimeoutMs} ms`)), Math.max(left, 0));
+        w.watch(stall, 'timeout', `no answer from the filter for ${stall} ms (hung outside Python)`);
+        try {
+          stats = await w.request<any>({ op: 'run', filter_id: filterId, batch: segment, locus_timeout_s: this.o.locusTimeoutMs / 1000 }, (m, done) => {
+            if (m.op === 'done') return done(m);
+            if (m.op !== 'report' || m.i !== received) return w.fail(new WorkerFailure('protocol', 'report out of order'));
+            reports[start + received] = this.check(reg, segment[received], m);
+            received++;
+            w.watch(stall, 'timeout', `no answer from the filter for ${stall} ms (hung outside Python)`);
+          });
+        } finally { clearTimeout(guard); }
+        w.cpuSeconds = stats.cpu_s ?? 0;
+        if (w.cpuSeconds > 0.8 * this.o.cpuSeconds) await this.retire(w); // before RLIMIT_CPU would kill it
+        start = loci.length;
+      } catch (e) {
+        const f = e as WorkerFailure;
+        await this.retire(w);
+        restarts++;
+        const err = { type: f.kind === 'timeout' || f.kind === 'batch-timeout' ? 'Timeout' : 'WorkerCrash', message: f.message, traceback: '' };
+        // A forged line taints everything this worker said in the batch; a batch timeout ends the batch.
+        const from = f.kind === 'protocol' ? start : start + received;
+        const to = f.kind === 'protocol' || f.kind === 'batch-timeout' ? loci.length : start + received + 1;
+        for (let i = from; i < to; i++) reports[i] = emptyReport(loci[i], f.kind === 'timeout' || f.kind === 'batch-timeout' ? 'timeout' : 'crash', err);
+        start = to;
+        if (restarts > this.o.maxRestartsPerBatch && start < loci.length) {
+          const skip = { type: 'WorkerCrash', message: `not run: the filter's worker failed ${restarts} times in this batch`, traceback: '' };
+          for (let i = start; i < loci.length; i++) reports[i] = emptyReport(loci[i], 'crash', skip);
+          start = loci.length;
+        }
+      } finally { w.busy = false; w.lastUsed = Date.now(); }
+    }
+    const pick = (k: string) => (typeof stats[k] === 'number' ? stats[k] : null);
+    return { reports, restarts, t_50_percentile: pick('t_50_percentile'), t_90_percentile: pick('t_90_percentile'),
+      t_95_percentile: pick('t_95_percentile'), t_99_percentile: pick('t_99_percentile') };
+  }
+
+  /** A worker's report, accepted only for the locus sent and only with declared, well-typed outputs. */
+  private check(reg: Registered, locus: LocusForFilter, m: any): LocusReport {
+    const text = (s: unknown) => (typeof s === 'string' ? s.slice(0, this.o.outputLimit + 100) : '');
+    const status: LocusStatus = ['ok', 'skipped', 'error', 'timeout'].includes(m.status) ? m.status : 'error';
+    const report: LocusReport = { ...emptyReport(locus, status), t: Number(m.t) || 0, stdout: text(m.stdout), stderr: text(m.stderr), raised_halt: m.raised_halt === true };
+    if (m.error) report.error = { type: text(m.error.type), message: text(m.error.message), traceback: text(m.error.traceback) };
+    if (m.skip_reason) report.skip_reason = text(m.skip_reason);
+    if (m.killed_processes) report.killed_processes = Number(m.killed_processes);
+    if (status !== 'ok') return report;
+    const out = reg.outputs!;
+    const typed = (decl: FilterOutputs['locus_properties'], props: unknown, problems: string[]) => {
+      const result: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(props && typeof props === 'object' ? props : {})) {
+        const type = decl.find((d) => d.name === k)?.type;
+        const ok = v === null || (type === 'str' && typeof v === 'string') || (type === 'int' && Number.isInteger(v)) || (type === 'float' && typeof v === 'number');
+        if (ok) result[k] = v; else problems.push(k);
+      }
+      return result;
+    };
+    const problems: string[] = [];
+    const tags = Array.isArray(m.new_tags) ? m.new_tags : [];
+    for (const t of tags) if (!out.tags.includes(t)) problems.push(`tag ${t}`);
+    const lp = typed(out.locus_properties, m.new_locus_properties, problems);
+    const ap = typed(out.alert_properties, m.new_alert_properties, problems);
+    if (problems.length) return { ...report, status: 'error', error: { type: 'FilterError', message: `undeclared or mistyped outputs: ${problems.join(', ')}`, traceback: '' } };
+    return { ...report, new_tags: tags, new_locus_properties: lp, new_alert_properties: ap };
+  }
+}

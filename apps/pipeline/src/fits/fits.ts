@@ -1,0 +1,207 @@
+// Minimal FITS reader/writer for alert cutouts (primary HDU images only).
+// ZTF cutouts are gzipped single-HDU images (BITPIX -32, 63x63); Rubin cutouts are plain FITS.
+// We deliberately support only what cutouts need, and throw clear errors on the rest.
+import { gunzipSync } from 'node:zlib';
+
+export type FitsHeader = Record<string, string | number | boolean>;
+
+export interface FitsImage {
+  width: number;
+  height: number;
+  /** Row-major, row 0 = first row in the file (FITS y=1, i.e. the bottom of the image). */
+  data: Float32Array;
+  header: FitsHeader;
+}
+
+const BLOCK = 2880;
+const CARD = 80;
+
+/** True if the bytes start with the gzip magic number (0x1f 0x8b). */
+export function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+function parseValue(raw: string): string | number | boolean {
+  const s = raw.trimStart();
+  if (s.startsWith("'")) {
+    // Quoted string; '' is an escaped quote. Trailing spaces are not significant.
+    let out = '';
+    let i = 1;
+    while (i < s.length) {
+      if (s[i] === "'") {
+        if (s[i + 1] === "'") {
+          out += "'";
+          i += 2;
+          continue;
+        }
+        break;
+      }
+      out += s[i];
+      i++;
+    }
+    return out.trimEnd();
+  }
+  // Strip the comment for non-string values.
+  const slash = s.indexOf('/');
+  const v = (slash >= 0 ? s.slice(0, slash) : s).trim();
+  if (v === 'T') return true;
+  if (v === 'F') return false;
+  if (v === '') return '';
+  // FITS allows a D exponent (Fortran double).
+  const num = Number(v.replace(/[dD]/, 'E'));
+  return Number.isNaN(num) ? v : num;
+}
+
+interface ParsedHeader {
+  header: FitsHeader;
+  dataOffset: number;
+}
+
+function parseHeader(bytes: Uint8Array): ParsedHeader {
+  const header: FitsHeader = {};
+  const decoder = new TextDecoder('latin1');
+  for (let off = 0; off + CARD <= bytes.length; off += CARD) {
+    const card = decoder.decode(bytes.subarray(off, off + CARD));
+    const key = card.slice(0, 8).trimEnd();
+    if (key === 'END') {
+      const end = off + CARD;
+      return { header, dataOffset: Math.ceil(end / BLOCK) * BLOCK };
+    }
+    if (key === '') continue;
+    if (key === 'COMMENT' || key === 'HISTORY') {
+      // Commentary cards repeat; keep them joined so nothing is silently lost.
+      const text = card.slice(8).trimEnd();
+      const prev = header[key];
+      header[key] = prev === undefined ? text : `${prev}\n${text}`;
+      continue;
+    }
+    if (card.slice(8, 10) !== '= ') continue; // no value indicator: commentary-like card
+    header[key] = parseValue(card.slice(10));
+  }
+  throw new Error('FITS: END card not found (truncated or not a FITS file)');
+}
+
+function intKey(header: FitsHeader, key: string): number {
+  const v = header[key];
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    throw new Error(`FITS: missing or invalid ${key}`);
+  }
+  return v;
+}
+
+/**
+ * Read the primary HDU image of a FITS file (optionally gzipped).
+ * Returns physical values (BZERO + BSCALE * raw) as float32; BLANK and non-finite values become NaN.
+ */
+export function readFits(input: Uint8Array): FitsImage {
+  const bytes = isGzip(input) ? new Uint8Array(gunzipSync(input)) : input;
+  const magic = new TextDecoder('latin1').decode(bytes.subarray(0, 9));
+  if (magic !== 'SIMPLE  =') {
+    // 2016 ZTF commissioning packets carry JPEG cutouts; say so instead of a generic failure.
+    if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) throw new Error('FITS: input is a JPEG image, not FITS');
+    if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) throw new Error('FITS: input is a PNG image, not FITS');
+    throw new Error('FITS: not a FITS file (missing SIMPLE keyword)');
+  }
+  const { header, dataOffset } = parseHeader(bytes);
+  if (header.SIMPLE !== true) throw new Error('FITS: SIMPLE is not T (non-conforming file)');
+  const bitpix = intKey(header, 'BITPIX');
+  const naxis = intKey(header, 'NAXIS');
+  if (naxis < 2) {
+    throw new Error(`FITS: primary HDU has NAXIS=${naxis}; only 2-D primary images are supported`);
+  }
+  const width = intKey(header, 'NAXIS1');
+  const height = intKey(header, 'NAXIS2');
+  for (let k = 3; k <= naxis; k++) {
+    // Degenerate extra axes (size 1) are fine; real cubes are not something a cutout should be.
+    if (intKey(header, `NAXIS${k}`) !== 1) throw new Error(`FITS: NAXIS${k} > 1 (data cubes unsupported)`);
+  }
+  const bytesPer = Math.abs(bitpix) / 8;
+  if (![8, 16, 32, -32, -64].includes(bitpix)) throw new Error(`FITS: unsupported BITPIX ${bitpix}`);
+  const n = width * height;
+  if (dataOffset + n * bytesPer > bytes.length) {
+    throw new Error(`FITS: data truncated (need ${n * bytesPer} bytes after header, have ${bytes.length - dataOffset})`);
+  }
+  const bzero = typeof header.BZERO === 'number' ? header.BZERO : 0;
+  const bscale = typeof header.BSCALE === 'number' ? header.BSCALE : 1;
+  const blank = bitpix > 0 && typeof header.BLANK === 'number' ? header.BLANK : undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset + dataOffset, n * bytesPer);
+  const data = new Float32Array(n);
+  const scaled = bzero !== 0 || bscale !== 1;
+  for (let i = 0; i < n; i++) {
+    let raw: number;
+    switch (bitpix) {
+      case 8: raw = view.getUint8(i); break;
+      case 16: raw = view.getInt16(i * 2); break;
+      case 32: raw = view.getInt32(i * 4); break;
+      case -32: raw = view.getFloat32(i * 4); break;
+      default: raw = view.getFloat64(i * 8); break;
+    }
+    if (blank !== undefined && raw === blank) {
+      data[i] = NaN;
+    } else {
+      data[i] = scaled ? bzero + bscale * raw : raw;
+    }
+  }
+  return { width, height, data, header };
+}
+
+const RESERVED = new Set(['SIMPLE', 'BITPIX', 'NAXIS', 'NAXIS1', 'NAXIS2', 'EXTEND', 'END', 'BZERO', 'BSCALE', 'BLANK']);
+
+function formatCard(key: string, value: string | number | boolean): string {
+  if (!/^[A-Z0-9_-]{1,8}$/.test(key)) throw new Error(`FITS: invalid header keyword "${key}"`);
+  let v: string;
+  if (typeof value === 'boolean') {
+    v = (value ? 'T' : 'F').padStart(20);
+  } else if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`FITS: non-finite value for ${key}`);
+    // JS prints 1e-7 / 1e+21; FITS wants an upper-case E exponent.
+    v = String(value).toUpperCase().padStart(20);
+  } else {
+    // Fixed-format strings: quoted, padded to at least 8 chars, quotes doubled.
+    const esc = value.replace(/'/g, "''");
+    if (!/^[\x20-\x7e]*$/.test(value)) throw new Error(`FITS: non-ASCII string for ${key}`);
+    v = `'${esc.padEnd(8)}'`;
+  }
+  const card = `${key.padEnd(8)}= ${v}`;
+  if (card.length > CARD) throw new Error(`FITS: value for ${key} too long for one card`);
+  return card.padEnd(CARD);
+}
+
+/**
+ * Write a single-HDU FITS file with a BITPIX -32 (big-endian float32) image.
+ * Structural keywords are generated; user keys that would clash with them are ignored.
+ */
+export function writeFits(
+  image: Float32Array,
+  width: number,
+  height: number,
+  header: Record<string, string | number | boolean> = {},
+): Buffer {
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
+    throw new Error(`FITS: invalid image size ${width}x${height}`);
+  }
+  if (image.length !== width * height) {
+    throw new Error(`FITS: image has ${image.length} pixels, expected ${width * height}`);
+  }
+  const cards = [
+    formatCard('SIMPLE', true),
+    formatCard('BITPIX', -32),
+    formatCard('NAXIS', 2),
+    formatCard('NAXIS1', width),
+    formatCard('NAXIS2', height),
+  ];
+  for (const [k, v] of Object.entries(header)) {
+    const key = k.toUpperCase();
+    if (RESERVED.has(key)) continue;
+    cards.push(formatCard(key, v));
+  }
+  cards.push('END'.padEnd(CARD));
+  const headerText = cards.join('');
+  const headerLen = Math.ceil(headerText.length / BLOCK) * BLOCK;
+  const dataLen = Math.ceil((image.length * 4) / BLOCK) * BLOCK;
+  // Header padding is ASCII spaces; data padding is zeros (FITS standard 3.3.2).
+  const out = Buffer.alloc(headerLen + dataLen, 0);
+  out.write(headerText.padEnd(headerLen), 0, 'latin1');
+  for (let i = 0; i < image.length; i++) out.writeFloatBE(image[i], headerLen + i * 4);
+  return out;
+}

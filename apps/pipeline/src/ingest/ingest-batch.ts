@@ -1,0 +1,149 @@
+import type { NewThumbnail, Repositories } from '@antares/db';
+import type { ZtfPacket } from '../sources/ztf-avro.ts';
+import { level1, reasonKey } from '../stages/level1.ts';
+import { alertFromRow, packetRows, type AlertRecord, type PacketRow } from '../stages/ztf-alerts.ts';
+import { LocusIndex, associationRanges, newLocusId, type PositionedLocus } from '../stages/associate.ts';
+import { summarizeLocus, summaryOf } from '../stages/locus-properties.ts';
+import { packetThumbnails } from '../stages/thumbnails.ts';
+import { htmId } from '@antares/astro';
+
+/** Counters that `antares ingest` reports; one object is threaded through every batch of a run. */
+export interface IngestStats {
+  packetsRead: number;
+  packetsStored: number;
+  duplicates: number;
+  rejected: Record<string, number>;
+  undecodable: Array<{ file: string; index: number; reason: string }>;
+  alertsStored: number;
+  historyRowsRejected: number;
+  lociCreated: number;
+  lociUpdated: number;
+  thumbnailErrors: number;
+}
+
+export function emptyStats(): IngestStats {
+  return {
+    packetsRead: 0, packetsStored: 0, duplicates: 0, rejected: {}, undecodable: [], alertsStored: 0,
+    historyRowsRejected: 0, lociCreated: 0, lociUpdated: 0, thumbnailErrors: 0,
+  };
+}
+
+interface AcceptedPacket {
+  packet: ZtfPacket;
+  trigger: AlertRecord;
+  rows: PacketRow[];
+}
+
+/**
+ * Ingests one batch of decoded packets in one transaction: Level 1, association, alerts, thumbnails and
+ * the recomputed properties of every touched locus. Batching keeps the round trips per alert low (the
+ * throughput target is 1,000 alerts/s); the transaction keeps a crash from leaving half a batch.
+ * Returns the ids of the loci the batch created or updated (Level 2 runs on them).
+ */
+export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], stats: IngestStats): Promise<string[]> {
+  const timeReceived = Math.floor(Date.now() / 1000);
+  const accepted: AcceptedPacket[] = [];
+  for (const packet of packets) {
+    stats.packetsRead++;
+    const verdict = level1(packet.candidate);
+    if (!verdict.passed) {
+      const key = reasonKey(verdict);
+      stats.rejected[key] = (stats.rejected[key] ?? 0) + 1;
+      continue;
+    }
+    const [triggerRow, ...history] = packetRows(packet);
+    // History detections go through Level 1 too; upper limits have nothing to check.
+    const keptHistory = history.filter((h) => !h.isDetection || level1(h.row).passed);
+    stats.historyRowsRejected += history.length - keptHistory.length;
+    const trigger = alertFromRow(packet.objectId, triggerRow, timeReceived);
+    accepted.push({ packet, trigger, rows: [triggerRow, ...keptHistory] });
+  }
+  if (accepted.length === 0) return [];
+  accepted.sort((a, b) => a.trigger.mjd - b.trigger.mjd);
+
+  return repos.transaction(async (tx) => {
+    await tx.deferCommitFlush();
+    const existing = await tx.alerts.findExisting(accepted.flatMap((p) => p.rows.map((r) => r.alert_id)));
+    // A packet whose triggering alert is stored already (or came earlier in this batch) is a duplicate.
+    const fresh: AcceptedPacket[] = [];
+    const seen = new Set<string>();
+    for (const p of accepted) {
+      if (existing.has(p.trigger.alert_id) || seen.has(p.trigger.alert_id)) stats.duplicates++;
+      else fresh.push(p);
+      seen.add(p.trigger.alert_id);
+    }
+    if (fresh.length === 0) return [];
+
+    const index = new LocusIndex(await tx.loci.findInHtmRanges(
+      fresh.flatMap((p) => associationRanges(p.trigger.ra as number, p.trigger.dec as number)),
+    ));
+    const newLoci: PositionedLocus[] = [];
+    const touched = new Set<string>();
+    const alertsToStore = [];
+    const thumbnails: NewThumbnail[] = [];
+    const year = new Date().getUTCFullYear();
+    for (const p of fresh) {
+      const ra = p.trigger.ra as number;
+      const dec = p.trigger.dec as number;
+      // Loci created earlier in this batch are in the index too.
+      let locus = index.nearest(ra, dec);
+      if (!locus) {
+        // No locus within 1": the packet's history may already sit on a locus of the same object.
+        const knownLocusId = p.rows.map((r) => existing.get(r.alert_id)).find((id) => id !== undefined);
+        locus = knownLocusId ? { locus_id: knownLocusId, ra, dec } : { locus_id: newLocusId(year), ra, dec };
+        if (!knownLocusId) {
+          newLoci.push(locus);
+          index.add(locus);
+        }
+      }
+      touched.add(locus.locus_id);
+      for (const row of p.rows) {
+        if (existing.has(row.alert_id)) continue;
+        existing.set(row.alert_id, locus.locus_id);
+        const alert = row === p.rows[0] ? p.trigger : alertFromRow(p.packet.objectId, row, timeReceived);
+        alertsToStore.push({
+          alert_id: alert.alert_id, locus_id: locus.locus_id, survey: alert.survey, mjd: alert.mjd,
+          properties: alert.properties, summary: summaryOf(alert.properties),
+        });
+      }
+      const cutouts = packetThumbnails(p.packet, p.trigger.alert_id, locus.locus_id);
+      thumbnails.push(...cutouts.thumbnails);
+      stats.thumbnailErrors += cutouts.errors;
+      stats.packetsStored++;
+    }
+    // On a PostgreSQL server the cutouts go in over a second connection while this transaction does the
+    // rest (two cores at work instead of one). They are keyed by file name and written idempotently, so
+    // a batch that fails after them only leaves cutouts that the next ingestion of the same files reuses.
+    // PGlite has one connection: there they are written in the transaction.
+    const cutoutsWritten = repos.kind === 'postgres' ? repos.thumbnails.insertMany(thumbnails) : tx.thumbnails.insertMany(thumbnails);
+    cutoutsWritten.catch(() => {});
+    await tx.loci.insertMany(newLoci.map((l) => ({ ...l, htm16: htmId(l.ra, l.dec) })));
+    stats.alertsStored += await tx.alerts.insertMany(alertsToStore);
+    stats.lociCreated += newLoci.length;
+    stats.lociUpdated += touched.size - newLoci.length;
+    await recomputeLoci(tx, [...touched], thumbnails.map((t) => t.alert_id));
+    await cutoutsWritten;
+    return [...touched];
+  });
+}
+
+/** Recomputes position and properties of loci from all their alerts (pure stage + one bulk update). */
+export async function recomputeLoci(repos: Repositories, locusIds: string[], newThumbnailAlertIds: string[] = []): Promise<void> {
+  if (locusIds.length === 0) return;
+  const alerts = await repos.alerts.listSummariesByLoci(locusIds);
+  const loci = await repos.loci.findManyPositions(locusIds);
+  const withThumbnails = await repos.thumbnails.alertIdsWithThumbnails(locusIds);
+  const byLocus = new Map<string, typeof alerts>();
+  for (const alert of alerts) {
+    const list = byLocus.get(alert.locus_id) ?? [];
+    list.push(alert);
+    byLocus.set(alert.locus_id, list);
+  }
+  const thumbnailAlerts = new Set([...withThumbnails, ...newThumbnailAlertIds]);
+  await repos.loci.updateMany(loci.map((locus) => {
+    const locusAlerts = byLocus.get(locus.locus_id) ?? [];
+    const summary = summarizeLocus(locusAlerts, locus);
+    const newestWithThumbnails = [...locusAlerts].reverse().find((a) => thumbnailAlerts.has(a.alert_id));
+    return { locus_id: locus.locus_id, ...summary, newest_thumbnail_alert_id: newestWithThumbnails?.alert_id ?? null };
+  }));
+}

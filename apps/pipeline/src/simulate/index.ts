@@ -1,0 +1,114 @@
+// Demo survey simulator: writes ZTF-format (schema 4.02) alert packets, one Avro Object Container
+// File per night, so the broker can be run end to end without access to the real alert stream.
+// Everything is derived from `seed`: the same options always produce byte-identical files,
+// however many processes wrote them.
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { alertsByNight, nightFile, writeNights, type NightJob } from './night-writer.ts';
+import type { OcfCodec } from './ocf-writer.ts';
+import { planSurvey } from './plan.ts';
+
+export { planSurvey, SIM_CLASSES, type SimClass, type SimObject, type SurveyPlan } from './plan.ts';
+export { ZTF_ALERT_SCHEMA, ZTF_SCHEMA_VERSION, bigIntLongType, typeWithBigIntLongs, ztfAlertType } from './ztf-schema.ts';
+
+export const DEFAULT_START_MJD = 61000; // 2025-11-21
+
+export interface SimulateOptions {
+  objects: number;
+  nights: number;
+  seed: number;
+  outDir: string;
+  /** MJD of the first night (rounded down to a whole day). Default 61000. */
+  startMjd?: number;
+  /** Called every few dozen packets and at the end. */
+  onProgress?: (done: number, total: number) => void;
+  /** Avro block codec. Default 'null', as ZTF itself uses. */
+  codec?: OcfCodec;
+  /** Processes writing nights (this one included). Default: 2 if the machine has 2+ cores. */
+  processes?: number;
+}
+
+export interface SimulateResult {
+  files: string[];
+  packets: number;
+  objects: number; // distinct objects with at least one packet
+}
+
+function checkCount(name: string, v: number, min: number): void {
+  if (!Number.isInteger(v) || v < min) throw new Error(`simulateSurvey: ${name} must be an integer >= ${min}, got ${v}`);
+}
+
+/**
+ * Run some nights in a child process. A process rather than a worker thread because the code is
+ * TypeScript: Node 20 does not apply the tsx loader hooks inside worker threads, but a child
+ * started with `--import <tsx loader>` (what the tsx CLI does) loads .ts files fine.
+ */
+function startHelper(job: NightJob, nights: number[], onPackets: (n: number) => void, children: ChildProcess[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href; // throws -> rejects
+    const child = fork(fileURLToPath(new URL('./worker.ts', import.meta.url)), [JSON.stringify({ job, nights })], {
+      execArgv: ['--import', tsx],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    children.push(child);
+    child.on('message', (m: { packets: number }) => onPackets(m.packets));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve()
+      : reject(new Error(`simulator helper process exited with ${signal ?? `code ${code}`}`))));
+  });
+}
+
+export async function simulateSurvey(options: SimulateOptions): Promise<SimulateResult> {
+  const { objects, nights, outDir, onProgress } = options;
+  checkCount('objects', objects, 0);
+  checkCount('nights', nights, 1);
+  if (!Number.isFinite(options.seed)) throw new Error('simulateSurvey: seed must be a number');
+  const startMjd = Math.floor(options.startMjd ?? DEFAULT_START_MJD);
+  if (!Number.isFinite(startMjd)) throw new Error('simulateSurvey: startMjd must be a number');
+  const job: NightJob = {
+    objects, nights, seed: Math.trunc(options.seed) >>> 0, startMjd, outDir, codec: options.codec ?? 'null',
+  };
+
+  const plan = planSurvey(job);
+  const byNight = alertsByNight(plan, nights);
+  const total = byNight.reduce((n, l) => n + l.length, 0);
+  const alerted = new Set(byNight.flatMap((l) => l.map(([obj]) => obj)));
+  await mkdir(outDir, { recursive: true });
+
+  let done = 0;
+  let reported = 0;
+  const count = (n: number) => {
+    done += n;
+    if (Math.abs(done - reported) >= 100 || done === total) {
+      reported = done;
+      onProgress?.(done, total);
+    }
+  };
+  // Split nights between processes by alternation (neighbouring nights have similar loads). This
+  // process keeps the first share and reuses its plan; helpers re-plan (~1 s) in parallel.
+  const procs = Math.max(1, Math.min(options.processes ?? (availableParallelism() >= 2 ? 2 : 1), nights));
+  const shares = Array.from({ length: procs }, (_, t) => byNight.map((_, n) => n).filter((n) => n % procs === t));
+  const children: ChildProcess[] = [];
+  const helpers = shares.slice(1).map((share) => {
+    let counted = 0;
+    const run = startHelper(job, share, (n) => { counted += n; count(n); }, children);
+    // If a helper cannot run (e.g. no tsx to load TypeScript with), write its nights here
+    // instead: the files come out the same, only slower.
+    return run.catch(async () => {
+      count(-counted);
+      await writeNights(job, plan, share, () => count(1));
+    });
+  });
+  try {
+    await writeNights(job, plan, shares[0], () => count(1));
+    await Promise.all(helpers);
+  } finally {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill();
+  }
+  if (reported !== done) onProgress?.(done, total);
+
+  return { files: byNight.map((_, n) => nightFile(job, n)), packets: total, objects: alerted.size };
+}

@@ -1,0 +1,265 @@
+// The simulated universe and what ZTF sees of it: a catalogue of objects (class, position, light
+// curve, what is around them in the reference image) and, per object, every exposure covering it
+// with the measured difference flux and whether it was detected. Packets are built from this
+// afterwards, so planning is cheap and fully determines the survey.
+import { agn, cepheid, eclipsingBinary, flareStar, magToFlux, nova, rrLyrae, snIa, snIIP,
+  type FlareStar, type LightCurve, type Window } from './lightcurves.ts';
+import { Rng } from './prng.ts';
+import { buildSchedule, fieldOf, pidOf, type Exposure } from './schedule.ts';
+
+export const SIM_CLASSES = ['SN Ia', 'SN II-P', 'RR Lyrae', 'Cepheid', 'Eclipsing binary', 'M dwarf flare', 'AGN',
+  'Nova', 'Bogus'] as const;
+export type SimClass = (typeof SIM_CLASSES)[number];
+
+// Bogus "objects" yield only 1-4 alerts each, real ones ~5-15, so this gives ~7% bogus alerts.
+const WEIGHTS: Record<SimClass, number> = {
+  'SN Ia': 0.17, 'SN II-P': 0.09, 'RR Lyrae': 0.12, 'Cepheid': 0.05, 'Eclipsing binary': 0.07,
+  'M dwarf flare': 0.09, AGN: 0.11, Nova: 0.03, Bogus: 0.3,
+};
+
+/** Classes whose position has been detected since the survey began (ids from 2018-2020). */
+const PERSISTENT: Partial<Record<SimClass, number>> = {
+  'RR Lyrae': 0.7, Cepheid: 0.6, 'Eclipsing binary': 0.35, AGN: 0.25, 'M dwarf flare': 0.03,
+};
+
+/** Days of survey simulated before the first written night, to give packets a 30-day history. */
+export const PREROLL_NIGHTS = 30;
+
+/** Something in the reference image near the object: field star, host galaxy, the variable star. */
+export interface StaticSource {
+  dx: number; // offset from the object's true position [arcsec], +x = +RA
+  dy: number;
+  mag: [number, number]; // g, R
+  sigmaPx: number; // intrinsic Gaussian size; 0 for point sources
+  star: boolean;
+}
+
+export type BogusMode = 'hotpix' | 'streak' | 'blob' | 'dipole' | 'lowrb';
+
+export interface Obs {
+  exp: Exposure;
+  index: number;
+  pid: bigint;
+  diffFlux: number; // true difference flux (zp25 units)
+  fluxObs: number; // measured
+  sigma: number;
+  detected: boolean;
+  candid: bigint | null;
+  tblid: number;
+  nCov: number; // coverage / detection counts within the simulation, up to and including this
+  nDet: number;
+  bogus?: BogusMode;
+}
+
+export interface SimObject {
+  index: number;
+  cls: SimClass;
+  seed: number;
+  ra: number;
+  dec: number;
+  field: number;
+  rcid: number;
+  xpos: number;
+  ypos: number;
+  lc: LightCurve | null; // null for bogus
+  statics: StaticSource[];
+  /** statics[refIdx] is the nearest reference-catalogue source (magnr/distnr), -1 if none. */
+  refIdx: number;
+  baseCov: number; // coverage and detections before the simulation started
+  baseDet: number;
+  jdStartHist: number | null;
+  objectId: string;
+  obs: Obs[];
+}
+
+export interface SurveyPlan {
+  window: Window;
+  objects: SimObject[];
+}
+
+function starColor(rng: Rng, magR: number): [number, number] {
+  return [magR + rng.uniform(0.3, 1.2), magR];
+}
+
+function makeObject(seed: number, index: number, cls: SimClass, w: Window): SimObject {
+  const rng = new Rng(seed, 'object', index);
+  const ra = rng.uniform(0, 360);
+  const dec = (Math.asin(rng.uniform(Math.sin(-Math.PI / 6), 0.999)) * 180) / Math.PI; // dec > -30
+  const statics: StaticSource[] = [];
+  const nField = rng.int(6);
+  for (let i = 0; i < nField; i++) {
+    // Field stars at least 5" away so they never blend with the object itself.
+    const r = rng.uniform(5, 30);
+    const th = rng.uniform(0, 2 * Math.PI);
+    statics.push({ dx: r * Math.cos(th), dy: r * Math.sin(th), mag: starColor(rng, rng.uniform(15, 20.5)), sigmaPx: 0, star: true });
+  }
+  const counterpart = (mag: [number, number], star: boolean, sigmaPx = 0, offset = rng.uniform(0.01, 0.07)) => {
+    const th = rng.uniform(0, 2 * Math.PI);
+    statics.unshift({ dx: offset * Math.cos(th), dy: offset * Math.sin(th), mag, sigmaPx, star });
+    return 0;
+  };
+  const fromFlux = (f: [number, number]): [number, number] => [25 - 2.5 * Math.log10(f[0]), 25 - 2.5 * Math.log10(f[1])];
+  let lc: LightCurve | null = null;
+  let refIdx = -1;
+  const host = (p: number) => {
+    if (!rng.chance(p)) return;
+    const magR = rng.uniform(17.5, 21);
+    refIdx = counterpart([magR + rng.uniform(0.6, 1.0), magR], false, rng.uniform(1.5, 3.5), rng.uniform(0.3, 4));
+  };
+  switch (cls) {
+    case 'SN Ia': lc = snIa(rng, w); host(0.75); break;
+    case 'SN II-P': lc = snIIP(rng, w); host(0.9); break;
+    case 'RR Lyrae': lc = rrLyrae(rng); break;
+    case 'Cepheid': lc = cepheid(rng); break;
+    case 'Eclipsing binary': lc = eclipsingBinary(rng); break;
+    case 'M dwarf flare': lc = flareStar(rng, w); break;
+    case 'AGN': {
+      lc = agn(rng, w);
+      if (rng.chance(0.6)) {
+        const magR = rng.uniform(17, 19.5);
+        statics.push({ dx: 0, dy: 0, mag: [magR + 0.8, magR], sigmaPx: rng.uniform(2, 4), star: false });
+      }
+      refIdx = counterpart(fromFlux(lc.refFlux), false);
+      break;
+    }
+    case 'Nova': {
+      const progenitor = rng.chance(0.7) ? rng.uniform(19.5, 21.5) : null;
+      lc = nova(rng, w, progenitor);
+      if (progenitor !== null) refIdx = counterpart(fromFlux(lc.refFlux), true);
+      break;
+    }
+    case 'Bogus':
+      // Many artefacts sit next to bright stars (ghosts, bad subtractions).
+      if (rng.chance(0.4)) refIdx = counterpart(starColor(rng, rng.uniform(12.5, 14.5)), true, 0, rng.uniform(0.5, 3));
+      break;
+  }
+  if (lc && cls !== 'SN Ia' && cls !== 'SN II-P' && cls !== 'AGN' && cls !== 'Nova') {
+    refIdx = counterpart(fromFlux(lc.refFlux), true); // the variable star itself
+  }
+  // No counterpart: the nearest reference source is the closest field star, if any.
+  if (refIdx < 0 && statics.length > 0) {
+    refIdx = statics.reduce((best, s, i) => (Math.hypot(s.dx, s.dy) < Math.hypot(statics[best].dx, statics[best].dy) ? i : best), 0);
+  }
+  const detFrac = PERSISTENT[cls];
+  const baseCov = 150 + rng.int(1400);
+  return {
+    index, cls, seed: rng.u32(), ra, dec, field: fieldOf(ra, dec), rcid: rng.int(64),
+    xpos: rng.uniform(40, 3032), ypos: rng.uniform(40, 3040), lc, statics, refIdx,
+    baseCov,
+    baseDet: detFrac ? Math.max(1, Math.round(baseCov * detFrac * rng.uniform(0.5, 1))) : 0,
+    jdStartHist: detFrac ? 2458200 + rng.uniform(0, 650) : null,
+    objectId: '',
+    obs: [],
+  };
+}
+
+function observe(obj: SimObject, exposures: Exposure[], w: Window): void {
+  const rng = new Rng(obj.seed, 'observe');
+  const lc = obj.lc;
+  if (lc && obj.cls === 'M dwarf flare') {
+    // Guarantee one caught flare in the written nights so every flare star shows up.
+    const inSurvey = exposures.filter((e) => e.night >= 0 && e.fid === 1);
+    if (inSurvey.length > 0) {
+      const e = rng.pick(inSurvey);
+      (lc as FlareStar).addFlare(e.mjd - rng.uniform(0.002, 0.03), rng.uniform(1.5, 3.5), rng.uniform(0.05, 0.2));
+    }
+  }
+  const bogusLeft = new Set<number>();
+  if (!lc) {
+    const candidates = exposures.map((e, i) => (e.night >= 0 ? i : -1)).filter((i) => i >= 0);
+    const n = Math.min(candidates.length, rng.chance(0.5) ? 1 : 2 + rng.int(3));
+    while (bogusLeft.size < n) bogusLeft.add(rng.pick(candidates));
+  }
+  let nCov = 0;
+  let nDet = 0;
+  exposures.forEach((exp, i) => {
+    if (exp.mjd < w.first || rng.chance(0.02)) return; // chip gap / masked
+    const b = exp.fid === 1 ? 0 : 1;
+    const sigLim = magToFlux(exp.diffmaglim) / 5;
+    let diffFlux = 0;
+    let total = 0;
+    if (lc) {
+      total = lc.flux(b, exp.mjd);
+      diffFlux = total - lc.refFlux[b];
+    }
+    // Sky-limited noise plus source photon noise and a 0.5% subtraction systematic.
+    const sigma = Math.sqrt(sigLim * sigLim + 0.15 * total + (0.005 * total) ** 2);
+    let fluxObs = diffFlux + rng.normal(0, sigma);
+    let detected = Math.abs(fluxObs) >= 5 * sigLim && Math.abs(fluxObs) >= 4 * sigma;
+    let bogus: BogusMode | undefined;
+    if (!lc) {
+      detected = bogusLeft.has(i);
+      if (detected) {
+        bogus = rng.pick(['hotpix', 'streak', 'blob', 'dipole', 'lowrb'] as const);
+        const mag = Math.min(exp.diffmaglim - 0.3, rng.uniform(17, 19.8));
+        fluxObs = magToFlux(mag) * (rng.chance(0.85) ? 1 : -1);
+        diffFlux = fluxObs;
+      }
+    }
+    nCov++;
+    if (detected) nDet++;
+    obj.obs.push({
+      exp, index: obj.obs.length, pid: pidOf(exp, obj.rcid), diffFlux, fluxObs, sigma, detected,
+      candid: null, tblid: 0, nCov, nDet, bogus,
+    });
+  });
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+function encodeId(n: number): string {
+  let s = '';
+  for (let i = 0; i < 7; i++, n = Math.floor(n / 26)) s = LETTERS[n % 26] + s;
+  return s;
+}
+
+/** ZTF-style ids: year of first detection + 7 letters, handed out in order of first detection. */
+function assignObjectIds(seed: number, objects: SimObject[]): void {
+  const firstJd = (o: SimObject) => o.jdStartHist ?? 2400000.5 + (o.obs.find((x) => x.detected)?.exp.mjd ?? 1e6);
+  const byYear = new Map<string, SimObject[]>();
+  for (const o of objects) {
+    const year = new Date(Math.round((firstJd(o) - 2440587.5) * 86400000)).getUTCFullYear();
+    const key = String(Math.min(99, Math.max(17, year - 2000)));
+    if (!byYear.has(key)) byYear.set(key, []);
+    byYear.get(key)!.push(o);
+  }
+  for (const [year, list] of byYear) {
+    list.sort((a, b) => firstJd(a) - firstJd(b) || a.index - b.index);
+    const rng = new Rng(seed, 'objectIds', year);
+    let n = Math.floor(rng.uniform(0.3, 40) * 26 ** 5);
+    for (const o of list) {
+      n += 1 + rng.int(30);
+      o.objectId = `ZTF${year}${encodeId(n)}`;
+    }
+  }
+}
+
+export function planSurvey(opts: { objects: number; nights: number; seed: number; startMjd: number }): SurveyPlan {
+  const { seed, startMjd } = opts;
+  const window: Window = { first: startMjd - PREROLL_NIGHTS, start: startMjd, end: startMjd + opts.nights };
+  const rng = new Rng(seed, 'classes');
+  const total = Object.values(WEIGHTS).reduce((a, b) => a + b, 0);
+  const objects: SimObject[] = [];
+  for (let i = 0; i < opts.objects; i++) {
+    // The first objects cycle through the classes so even a tiny survey has one of each.
+    let cls: SimClass = SIM_CLASSES[i % SIM_CLASSES.length];
+    if (i >= SIM_CLASSES.length) {
+      let u = rng.next() * total;
+      for (const c of SIM_CLASSES) if ((u -= WEIGHTS[c]) < 0 || c === 'Bogus') { cls = c; break; }
+    }
+    objects.push(makeObject(seed, i, cls, window));
+  }
+  const schedule = buildSchedule(seed, startMjd, objects.map((o) => o.field), -PREROLL_NIGHTS, opts.nights - 1);
+  const tblids = new Map<bigint, number>();
+  for (const obj of objects) {
+    observe(obj, schedule.get(obj.field) ?? [], window);
+    for (const o of obj.obs) {
+      if (!o.detected) continue;
+      o.tblid = tblids.get(o.pid) ?? 0;
+      tblids.set(o.pid, o.tblid + 1);
+      o.candid = o.pid * 1_000_000n + 10_000n + BigInt(o.tblid);
+    }
+  }
+  assignObjectIds(seed, objects);
+  return { window, objects };
+}

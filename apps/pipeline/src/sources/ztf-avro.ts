@@ -1,0 +1,121 @@
+// Decode ZTF alert packets from Avro Object Container Files (.avro, .avro.gz).
+// Never throws for bad input: every problem becomes an error record (index -1 for the whole file),
+// and a corrupt block does not stop the blocks after it.
+import { readFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
+import type avro from 'avsc';
+import { decompressBlock, iterateBlocks, readContainerHeader } from './avro-container.ts';
+import { buildType, SchemaCache } from './avro-schema.ts';
+import { analyseSchema, toZtfPacket, type ZtfShape } from './ztf-packet.ts';
+
+export type { ZtfPacket, ZtfCutouts } from './ztf-packet.ts';
+import type { ZtfPacket } from './ztf-packet.ts';
+
+export type DecodedRecord =
+  | { file: string; index: number; packet: ZtfPacket }
+  | { file: string; index: number; error: string };
+
+type Compiled = { type: avro.Type; shape: ZtfShape } | { reason: string };
+
+// Shared across files: a night of ZTF alerts repeats the same few writer schemas, and building an
+// avsc Type (code generation per record type) costs far more than decoding one alert.
+const compiledSchemas = new SchemaCache<Compiled>(64);
+
+function compile(schemaText: string): Compiled {
+  return compiledSchemas.get(schemaText, () => {
+    let json: unknown;
+    try {
+      json = JSON.parse(schemaText);
+    } catch (err) {
+      return { reason: `writer schema is not valid JSON (${(err as Error).message})` };
+    }
+    const shape = analyseSchema(json);
+    if ('reason' in shape) return shape; // skip building types we will not use
+    try {
+      return { type: buildType(json), shape };
+    } catch (err) {
+      return { reason: `cannot parse writer schema (${(err as Error).message})` };
+    }
+  });
+}
+
+const GZIP = (b: Uint8Array) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+
+/**
+ * Decode every record of an in-memory Avro container (optionally gzipped).
+ * Synchronous generator: usable with for...of and for await...of.
+ */
+export function* decodeAvroBuffer(bytes: Uint8Array, fileLabel: string): Generator<DecodedRecord> {
+  const file = fileLabel;
+  let buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let header;
+  try {
+    if (GZIP(buf)) buf = gunzipSync(buf);
+    header = readContainerHeader(buf);
+  } catch (err) {
+    yield { file, index: -1, error: (err as Error).message };
+    return;
+  }
+  const compiled = compile(header.schema);
+  let index = 0;
+  for (const block of iterateBlocks(buf, header)) {
+    const where = `block at byte ${block.offset}`;
+    if (!block.ok) {
+      // Framing is broken, so the record count may be garbage: report once and move on.
+      yield { file, index, error: `corrupt ${where}: ${block.error}` };
+      continue;
+    }
+    if ('reason' in compiled) {
+      // One error per record keeps counts comparable with per-record indexes, without decoding.
+      for (let i = 0; i < block.count; i++) yield { file, index: index++, error: compiled.reason };
+      continue;
+    }
+    let data: Buffer;
+    try {
+      data = decompressBlock(header.codec, block.data);
+    } catch (err) {
+      yield { file, index, error: `${where}: ${(err as Error).message} (${block.count} records skipped)` };
+      index += block.count;
+      continue;
+    }
+    let pos = 0;
+    for (let i = 0; i < block.count; i++, index++) {
+      let rec: Record<string, unknown>;
+      try {
+        const res = compiled.type.decode(data, pos);
+        if (res.offset < 0) throw new Error('record runs past the end of its block');
+        rec = res.value as Record<string, unknown>;
+        pos = res.offset;
+      } catch (err) {
+        // Record boundaries after a failed record are unknown: skip the rest of this block.
+        const skipped = block.count - i - 1;
+        yield {
+          file,
+          index,
+          error: `cannot decode record ${i} of ${where}: ${(err as Error).message}` + (skipped ? ` (${skipped} following records of the block skipped)` : ''),
+        };
+        index += block.count - i;
+        break;
+      }
+      let out: DecodedRecord;
+      try {
+        out = { file, index, packet: toZtfPacket(rec, compiled.shape) };
+      } catch (err) {
+        out = { file, index, error: (err as Error).message };
+      }
+      yield out;
+    }
+  }
+}
+
+/** Decode a .avro or .avro.gz file; an unreadable file yields a single error record (index -1). */
+export async function* decodeAvroFile(path: string): AsyncGenerator<DecodedRecord> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (err) {
+    yield { file: path, index: -1, error: `cannot read file: ${(err as Error).message}` };
+    return;
+  }
+  yield* decodeAvroBuffer(bytes, path);
+}

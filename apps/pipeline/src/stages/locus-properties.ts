@@ -1,0 +1,117 @@
+import { htmId } from '@antares/astro';
+import { lightcurveFeatures } from './lightcurve-features.ts';
+
+/** The alert properties that locus properties are computed from (all others are not read). */
+export const SUMMARY_ALERT_PROPERTIES = [
+  'ant_mag', 'ant_magerr', 'ant_passband', 'ant_ra', 'ant_dec', 'ant_mag_corrected',
+  'ztf_object_id', 'ztf_ssnamenr', 'ztf_rcid', 'ztf_field',
+] as const;
+
+/** The part of an alert's properties that summarizeLocus reads; stored beside the alert. */
+export function summaryOf(properties: Record<string, unknown>): Record<string, unknown> {
+  const summary: Record<string, unknown> = {};
+  for (const name of SUMMARY_ALERT_PROPERTIES) {
+    const value = properties[name];
+    if (value !== undefined && value !== null) summary[name] = value;
+  }
+  return summary;
+}
+
+/** The fields of a stored alert that locus properties are computed from. */
+export interface LocusAlert {
+  alert_id: string;
+  mjd: number;
+  properties: Record<string, unknown>;
+}
+
+export interface LocusSummary {
+  ra: number;
+  dec: number;
+  htm16: number;
+  properties: Record<string, unknown>;
+}
+
+/**
+ * Recomputes a locus from all of its alerts: its position (mean of the detections), the standard
+ * ANTARES locus properties (wire format section 5), the survey block and light-curve features.
+ * Pure, so that re-ingesting the same alerts always gives the same result.
+ */
+export function summarizeLocus(alerts: LocusAlert[], fallback: { ra: number; dec: number }): LocusSummary {
+  const detections = alerts
+    .filter((a) => typeof a.properties.ant_mag === 'number')
+    .sort((a, b) => a.mjd - b.mjd || a.alert_id.localeCompare(b.alert_id));
+  const position = meanPosition(detections) ?? fallback;
+  const properties: Record<string, unknown> = {
+    num_alerts: alerts.length,
+    num_mag_values: detections.length,
+  };
+  if (detections.length > 0) {
+    const oldest = detections[0];
+    const newest = detections[detections.length - 1];
+    const brightest = detections.reduce((best, a) => (mag(a) < mag(best) ? a : best));
+    Object.assign(properties, extremes('oldest', oldest), extremes('newest', newest), extremes('brightest', brightest));
+  }
+  properties.is_corrected = detections.some((a) => typeof a.properties.ant_mag_corrected === 'number') ? 'true' : 'false';
+
+  const ztfAlerts = alerts.filter((a) => typeof a.properties.ztf_object_id === 'string');
+  if (ztfAlerts.length > 0) {
+    const ids = distinct(ztfAlerts.map((a) => a.properties.ztf_object_id));
+    const ssnames = distinct(detections.map((a) => a.properties.ztf_ssnamenr).filter(isRealSsname));
+    properties.ztf_object_id = ids[0];
+    const newestSsname = [...detections].reverse().map((a) => a.properties.ztf_ssnamenr).find(isRealSsname);
+    if (newestSsname !== undefined) properties.ztf_ssnamenr = newestSsname;
+    properties.survey = {
+      ztf: {
+        id: ids,
+        rcid: distinct(detections.map((a) => a.properties.ztf_rcid).filter((v) => v !== undefined)),
+        field: distinct(detections.map((a) => a.properties.ztf_field).filter((v) => v !== undefined)),
+        ssnamenr: ssnames,
+      },
+    };
+  }
+  Object.assign(properties, lightcurveFeatures(detections
+    .filter((a) => typeof a.properties.ant_magerr === 'number' && typeof a.properties.ant_passband === 'string')
+    .map((a) => ({
+      mjd: a.mjd,
+      band: a.properties.ant_passband as string,
+      mag: a.properties.ant_mag as number,
+      magerr: a.properties.ant_magerr as number,
+    }))));
+  return { ra: position.ra, dec: position.dec, htm16: htmId(position.ra, position.dec), properties };
+}
+
+function extremes(prefix: string, alert: LocusAlert): Record<string, unknown> {
+  return {
+    [`${prefix}_alert_id`]: alert.alert_id,
+    [`${prefix}_alert_magnitude`]: alert.properties.ant_mag,
+    [`${prefix}_alert_observation_time`]: alert.mjd,
+  };
+}
+
+function mag(alert: LocusAlert): number {
+  return alert.properties.ant_mag as number;
+}
+
+/** Mean of unit vectors, so that positions either side of RA 0/360 average correctly. */
+function meanPosition(detections: LocusAlert[]): { ra: number; dec: number } | null {
+  let x = 0, y = 0, z = 0, n = 0;
+  for (const a of detections) {
+    const ra = a.properties.ant_ra;
+    const dec = a.properties.ant_dec;
+    if (typeof ra !== 'number' || typeof dec !== 'number') continue;
+    const r = (ra * Math.PI) / 180;
+    const d = (dec * Math.PI) / 180;
+    x += Math.cos(d) * Math.cos(r); y += Math.cos(d) * Math.sin(r); z += Math.sin(d); n++;
+  }
+  if (n === 0) return null;
+  const ra = (Math.atan2(y, x) * 180) / Math.PI;
+  return { ra: ra < 0 ? ra + 360 : ra, dec: (Math.atan2(z, Math.hypot(x, y)) * 180) / Math.PI };
+}
+
+function isRealSsname(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && value !== 'null';
+}
+
+function distinct<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}

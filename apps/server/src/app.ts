@@ -1,0 +1,68 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Repositories } from '@antares/db';
+import type { Config } from './config.ts';
+import { registerErrorHandling } from './errors.ts';
+import { lociRoutes } from './routes/loci/index.ts';
+import { alertRoutes } from './routes/alerts/index.ts';
+import { propertyRoutes } from './routes/properties/index.ts';
+import { siteRoutes, webAppFiles, webDistOf } from './routes/site/index.ts';
+import { openApiRoutes } from './routes/openapi/index.ts';
+import { authRoutes } from './routes/auth/index.ts';
+import { userRoutes } from './routes/users/index.ts';
+import { annotationRoutes } from './routes/annotations/index.ts';
+import { announcementRoutes } from './routes/announcements/index.ts';
+import { filterRoutes } from './routes/filters/index.ts';
+import { tagAndRunnerRoutes } from './routes/tags/index.ts';
+import type { FilterValidator } from './services/filter-service.ts';
+import { Authenticator } from './auth/authenticator.ts';
+import { TokenService } from './auth/tokens.ts';
+import { LoginLimiter } from './auth/login-limiter.ts';
+import { Mailer } from './auth/mailer.ts';
+import fastifyCookie from '@fastify/cookie';
+import { registerSecurityHeaders } from './security-headers.ts';
+
+export interface BuildOptions {
+  config: Config;
+  repos: Repositories;
+  logger?: boolean;
+  validateFilter?: FilterValidator;
+}
+
+/** The whole HTTP application: JSON:API under /v1, /config.json and the web app. */
+export async function buildServer({ config, repos, logger = false, validateFilter }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ? { level: 'info' } : false,
+    // Alert ids (path parameters) can be long; allow them.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+  });
+  // JSON:API clients send application/vnd.api+json bodies.
+  app.addContentTypeParser('application/vnd.api+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'ignore'));
+  const webDist = webDistOf(config);
+  if (!webDist) app.log.warn('the web app is not built (apps/web/dist): only the API is served');
+  registerErrorHandling(app, { spaIndex: webDist !== undefined });
+  await app.register(fastifyCookie);
+  await registerSecurityHeaders(app);
+  const tokens = new TokenService(config);
+  const context = {
+    config,
+    repos,
+    tokens,
+    auth: new Authenticator(tokens, repos),
+    limiter: new LoginLimiter(config.loginLimitPerUsername, config.loginLimitPerIp),
+    mailer: new Mailer(config, app.log),
+    validateFilter,
+  };
+  lociRoutes(app, context);
+  alertRoutes(app, context);
+  propertyRoutes(app, context);
+  authRoutes(app, context);
+  userRoutes(app, context);
+  annotationRoutes(app, context);
+  announcementRoutes(app, context);
+  filterRoutes(app, context);
+  tagAndRunnerRoutes(app, context);
+  await openApiRoutes(app, context);
+  await siteRoutes(app, context);
+  if (webDist) await webAppFiles(app, webDist);
+  return app;
+}

@@ -1,0 +1,104 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MESSAGES } from '@antares/contract';
+import type { Repositories, UserRow } from '@antares/db';
+import { ApiError } from '../errors.ts';
+import { TokenError, type TokenClaims, type TokenService } from './tokens.ts';
+
+export interface Identity {
+  user: UserRow;
+  claims: TokenClaims;
+}
+
+export const COOKIES = {
+  access: 'access_token_cookie',
+  refresh: 'refresh_token_cookie',
+  csrfAccess: 'csrf_access_token',
+  csrfRefresh: 'csrf_refresh_token',
+} as const;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Who is calling: an access token from the Authorization header (scripts) or from the HttpOnly cookie
+ * (the web app; then unsafe methods must echo the CSRF value in X-CSRF-TOKEN, the double-submit check).
+ * A present but bad token is an error rather than anonymity, so that the web app learns to refresh.
+ */
+export class Authenticator {
+  constructor(private readonly tokens: TokenService, private readonly repos: Repositories) {}
+
+  async identify(request: FastifyRequest): Promise<Identity | null> {
+    const header = request.headers.authorization;
+    const bearer = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    const cookie = request.cookies[COOKIES.access];
+    const token = bearer ?? cookie;
+    if (!token) return null;
+    const claims = await this.verify(token, 'access');
+    if (!bearer && !SAFE_METHODS.has(request.method) && request.headers['x-csrf-token'] !== claims.csrf) {
+      throw new ApiError(403, 'Forbidden', 'Missing or incorrect CSRF token (X-CSRF-TOKEN header)');
+    }
+    return { user: await this.userOf(claims), claims };
+  }
+
+  /** The caller, or 401 'Must be authenticated to call {operation}'. */
+  async require(request: FastifyRequest, operation: string): Promise<Identity> {
+    const identity = await this.identify(request);
+    if (!identity) throw new ApiError(401, 'Unauthorized', MESSAGES.notAuthenticated(operation));
+    return identity;
+  }
+
+  async requireAdmin(request: FastifyRequest, operation: string): Promise<Identity> {
+    const identity = await this.require(request, operation);
+    if (!identity.user.admin) throw new ApiError(403, 'Forbidden', `Only administrators may call ${operation}`);
+    return identity;
+  }
+
+  async verify(token: string, type: 'access' | 'refresh' | 'reset'): Promise<TokenClaims> {
+    let claims: TokenClaims;
+    try {
+      claims = await this.tokens.verify(token, type);
+    } catch (error) {
+      const reason = error instanceof TokenError ? error.reason : 'invalid';
+      throw new ApiError(401, 'Unauthorized', reason === 'expired' ? 'Token has expired' : 'Token is invalid');
+    }
+    if (await this.repos.revokedTokens.isRevoked(claims.jti)) {
+      // Reset tokens are revoked only by being used.
+      throw new ApiError(401, 'Unauthorized', type === 'reset' ? 'This reset link has already been used' : 'Token has been revoked');
+    }
+    return claims;
+  }
+
+  async userOf(claims: TokenClaims): Promise<UserRow> {
+    const user = await this.repos.users.findById(Number(claims.sub));
+    if (!user) throw new ApiError(401, 'Unauthorized', 'The account of this token no longer exists');
+    return user;
+  }
+
+  /** Sets the session cookies the way flask-jwt-extended does (wire format section 7). */
+  async startSession(request: FastifyRequest, reply: FastifyReply, userId: number, options: { fresh?: boolean } = {}) {
+    const access = await this.tokens.issue('access', userId, options);
+    const refresh = await this.tokens.issue('refresh', userId);
+    // The access cookie outlives its token on purpose: the browser keeps sending the expired token, so
+    // the server can answer "Token has expired" and the web app knows to refresh (spec section 4).
+    this.setCookie(request, reply, COOKIES.access, access.token, this.tokens.lifetimeSeconds('refresh'), true);
+    this.setCookie(request, reply, COOKIES.csrfAccess, access.claims.csrf, this.tokens.lifetimeSeconds('refresh'), false);
+    this.setCookie(request, reply, COOKIES.refresh, refresh.token, this.tokens.lifetimeSeconds('refresh'), true);
+    this.setCookie(request, reply, COOKIES.csrfRefresh, refresh.claims.csrf, this.tokens.lifetimeSeconds('refresh'), false);
+    return { access, refresh };
+  }
+
+  async refreshAccess(request: FastifyRequest, reply: FastifyReply, userId: number) {
+    const access = await this.tokens.issue('access', userId);
+    this.setCookie(request, reply, COOKIES.access, access.token, this.tokens.lifetimeSeconds('refresh'), true);
+    this.setCookie(request, reply, COOKIES.csrfAccess, access.claims.csrf, this.tokens.lifetimeSeconds('refresh'), false);
+    return access;
+  }
+
+  clearSession(reply: FastifyReply): void {
+    for (const name of Object.values(COOKIES)) reply.clearCookie(name, { path: '/' });
+  }
+
+  private setCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAge: number, httpOnly: boolean) {
+    const https = request.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
+    reply.setCookie(name, value, { path: '/', httpOnly, sameSite: 'lax', secure: https, maxAge });
+  }
+}

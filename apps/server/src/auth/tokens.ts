@@ -1,0 +1,82 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import type { Config } from '../config.ts';
+
+export type TokenType = 'access' | 'refresh' | 'reset';
+
+export interface TokenClaims {
+  sub: string;
+  jti: string;
+  type: TokenType;
+  /** The CSRF double-submit value that must come back in X-CSRF-TOKEN (cookie sessions). */
+  csrf: string;
+  /** Issued by a password check just now (login-fresh): required to change a password. */
+  fresh: boolean;
+  exp: number;
+}
+
+/** Why a token was refused; 'expired' is told apart because the web app refreshes on it. */
+export class TokenError extends Error {
+  constructor(readonly reason: 'expired' | 'invalid') {
+    super(reason === 'expired' ? 'Token has expired' : 'Token is invalid');
+  }
+}
+
+export class TokenService {
+  private readonly key: Uint8Array;
+
+  constructor(private readonly config: Config) {
+    this.key = new TextEncoder().encode(config.jwtSecret ?? persistedSecret(config.dataDir));
+  }
+
+  lifetimeSeconds(type: TokenType): number {
+    if (type === 'access') return this.config.accessTokenMinutes * 60;
+    if (type === 'refresh') return this.config.refreshTokenDays * 86400;
+    return this.config.resetTokenMinutes * 60;
+  }
+
+  async issue(type: TokenType, userId: number, options: { fresh?: boolean } = {}): Promise<{ token: string; claims: TokenClaims }> {
+    const claims: TokenClaims = {
+      sub: String(userId),
+      jti: randomUUID(),
+      type,
+      csrf: randomUUID(),
+      fresh: options.fresh ?? false,
+      exp: Math.floor(Date.now() / 1000) + this.lifetimeSeconds(type),
+    };
+    const token = await new SignJWT({ type: claims.type, csrf: claims.csrf, fresh: claims.fresh })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(claims.sub).setJti(claims.jti).setIssuedAt().setExpirationTime(claims.exp)
+      .sign(this.key);
+    return { token, claims };
+  }
+
+  async verify(token: string, type: TokenType): Promise<TokenClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      if (payload.type !== type || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
+        throw new TokenError('invalid');
+      }
+      return {
+        sub: payload.sub, jti: payload.jti, type, csrf: String(payload.csrf ?? ''),
+        fresh: payload.fresh === true, exp: payload.exp ?? 0,
+      };
+    } catch (error) {
+      if (error instanceof TokenError) throw error;
+      if (error instanceof joseErrors.JWTExpired) throw new TokenError('expired');
+      throw new TokenError('invalid');
+    }
+  }
+}
+
+/** A random secret kept in the data folder, so sessions survive restarts without configuration. */
+function persistedSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

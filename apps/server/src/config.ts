@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** All configuration, from the environment, validated once at start-up. */
+const schema = z.object({
+  ANTARES_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  ANTARES_HOST: z.string().default('0.0.0.0'),
+  ANTARES_DATA_DIR: z.string().default('./var'),
+  DATABASE_URL: z.string().url().optional(),
+  /** Public base URL of the site (links in documents); derived from each request when unset. */
+  ANTARES_PUBLIC_URL: z.string().url().optional(),
+  ANTARES_SUPPORT_EMAIL: z.string().default('antares-support@example.org'),
+  ANTARES_ISSUE_TRACKER_URL: z.string().default('https://github.com/antares-broker/antares/issues'),
+  ANTARES_CHAT_INVITATION_URL: z.string().default('https://antares-broker.slack.com/'),
+  ANTARES_WEB_DIST: z.string().optional(),
+  /** Signs session and reset tokens; generated once and kept in the data folder when unset. */
+  ANTARES_JWT_SECRET: z.string().min(32).optional(),
+  ANTARES_ACCESS_TOKEN_MINUTES: z.coerce.number().positive().default(15),
+  ANTARES_REFRESH_TOKEN_DAYS: z.coerce.number().positive().default(30),
+  ANTARES_RESET_TOKEN_MINUTES: z.coerce.number().positive().default(60),
+  /** e.g. smtp://user:password@mail.example.org:587; unset: mails go to $ANTARES_DATA_DIR/outbox and the log. */
+  ANTARES_SMTP_URL: z.string().url().optional(),
+  ANTARES_MAIL_FROM: z.string().default('ANTARES <no-reply@antares.invalid>'),
+  /** Failed logins allowed per username and per client address in a 15-minute window. */
+  ANTARES_LOGIN_LIMIT_PER_USERNAME: z.coerce.number().int().positive().default(10),
+  ANTARES_LOGIN_LIMIT_PER_IP: z.coerce.number().int().positive().default(50),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl?: string;
+  supportEmail: string;
+  issueTrackerUrl: string;
+  chatInvitationUrl: string;
+  webDist?: string;
+  jwtSecret?: string;
+  accessTokenMinutes: number;
+  refreshTokenDays: number;
+  resetTokenMinutes: number;
+  smtpUrl?: string;
+  mailFrom: string;
+  loginLimitPerUsername: number;
+  loginLimitPerIp: number;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.ANTARES_PORT,
+    host: e.ANTARES_HOST,
+    dataDir: path.resolve(e.ANTARES_DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: e.ANTARES_PUBLIC_URL?.replace(/\/$/, ''),
+    supportEmail: e.ANTARES_SUPPORT_EMAIL,
+    issueTrackerUrl: e.ANTARES_ISSUE_TRACKER_URL,
+    chatInvitationUrl: e.ANTARES_CHAT_INVITATION_URL,
+    webDist: e.ANTARES_WEB_DIST,
+    jwtSecret: e.ANTARES_JWT_SECRET,
+    accessTokenMinutes: e.ANTARES_ACCESS_TOKEN_MINUTES,
+    refreshTokenDays: e.ANTARES_REFRESH_TOKEN_DAYS,
+    resetTokenMinutes: e.ANTARES_RESET_TOKEN_MINUTES,
+    smtpUrl: e.ANTARES_SMTP_URL,
+    mailFrom: e.ANTARES_MAIL_FROM,
+    loginLimitPerUsername: e.ANTARES_LOGIN_LIMIT_PER_USERNAME,
+    loginLimitPerIp: e.ANTARES_LOGIN_LIMIT_PER_IP,
+    ...overrides,
+  };
+}

@@ -1,0 +1,3 @@
+export { buildServer, type BuildOptions } from './app.ts';
+export { loadConfig, type Config } from './config.ts';
+export { UserService } from './services/user-service.ts';

@@ -1,0 +1,190 @@
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../testing/test-server.ts';
+import { HttpSession } from '../../testing/http-session.ts';
+import { TokenService } from '../../auth/tokens.ts';
+
+// Sessions, registration and password reset over real HTTP, with a real SMTP server on loopback.
+let server: TestServer;
+let smtp: SMTPServer;
+const mails: string[] = [];
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, _session, callback) {
+      let text = '';
+      stream.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+      stream.on('end', () => { mails.push(text); callback(); });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp.server.address() as { port: number }).port;
+  server = await startTestServer({ config: { smtpUrl: `smtp://127.0.0.1:${port}`, loginLimitPerUsername: 5 } });
+});
+afterAll(async () => {
+  await server?.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+const register = (session: HttpSession, username: string, overrides: Record<string, string> = {}) =>
+  session.post('/v1/users', { data: { type: 'user', attributes: { name: 'Vera Rubin', username, email: `${username}@example.org`, password: 'Galaxy2026', ...overrides } } });
+
+describe('registration', () => {
+  it('creates a user and refuses a taken username (any case) with the spec message', async () => {
+    const session = new HttpSession(server.url);
+    const created = await register(session, 'vrubin');
+    expect(created.status).toBe(201);
+    expect(created.body.data.attributes).toMatchObject({ username: 'vrubin', admin: false, staff: false });
+    expect(created.body.data.attributes.password_hash).toBeUndefined();
+    const again = await register(session, 'VRubin');
+    expect(again.status).toBe(409);
+    expect(again.body.errors[0].detail).toBe('This username is already in use, please choose a different one.');
+  });
+
+  it('enforces the spec password, username and email rules with their messages', async () => {
+    const session = new HttpSession(server.url);
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ password: 'short1A' }, 'Field must have between 8 and 256 characters.'],
+      [{ password: 'longenough' }, 'Field must contain at least one number and one uppercase letter.'],
+      [{ username: 'abc' }, 'Field must have between 4 and 64 characters.'],
+      [{ email: 'not-an-email' }, 'Field must be a valid email address.'],
+      [{ name: '' }, 'Field is required.'],
+    ];
+    for (const [overrides, message] of cases) {
+      const response = await register(session, overrides.username ?? `user${Math.random().toString(36).slice(2, 8)}`, overrides);
+      expect(response.status).toBe(400);
+      expect(response.body.errors[0].detail).toContain(message);
+    }
+  });
+});
+
+describe('login, check, refresh and logout', () => {
+  it('logs in with cookies (HttpOnly, SameSite=Lax), checks the session, and rejects wrong passwords alike', async () => {
+    const session = new HttpSession(server.url);
+    await register(session, 'annie');
+    const wrong = await session.post('/v1/auth/login?type=cookie', { username: 'annie', password: 'Wrong1234' });
+    const unknown = await session.post('/v1/auth/login?type=cookie', { username: 'nobody-here', password: 'Wrong1234' });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.errors[0].detail).toBe(wrong.body.errors[0].detail);
+
+    const ok = await session.post('/v1/auth/login?type=cookie', { username: 'annie', password: 'Galaxy2026' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.user.username).toBe('annie');
+    const accessCookie = session.setCookieHeaders.find((h) => h.startsWith('access_token_cookie='))!;
+    expect(accessCookie).toMatch(/HttpOnly/i);
+    expect(accessCookie).toMatch(/SameSite=Lax/i);
+    expect(session.setCookieHeaders.find((h) => h.startsWith('csrf_access_token='))).not.toMatch(/HttpOnly/i);
+    const check = await session.get('/v1/auth/check');
+    expect(check.body.identity).toBe(ok.body.identity);
+  });
+
+  it('refuses anonymous, tampered and revoked sessions', async () => {
+    const anonymous = new HttpSession(server.url);
+    expect((await anonymous.get('/v1/auth/check')).status).toBe(401);
+    const session = new HttpSession(server.url);
+    await register(session, 'tamper');
+    await session.post('/v1/auth/login?type=cookie', { username: 'tamper', password: 'Galaxy2026' });
+    const token = session.cookies.get('access_token_cookie')!;
+    const [header, payload, signature] = token.split('.');
+    const forged = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    forged.sub = '1';
+    session.cookies.set('access_token_cookie', [header, Buffer.from(JSON.stringify(forged)).toString('base64url'), signature].join('.'));
+    const tampered = await session.get('/v1/auth/check');
+    expect(tampered.status).toBe(401);
+    expect(tampered.body.errors[0].detail).toBe('Token is invalid');
+
+    session.cookies.set('access_token_cookie', token);
+    expect((await session.post('/v1/auth/logout')).status).toBe(200);
+    // The revoked tokens are refused even when a client kept them.
+    session.cookies.set('access_token_cookie', token);
+    expect((await session.get('/v1/auth/check')).status).toBe(401);
+    const refresh = await session.post('/v1/auth/refresh');
+    expect(refresh.status).toBe(401);
+    expect((await new HttpSession(server.url).post('/v1/auth/logout')).status).toBe(401);
+  });
+
+  it('answers an expired access token with a 401 mentioning "expire"; refresh issues a new one', async () => {
+    const short = await startTestServer({ config: { accessTokenMinutes: 1 / 60 } });
+    try {
+      const session = new HttpSession(short.url);
+      await register(session, 'expiry');
+      await session.post('/v1/auth/login?type=cookie', { username: 'expiry', password: 'Galaxy2026' });
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      const expired = await session.get('/v1/auth/check');
+      expect(expired.status).toBe(401);
+      expect(expired.body.errors[0].detail).toMatch(/expire/);
+      expect((await session.post('/v1/auth/refresh', undefined, { csrf: false })).status).toBe(403);
+      const refreshed = await session.post('/v1/auth/refresh');
+      expect(refreshed.status).toBe(200);
+      expect((await session.get('/v1/auth/check')).status).toBe(200);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('gives scripts bearer tokens with type=token', async () => {
+    const session = new HttpSession(server.url);
+    await register(session, 'scripter');
+    const login = await session.post('/v1/auth/login?type=token', { username: 'scripter', password: 'Galaxy2026' });
+    const check = await fetch(`${server.url}/v1/auth/check`, { headers: { authorization: `Bearer ${login.body.access_token}` } });
+    expect(check.status).toBe(200);
+  });
+
+  it('rate-limits failed logins per username with 429 and Retry-After', async () => {
+    const session = new HttpSession(server.url);
+    await register(session, 'limited');
+    for (let i = 0; i < 5; i++) {
+      expect((await session.post('/v1/auth/login?type=cookie', { username: 'limited', password: 'Wrong1234' })).status).toBe(401);
+    }
+    const blocked = await session.post('/v1/auth/login?type=cookie', { username: 'limited', password: 'Galaxy2026' });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('password reset by e-mail', () => {
+  it('mails a single-use link; forgot answers the same for unknown users', async () => {
+    const session = new HttpSession(server.url);
+    await register(session, 'forgetful', { email: 'forgetful@example.org' });
+    const unknown = await session.post('/v1/auth/forgot', { username: 'no-such-user' });
+    const before = mails.length;
+    const known = await session.post('/v1/auth/forgot', { username: 'forgetful' });
+    expect(known.status).toBe(unknown.status);
+    expect(known.body).toEqual(unknown.body);
+    await expect.poll(() => mails.length, { timeout: 5000 }).toBe(before + 1);
+    const mail = mails[mails.length - 1].replace(/=\r?\n/g, '').replace(/=3D/g, '='); // quoted-printable
+    expect(mail).toContain('forgetful@example.org');
+    const token = decodeURIComponent(/forgot-password\?token=([^\s"]+)/.exec(mail)![1]);
+
+    const reset = await new HttpSession(server.url).post('/v1/auth/reset?type=cookie', { password: 'NewPass2027' }, { headers: { authorization: `Bearer ${token}` } });
+    expect(reset.status).toBe(200);
+    const reused = await new HttpSession(server.url).post('/v1/auth/reset?type=cookie', { password: 'Other2028x' }, { headers: { authorization: `Bearer ${token}` } });
+    expect(reused.status).toBe(401);
+    expect(reused.body.errors[0].detail).toBe('This reset link has already been used');
+    expect((await session.post('/v1/auth/login?type=cookie', { username: 'forgetful', password: 'NewPass2027' })).status).toBe(200);
+  });
+
+  it('refuses an expired reset token, and a password change without a fresh login', async () => {
+    const short = await startTestServer({ config: { resetTokenMinutes: 1 / 60 } });
+    try {
+      const session = new HttpSession(short.url);
+      await register(session, 'slowpoke');
+      const { token } = await new TokenService(short.config).issue('reset', (await short.repos.users.findByUsername('slowpoke'))!.user_id);
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      const expired = await session.post('/v1/auth/reset?type=cookie', { password: 'NewPass2027' }, { headers: { authorization: `Bearer ${token}` } });
+      expect(expired.status).toBe(401);
+      expect(expired.body.errors[0].detail).toMatch(/expire/);
+
+      await session.post('/v1/auth/login?type=cookie', { username: 'slowpoke', password: 'Galaxy2026' });
+      expect((await session.post('/v1/auth/reset?type=cookie', { password: 'NewPass2027' })).status).toBe(401);
+      await session.post('/v1/auth/login-fresh?type=cookie', { username: 'slowpoke', password: 'Galaxy2026' });
+      expect((await session.post('/v1/auth/reset?type=cookie', { password: 'weak' })).status).toBe(400);
+      expect((await session.post('/v1/auth/reset?type=cookie', { password: 'NewPass2027' })).status).toBe(200);
+    } finally {
+      await short.close();
+    }
+  });
+});

@@ -1,0 +1,19 @@
+import type { Repositories } from '@antares/db';
+import type { Config } from '../config.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import type { TokenService } from '../auth/tokens.ts';
+import type { LoginLimiter } from '../auth/login-limiter.ts';
+import type { Mailer } from '../auth/mailer.ts';
+import type { FilterValidator } from '../services/filter-service.ts';
+
+/** What every route module is given: configuration, repositories and the session machinery. */
+export interface RouteContext {
+  config: Config;
+  repos: Repositories;
+  auth: Authenticator;
+  tokens: TokenService;
+  limiter: LoginLimiter;
+  mailer: Mailer;
+  /** Loads filter code in the sandbox; undefined where the sandbox cannot run (then code is stored unchecked). */
+  validateFilter?: FilterValidator;
+}

@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { RouteContext } from '../context.ts';
+import { baseUrl } from '../../services/request-url.ts';
+
+/** `/config.json` for the web app. */
+export async function siteRoutes(app: FastifyInstance, { config }: RouteContext): Promise<void> {
+  app.get('/config.json', async (request) => {
+    const base = baseUrl(request, config.publicUrl);
+    return {
+      apiURL: `${base}/v1/`,
+      frontendURL: `${base}/`,
+      supportEmail: config.supportEmail,
+      issueTrackerURL: config.issueTrackerUrl,
+      chatInvitationURL: config.chatInvitationUrl,
+    };
+  });
+}
+
+/** The built web app's folder, when it has been built. */
+export function webDistOf(config: RouteContext['config']): string | undefined {
+  const dist = config.webDist ?? path.resolve(import.meta.dirname, '../../../../web/dist');
+  return existsSync(path.join(dist, 'index.html')) ? dist : undefined;
+}
+
+/**
+ * Serves the built web app's files, looked up on each request so that a rebuild is served without a
+ * restart; index.html for the app's own pages comes from the not-found handler (errors.ts).
+ */
+export async function webAppFiles(app: FastifyInstance, dist: string): Promise<void> {
+  await app.register(fastifyStatic, { root: dist, wildcard: true, index: 'index.html' });
+}

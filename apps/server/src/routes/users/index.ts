@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteContext } from '../context.ts';
+import { UserService } from '../../services/user-service.ts';
+import { attributesOf, booleanField, numericId } from '../../services/body.ts';
+import { pageOf, single, type QueryParams } from '../../services/query-params.ts';
+import { baseUrl, pageLinks } from '../../services/request-url.ts';
+import { listDocument } from '../../serializers/documents.ts';
+import { userResource } from '../../serializers/user.ts';
+import { policies } from '../../policies/index.ts';
+import { badRequest, notFound } from '../../errors.ts';
+
+export function userRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {
+  const users = new UserService(repos);
+  const idOf = (text: string) => {
+    const id = numericId(text);
+    if (id === null) throw notFound(`No user with id "${text}"`);
+    return id;
+  };
+
+  app.post('/v1/users', async (request, reply) => {
+    const user = await users.register(attributesOf(request.body));
+    return reply.status(201).send({ data: userResource(user) });
+  });
+
+  app.get('/v1/users', async (request) => {
+    await auth.requireAdmin(request, 'list_users');
+    const query = request.query as QueryParams;
+    const { limit, offset } = pageOf(query, 100);
+    const page = await repos.users.list({ sort: single(query, 'sort') || 'username', limit, offset });
+    const base = baseUrl(request, config.publicUrl);
+    return listDocument(page.rows.map(userResource), pageLinks(base, request, { offset, limit, count: page.count }));
+  });
+
+  app.get<{ Params: { userId: string } }>('/v1/users/:userId', async (request) => {
+    const identity = await auth.require(request, 'get_user');
+    const userId = idOf(request.params.userId);
+    policies.assertSelfOrAdmin(identity, userId, 'the account');
+    return { data: userResource(await users.get(userId)) };
+  });
+
+  app.patch<{ Params: { userId: string } }>('/v1/users/:userId', async (request) => {
+    await auth.requireAdmin(request, 'update_user');
+    const attributes = attributesOf(request.body);
+    const flags = { admin: booleanField(attributes, 'admin'), staff: booleanField(attributes, 'staff') };
+    const changes = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
+    if (Object.keys(changes).length === 0) throw badRequest('Give admin and/or staff (true or false) to change');
+    return { data: userResource(await users.setFlags(idOf(request.params.userId), changes)) };
+  });
+}

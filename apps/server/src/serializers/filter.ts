@@ -1,0 +1,64 @@
+import type { FilterRow, FilterVersionRow, TagRow, UserRow } from '@antares/db';
+import type { ResourceObject } from '@antares/contract';
+import { userResource } from './user.ts';
+
+export function filterResource(filter: FilterRow, owner?: UserRow): ResourceObject {
+  return {
+    type: 'filter',
+    id: String(filter.filter_id),
+    attributes: {
+      name: filter.name,
+      description: filter.description,
+      public: filter.public,
+      enabled: filter.enabled_version_id !== null,
+      enabled_version: filter.enabled_version_id === null ? null : String(filter.enabled_version_id),
+      latest_version: filter.latest_version_id === null ? null : String(filter.latest_version_id),
+      priority: filter.priority,
+      level: filter.level,
+      user_id: String(filter.user_id),
+      created_at: filter.created_at.toISOString(),
+      updated_at: filter.updated_at.toISOString(),
+      disabled_at: filter.disabled_at?.toISOString() ?? null,
+    },
+    relationships: { owner: { data: owner ? { type: 'user', id: String(owner.user_id) } : { type: 'user', id: String(filter.user_id) } } },
+  };
+}
+
+/** `include=owner`: the owners as included resources (names and e-mails for the admin table). */
+export function includedOwners(owners: UserRow[]): ResourceObject[] {
+  return owners.map(userResource);
+}
+
+export function filterVersionResource(version: FilterVersionRow, filter: FilterRow): ResourceObject {
+  return {
+    type: 'filter_version',
+    id: String(version.filter_version_id),
+    attributes: {
+      code: version.code,
+      comment: version.comment,
+      status: version.status,
+      feedback: version.feedback,
+      public: filter.public,
+      declared_outputs: version.declared_outputs,
+      created_at: version.created_at.toISOString(),
+      updated_at: version.updated_at.toISOString(),
+      transitioned_at: version.transitioned_at?.toISOString() ?? null,
+      enabled_at: version.enabled_at?.toISOString() ?? null,
+      disabled_at: version.disabled_at?.toISOString() ?? null,
+      validated_at: version.validated_at?.toISOString() ?? null,
+    },
+    relationships: { filter: { data: { type: 'filter', id: String(filter.filter_id) } } },
+  };
+}
+
+export function runnerResource(filter: FilterRow): ResourceObject {
+  return { type: 'filter_runner_filter', id: filter.name, attributes: { name: filter.name, enabled: filter.runner_enabled } };
+}
+
+export function tagResource(tag: TagRow): ResourceObject {
+  return {
+    type: 'tag',
+    id: tag.tag_id,
+    attributes: { description: tag.description, filter_version_id: tag.filter_version_id === null ? null : String(tag.filter_version_id) },
+  };
+}

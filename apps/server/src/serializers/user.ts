@@ -1,0 +1,43 @@
+import type { AnnotationRow, AnnouncementRow, UserRow } from '@antares/db';
+import type { ResourceObject } from '@antares/contract';
+
+/** A user as others may see it: never the password hash. */
+export function userResource(user: UserRow): ResourceObject {
+  return {
+    type: 'user',
+    id: String(user.user_id),
+    attributes: {
+      username: user.username,
+      name: user.name,
+      email: user.email,
+      admin: user.admin,
+      staff: user.staff,
+      created_at: user.created_at.toISOString(),
+    },
+  };
+}
+
+/** What the auth calls answer: the identity (user id) and the user. */
+export function identityBody(user: UserRow) {
+  return { identity: String(user.user_id), user: { id: String(user.user_id), ...userResource(user).attributes } };
+}
+
+export function annotationResource(base: string, a: AnnotationRow): ResourceObject {
+  return {
+    type: 'locus_annotation',
+    id: String(a.annotation_id),
+    attributes: { comment: a.comment, favorited: a.favorited, created_at: a.created_at.toISOString(), updated_at: a.updated_at.toISOString() },
+    relationships: {
+      owner: { data: { type: 'user', id: String(a.owner_id) } },
+      locus: { data: { type: 'locus', id: a.locus_id }, links: { related: `${base}/v1/loci/${a.locus_id}` } },
+    },
+  };
+}
+
+export function announcementResource(a: AnnouncementRow): ResourceObject {
+  return {
+    type: 'announcement',
+    id: String(a.announcement_id),
+    attributes: { message: a.message, variant: a.variant, active: a.active, created_at: a.created_at.toISOString() },
+  };
+}

@@ -1,0 +1,91 @@
+import { LIMITS, MESSAGES } from '@antares/contract';
+import type { FilterRow, FilterVersionRow, FilterViewer, Repositories } from '@antares/db';
+import { ApiError, badRequest, notFound } from '../errors.ts';
+import type { Identity } from '../auth/authenticator.ts';
+import { stringField } from './body.ts';
+
+/** Loads code in the sandbox and tells what it declares; absent where the sandbox cannot run. */
+export type FilterValidator = (code: string) => Promise<{ ok: true; outputs: Record<string, unknown> } | { ok: false; message: string }>;
+
+/** The review workflow (spec section 4): which status may follow which. */
+export const TRANSITIONS: Record<string, string[]> = {
+  PENDING_REVIEW: ['REVIEWED'],
+  REVIEWED: ['PENDING_REVIEW', 'ENABLED'],
+  ENABLED: ['DISABLED'],
+  DISABLED: ['PENDING_REVIEW', 'ENABLED'],
+  APPROVED: [],
+  REJECTED: [],
+};
+const FEEDBACK_REQUIRED = new Set(['DISABLED', 'REJECTED']);
+const FILTER_NAME = /^[A-Za-z][A-Za-z0-9 _.\-]*$/;
+
+export class FilterService {
+  constructor(private readonly repos: Repositories, private readonly validate?: FilterValidator) {}
+
+  static viewerOf(identity: Identity | null): FilterViewer {
+    return identity ? { userId: identity.user.user_id, admin: identity.user.admin } : null;
+  }
+
+  /** A filter the caller may see; a private filter of someone else is "not found", not "forbidden". */
+  async visible(filterId: number, identity: Identity | null): Promise<FilterRow> {
+    const filter = await this.repos.filters.findById(filterId);
+    const viewer = FilterService.viewerOf(identity);
+    if (!filter || (!filter.public && !(viewer?.admin || viewer?.userId === filter.user_id))) {
+      throw notFound(`No filter with id ${filterId}`);
+    }
+    return filter;
+  }
+
+  assertMayAct(filter: FilterRow, identity: Identity): void {
+    if (filter.user_id !== identity.user.user_id && !identity.user.admin) {
+      throw new ApiError(403, 'Forbidden', 'Only the owner of this filter or an admin may change it');
+    }
+  }
+
+  async create(identity: Identity, ownerId: number, attributes: Record<string, unknown>): Promise<FilterRow> {
+    if (ownerId !== identity.user.user_id && !identity.user.admin) throw new ApiError(403, 'Forbidden', 'You may not create filters for another user');
+    const name = (stringField(attributes, 'name') ?? '').trim();
+    const description = (stringField(attributes, 'description') ?? '').trim();
+    const nameProblem = name === '' ? MESSAGES.required
+      : name.length > LIMITS.filterNameMax ? MESSAGES.maxLength(LIMITS.filterNameMax)
+        : FILTER_NAME.test(name) ? null : MESSAGES.invalidCharacters;
+    if (nameProblem) throw badRequest(`name: ${nameProblem}`);
+    if (description === '') throw badRequest(`description: ${MESSAGES.required}`);
+    if (description.length > LIMITS.filterDescriptionMax) throw badRequest(`description: ${MESSAGES.maxLength(LIMITS.filterDescriptionMax)}`);
+    const filter = await this.repos.filters.create({ user_id: ownerId, name, description });
+    if (!filter) throw new ApiError(409, 'Conflict', 'This name is already in use, please choose another.');
+    return filter;
+  }
+
+  async addVersion(filter: FilterRow, identity: Identity, attributes: Record<string, unknown>): Promise<FilterVersionRow> {
+    this.assertMayAct(filter, identity);
+    const code = stringField(attributes, 'code') ?? '';
+    const comment = (stringField(attributes, 'comment') ?? '').trim();
+    if (code.trim() === '') throw badRequest(`code: ${MESSAGES.required}`);
+    if (comment === '') throw badRequest(`comment: ${MESSAGES.required}`);
+    if (comment.length > LIMITS.commentMax) throw badRequest(`comment: ${MESSAGES.maxLength(LIMITS.commentMax)}`);
+    let outputs: Record<string, unknown> | null = null;
+    if (this.validate) {
+      const result = await this.validate(code);
+      if (!result.ok) throw new ApiError(422, 'Invalid filter code', result.message);
+      outputs = result.outputs;
+    }
+    return this.repos.filters.createVersion({ filter_id: filter.filter_id, code, comment, declared_outputs: outputs });
+  }
+
+  async transition(filter: FilterRow, versionId: number, attributes: Record<string, unknown>): Promise<FilterVersionRow> {
+    const version = await this.repos.filters.findVersion(filter.filter_id, versionId);
+    if (!version) throw notFound(`No version ${versionId} of filter ${filter.filter_id}`);
+    const status = stringField(attributes, 'status', { required: true }) ?? '';
+    if (!(status in TRANSITIONS)) throw badRequest(`status must be one of ${Object.keys(TRANSITIONS).join(', ')}`);
+    if (!TRANSITIONS[version.status].includes(status)) {
+      throw new ApiError(409, 'Conflict', `A ${version.status} version cannot become ${status}`
+        + (TRANSITIONS[version.status].length ? ` (allowed: ${TRANSITIONS[version.status].join(', ')})` : ' (no transition is defined from it)'));
+    }
+    const feedback = (stringField(attributes, 'feedback') ?? '').trim();
+    if (FEEDBACK_REQUIRED.has(status) && feedback === '') throw badRequest('Feedback is required');
+    const updated = await this.repos.filters.transition(filter.filter_id, versionId, status, feedback === '' ? null : feedback);
+    if (!updated) throw notFound(`No version ${versionId} of filter ${filter.filter_id}`);
+    return updated;
+  }
+}

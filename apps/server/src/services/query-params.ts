@@ -1,0 +1,33 @@
+import { parsePage } from '@antares/contract';
+import { badRequest } from '../errors.ts';
+
+export type QueryParams = Record<string, string | string[] | undefined>;
+
+/** A query parameter given once; a repeated one is ambiguous and refused. */
+export function single(query: QueryParams, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw badRequest(`Parameter ${name} was given ${value.length} times; give it once`);
+  return value;
+}
+
+export function pageOf(query: QueryParams, defaultLimit?: number): { limit: number; offset: number } {
+  const page = parsePage(single(query, 'page[limit]'), single(query, 'page[offset]'), defaultLimit);
+  if (!page.ok) throw badRequest(page.message);
+  return page;
+}
+
+/** `fields[type]=a,b`: the attributes a client asked for, or undefined for all of them. */
+export function sparseFields(query: QueryParams, type: string): Set<string> | undefined {
+  const value = single(query, `fields[${type}]`);
+  return value === undefined ? undefined : new Set(value.split(',').map((f) => f.trim()).filter(Boolean));
+}
+
+export function parseJsonParam(query: QueryParams, name: string): unknown {
+  const text = single(query, name);
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`Parameter ${name} is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, type Repositories } from '@antares/db';
+import { expandInputs, ingestFiles } from '@antares/pipeline';
+import { buildServer } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import type { FilterValidator } from '../services/filter-service.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+
+/** The shared real data beside the repository (never copied into it). */
+export const SHARED_DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/data');
+
+export interface TestServer {
+  url: string;
+  config: Config;
+  repos: Repositories;
+  getJson(pathAndQuery: string): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+/** A real server on a free loopback port over a fresh database, optionally with real alerts ingested. */
+export async function startTestServer(options: { ingest?: string[]; config?: Partial<Config>; validateFilter?: FilterValidator } = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  if (options.ingest) {
+    await ingestFiles(database.repos, expandInputs(options.ingest.map((p) => path.join(SHARED_DATA, p))));
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'antares-test-'));
+  const config = loadConfig({}, { webDist: '/nonexistent', dataDir, jwtSecret: 'a-test-secret-of-at-least-thirty-two-characters', ...options.config });
+  const app = await buildServer({ config, repos: database.repos, validateFilter: options.validateFilter });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    config,
+    repos: database.repos,
+    async getJson(pathAndQuery: string) {
+      const response = await fetch(`${url}${pathAndQuery}`);
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+      return { status: response.status, body, headers: response.headers };
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

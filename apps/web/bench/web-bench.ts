@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable, launchBrowser, MISSING_CHROMIUM } from '../e2e/support/chromium';
+import { startAntares, WEB_ROOT } from '../e2e/support/server';
+
+/**
+ * `npm run bench -w @antares/web [-- --url URL] [--runs N]`: in Chromium, on the demo data,
+ * prints the gzipped JavaScript each route loads (from the built files in dist/) and the time from
+ * navigation start to the first locus row and to the lightcurve being drawn (median of N runs).
+ */
+const ROUTES = ['/loci', '/loci/{locus}', '/tags', '/catalogs', '/properties', '/pipeline', '/faq', '/support', '/team', '/login', '/favorite-loci'];
+
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name);
+  return index === -1 ? undefined : args[index + 1];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const gzipCache = new Map<string, number>();
+function gzippedSize(assetPath: string): number {
+  if (!gzipCache.has(assetPath)) gzipCache.set(assetPath, gzipSync(readFileSync(path.join(WEB_ROOT, 'dist', assetPath)), { level: 9 }).length);
+  return gzipCache.get(assetPath)!;
+}
+
+/** Loads a route in a fresh page and lists the app's JavaScript files it fetched. */
+async function scriptsOf(page: Page, url: string): Promise<string[]> {
+  const scripts = new Set<string>();
+  page.on('response', (response) => {
+    const pathname = new URL(response.url()).pathname;
+    if (pathname.startsWith('/assets/') && pathname.endsWith('.js')) scripts.add(pathname);
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  return [...scripts];
+}
+
+async function timeTo(page: Page, url: string, selector: string): Promise<number> {
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.waitForSelector(selector, { timeout: 60_000 });
+  return page.evaluate(() => performance.now());
+}
+
+export async function benchWeb(args: string[]): Promise<void> {
+  if (!chromiumAvailable) throw new Error(MISSING_CHROMIUM);
+  const runs = Number(option(args, '--runs') ?? 5);
+  const external = option(args, '--url');
+  const server = external ? { url: external.replace(/\/$/, ''), stop: () => undefined } : await startAntares();
+  const browser = await launchBrowser();
+  try {
+    const probe = await browser.context.newPage();
+    const response = await probe.request.get(`${server.url}/v1/loci?page%5Blimit%5D=1&sort=-properties.num_mag_values`);
+    const locusId = ((await response.json()) as { data: { id: string }[] }).data[0]?.id;
+    await probe.close();
+    if (!locusId) throw new Error('the server has no loci: seed the demo data first');
+
+    console.log(`gzipped JavaScript per route (${server.url}, files from ${path.join(WEB_ROOT, 'dist')}):`);
+    for (const route of ROUTES) {
+      const page = await browser.context.newPage();
+      const scripts = await scriptsOf(page, `${server.url}${route.replace('{locus}', locusId)}`);
+      await page.close();
+      const total = scripts.reduce((sum, script) => sum + gzippedSize(script), 0);
+      console.log(`  ${route.padEnd(16)} ${(total / 1024).toFixed(1).padStart(7)} KB in ${scripts.length} files`);
+    }
+
+    const rows: number[] = [];
+    const lightcurves: number[] = [];
+    for (let i = 0; i < runs; i += 1) {
+      const page = await browser.context.newPage();
+      rows.push(await timeTo(page, `${server.url}/loci`, '[data-testid=locus-row]'));
+      lightcurves.push(await timeTo(page, `${server.url}/loci/${locusId}`, '[data-testid=lightcurve] g.mark'));
+      await page.close();
+    }
+    console.log(`navigation -> first locus row: median ${median(rows).toFixed(0)} ms (${runs} runs: ${rows.map((v) => v.toFixed(0)).join(', ')})`);
+    console.log(`navigation -> lightcurve drawn (${locusId}): median ${median(lightcurves).toFixed(0)} ms (${runs} runs: ${lightcurves.map((v) => v.toFixed(0)).join(', ')})`);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+}
+
+// Run directly: `tsx bench/web-bench.ts [--url URL] [--runs N]`.
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.dirname, 'web-bench.ts')) {
+  benchWeb(process.argv.slice(2)).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
+import { downloadBytes, expectNoSeriousViolations, firstLocusIds, open, pdfText } from './support/app';
+
+const enabled = requireChromium();
+
+/** The x-axis tick labels of the lightcurve (they change with zoom and axis mode). */
+async function xTicks(page: Page): Promise<string[]> {
+  return page.locator('[data-testid=lightcurve] .x-axis .tick text').allTextContents();
+}
+
+describe.skipIf(!enabled)('locus detail', () => {
+  let session: BrowserSession;
+  let page: Page;
+  let locusId: string;
+
+  beforeAll(async () => {
+    session = await launchBrowser();
+    page = await session.context.newPage();
+    // The locus with the most measurements makes the richest lightcurve.
+    await open(page, `/loci?query=${encodeURIComponent(JSON.stringify({ currentPage: 1, filters: [], sortBy: 'properties.num_mag_values', sortDesc: true, perPage: 5 }))}`);
+    [locusId] = await firstLocusIds(page);
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('opens a locus from the list with its title, header and sections', async () => {
+    await page.locator('[data-testid=locus-row] td:first-child a').first().click();
+    await page.waitForURL(`**/loci/${locusId}`);
+    await page.waitForFunction((title) => document.title === title, `${locusId} | ANTARES`);
+    await page.waitForLoadState('networkidle');
+    const coordinates = (await page.getByTestId('coordinates').textContent()) ?? '';
+    expect(coordinates).toMatch(/ICRS: \d\d:\d\d:\d\d\.\d\d [+-]\d\d:\d\d:\d\d\.\d\d/);
+    expect(coordinates).toMatch(/ICRS: \d+\.\d{4} -?\d+\.\d{4}/);
+    expect(coordinates).toMatch(/Gal: \d+\.\d{4} -?\d+\.\d{4}/);
+    for (const section of ['Lightcurve', 'Alert Thumbnails', 'Alerts', 'Catalog Matches', 'Locus Properties']) {
+      await page.getByRole('button', { name: section, exact: true }).waitFor();
+    }
+    expect(await page.getByRole('button', { name: 'Locus Properties', exact: true }).getAttribute('aria-expanded')).toBe('false');
+    await page.getByPlaceholder('Enter a comment for this locus').waitFor();
+    const email = (await page.getByRole('link', { name: 'Email a link to this locus' }).getAttribute('href')) ?? '';
+    expect(decodeURIComponent(email)).toContain(`/loci/${locusId}`);
+    expect(decodeURIComponent(email)).toContain('subject=ANTARES: ');
+    // No network in tests: the sky viewer shows its placeholder instead of Aladin Lite.
+    await page.getByTestId('sky-viewer-placeholder').getByText('Sky viewer unavailable').waitFor({ timeout: 20_000 });
+    await expectNoSeriousViolations(page);
+  });
+
+  it('brushes the lightcurve and zooms to the selection, in, out and back', async () => {
+    const svg = page.getByTestId('lightcurve');
+    await svg.scrollIntoViewIfNeeded();
+    const full = await xTicks(page);
+    const box = (await svg.boundingBox())!;
+    await page.mouse.move(box.x + 120, box.y + 40);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 420, box.y + 420, { steps: 8 });
+    await page.mouse.up();
+    const zoomToSelection = page.getByRole('button', { name: 'Zoom to Selection' });
+    await expect.poll(() => zoomToSelection.isEnabled()).toBe(true);
+    await zoomToSelection.click();
+    await page.waitForTimeout(1300);
+    const zoomed = await xTicks(page);
+    expect(zoomed).not.toEqual(full);
+    await page.getByRole('button', { name: 'Zoom In' }).click();
+    await page.waitForTimeout(700);
+    expect(await xTicks(page)).not.toEqual(zoomed);
+    await page.getByRole('button', { name: 'Zoom Out' }).click();
+    await page.waitForTimeout(700);
+    await page.getByRole('button', { name: 'Clear Zoom' }).click();
+    await page.waitForTimeout(1300);
+    expect(await xTicks(page)).toEqual(full);
+    await page.getByRole('button', { name: 'Clear Selection' }).click();
+    expect(await zoomToSelection.isDisabled()).toBe(true);
+  });
+
+  it('toggles a legend entry and the time axis', async () => {
+    const marks = page.locator('[data-testid=lightcurve] g.mark');
+    const all = await marks.count();
+    const passband = await page.locator('[data-testid=lightcurve] [data-legend^="passband:"]').first().getAttribute('data-legend');
+    await page.locator(`[data-testid=lightcurve] [data-legend="${passband}"]`).click();
+    const band = passband!.split(':')[1];
+    const shown = await marks.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-passband')));
+    expect(new Set(shown)).toEqual(new Set([band]));
+    await page.locator(`[data-testid=lightcurve] [data-legend="${passband}"]`).click();
+    expect(await marks.count()).toBe(all);
+    await page.locator('[data-testid=lightcurve] [data-legend^="axis:"]').click();
+    expect(await page.locator('[data-testid=lightcurve] .x-label').textContent()).toBe('Date (UTC)');
+    expect((await xTicks(page))[0]).toMatch(/^\d{4}-\d\d-\d\d$|^\d\d-\d\d \d\d:\d\d$/);
+    await page.locator('[data-testid=lightcurve] [data-legend^="axis:"]').click();
+    expect(await page.locator('[data-testid=lightcurve] .x-label').textContent()).toBe('MJD');
+  });
+
+  it('exports the lightcurve as a vector PDF', async () => {
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export to PDF' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`antares-lightcurve-${locusId}.pdf`);
+    const bytes = await downloadBytes(file);
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    // Vector: no embedded raster image, and the axis label is real text.
+    expect(bytes.toString('latin1')).not.toContain('/Subtype /Image');
+    expect(pdfText(bytes)).toContain('Magnitude');
+  });
+
+  it('steps through the alert thumbnails', async () => {
+    const select = page.getByTestId('thumbnail-alert-select');
+    await select.scrollIntoViewIfNeeded();
+    const options = await select.locator('option').count();
+    expect(options).toBeGreaterThan(0);
+    const last = await select.inputValue();
+    expect(last).toBe(await select.locator('option').last().getAttribute('value'));
+    await page.getByTestId('thumbnail-gallery').locator('img').first().waitFor();
+    if (options > 1) {
+      await page.getByRole('button', { name: 'Previous alert' }).click();
+      expect(await select.inputValue()).not.toBe(last);
+      const src = await page.getByTestId('thumbnail-gallery').locator('img').first().getAttribute('src');
+      await page.getByRole('button', { name: 'Next alert' }).click();
+      expect(await select.inputValue()).toBe(last);
+      await page.waitForFunction((before) => document.querySelector('[data-testid=thumbnail-gallery] img')?.getAttribute('src') !== before, src);
+    }
+    await page.getByRole('radio', { name: 'MJD' }).check();
+    expect(await select.locator('option').first().textContent()).toMatch(/^\d+\.\d{5} /);
+    await page.getByLabel('Invert').check();
+    await expect(page.getByTestId('thumbnail-gallery').locator('img.thumb-invert').count()).resolves.toBe(3);
+  });
+
+  it('lists the alerts by MJD descending and expands an alert packet', async () => {
+    const table = page.locator('#locus-alerts');
+    await table.scrollIntoViewIfNeeded();
+    const mjds = (await table.locator('tbody tr td:first-child').allTextContents()).map(Number);
+    expect(mjds).toEqual([...mjds].sort((a, b) => b - a));
+    expect(await page.getByText(/^Showing 1 to \d+ of \d+ entries$/).first().textContent()).toBeTruthy();
+    await table.getByRole('button', { name: /^Show / }).first().click();
+    await page.locator('[id^=alert-packet-]').first().waitFor();
+  });
+
+  it('exports the locus properties as CSV', async () => {
+    await page.getByRole('button', { name: 'Locus Properties', exact: true }).click();
+    await page.locator('#locus-properties tbody tr').first().waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`antares-locus-${locusId}-properties.csv`);
+    const csv = (await downloadBytes(file)).toString('utf8');
+    expect(csv.split('\r\n')[0]).toBe('key,value');
+    expect(csv).toContain('num_mag_values,');
+  });
+
+  it('downloads the finder chart as a PDF naming the locus', async () => {
+    const button = page.getByRole('button', { name: 'Finder Chart' });
+    // Either the PDF arrives or the page shows why not (then the test fails with that message).
+    const message = page.getByText(/^The finder chart could not be made/);
+    const download = page.waitForEvent('download', { timeout: 60_000 }).catch(() => null);
+    const failure = message.waitFor({ timeout: 60_000 }).then(() => message.textContent(), () => null);
+    await button.click();
+    const file = await Promise.race([download, failure]);
+    if (file === null || typeof file === 'string') throw new Error(file ?? 'no finder chart was downloaded');
+    expect(file.suggestedFilename()).toBe(`antares-locus-${locusId}.pdf`);
+    const bytes = await downloadBytes(file);
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdfText(bytes)).toContain(locusId);
+    expect(await button.isDisabled()).toBe(false);
+  });
+});

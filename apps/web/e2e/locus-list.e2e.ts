@@ -1,0 +1,187 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
+import { downloadBytes, expectNoSeriousViolations, firstLocusIds, listQuery, open } from './support/app';
+
+const enabled = requireChromium();
+
+async function showing(page: Page): Promise<string> {
+  return (await page.getByTestId('showing-label').textContent()) ?? '';
+}
+
+async function waitForShowing(page: Page, pattern: RegExp): Promise<string> {
+  await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid=showing-label]')?.textContent ?? ''), pattern.source);
+  return showing(page);
+}
+
+describe.skipIf(!enabled)('locus list', () => {
+  let session: BrowserSession;
+  let page: Page;
+
+  beforeAll(async () => {
+    session = await launchBrowser();
+    page = await session.context.newPage();
+  });
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('lists loci with the default query mirrored into the URL', async () => {
+    await open(page, '/loci');
+    await firstLocusIds(page);
+    expect(listQuery(page)).toEqual({ currentPage: 1, filters: [], sortBy: 'properties.newest_alert_observation_time', sortDesc: true, perPage: 25 });
+    expect(await showing(page)).toMatch(/^Showing 1-\d+ of \d+$/);
+    const headers = await page.locator('table.locus-table thead th').allTextContents();
+    for (const header of ['ID', 'Newest Thumbnails', 'ZTF ID', 'RA', 'Dec', 'Latest Mag', 'Brightest Mag', '# Alerts', 'Latest Alert', 'First Alert', 'Actions']) {
+      expect(headers.join('|')).toContain(header);
+    }
+    const firstRow = page.locator('[data-testid=locus-row]').first();
+    expect(await firstRow.locator('td').nth(3).textContent()).toMatch(/^\d+\.\d{2}$/);
+    expect(await firstRow.locator('td').nth(8).textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    await expect(firstRow.locator('img.thumb-flip').count()).resolves.toBe(3);
+    await expectNoSeriousViolations(page);
+  });
+
+  it('looks a locus up by ID from the search box and clears the box', async () => {
+    await open(page, '/tags');
+    const lookup = page.getByPlaceholder('Lookup Object by ID');
+    const button = page.getByRole('button', { name: 'Lookup' });
+    expect(await button.isDisabled()).toBe(true);
+    await open(page, '/loci');
+    const [, second] = await firstLocusIds(page);
+    const ztfId = (await page.locator('[data-testid=locus-row]').nth(1).locator('td').nth(2).textContent()) ?? '';
+    await open(page, '/tags');
+    await lookup.fill(ztfId);
+    await button.click();
+    await page.waitForURL(/\/loci\?query=/);
+    expect(listQuery(page).filters.map((f) => f.text)).toEqual([`ID Lookup: ${ztfId}`]);
+    await expect(firstLocusIds(page)).resolves.toContain(second);
+    expect(await lookup.inputValue()).toBe('');
+  });
+
+  it('filters by tag or catalog, then cone search, then sorts and pages; the URL state survives a reload', async () => {
+    await open(page, '/loci');
+    await firstLocusIds(page);
+    // Tags exist once filters run; otherwise use catalogs, which the same multi-select serves.
+    for (const select of ['tags-select', 'catalogs-select']) {
+      await page.locator(`#${select}`).click();
+      const options = page.locator(`[id^="${select}-"].form-check-input`);
+      if ((await options.count()) > 0) {
+        await options.first().check();
+        await page.keyboard.press('Escape');
+        await page.getByRole('button', { name: 'Apply Filters' }).click();
+        await page.waitForFunction(() => (document.querySelector('[data-testid=active-filters]')?.textContent ?? '').length > 0);
+        break;
+      }
+      await page.keyboard.press('Escape');
+    }
+    const filtersBefore = listQuery(page).filters.length;
+    const ids = await firstLocusIds(page);
+    const row = page.locator('[data-testid=locus-row]').first();
+    const ra = (await row.locator('td').nth(3).textContent()) ?? '';
+    const dec = (await row.locator('td').nth(4).textContent()) ?? '';
+    await page.getByLabel('Cone search centre (RA Dec)').fill(`${ra} ${dec}`);
+    await page.getByLabel('Radius', { exact: true }).fill('30');
+    await page.getByLabel('Radius unit').selectOption('arcmin');
+    await page.getByRole('button', { name: 'Apply Filters' }).click();
+    await page.waitForFunction((n) => JSON.parse(new URL(location.href).searchParams.get('query') ?? '{}').filters?.length === n, filtersBefore + 1);
+    const cone = listQuery(page).filters.at(-1)!;
+    expect(cone.type).toBe('sky_distance');
+    expect(cone.text).toBe(`Cone Search: ${ra} ${dec} (30')`);
+    await expect(firstLocusIds(page)).resolves.toContain(ids[0]);
+    // The controls reset after applying: radius back to 1, centre cleared, no Apply button.
+    expect(await page.getByLabel('Radius', { exact: true }).inputValue()).toBe('1');
+    expect(await page.getByRole('button', { name: 'Apply Filters' }).count()).toBe(0);
+
+    // Sort by RA (server-side): first click sorts descending, back on page 1.
+    await page.getByRole('button', { name: /^RA/ }).click();
+    await page.waitForFunction(() => JSON.parse(new URL(location.href).searchParams.get('query') ?? '{}').sortBy === 'ra');
+    await page.waitForLoadState('networkidle');
+    const ras = (await page.locator('[data-testid=locus-row] td:nth-child(4)').allTextContents()).map(Number);
+    expect(ras).toEqual([...ras].sort((a, b) => b - a));
+    expect(listQuery(page)).toMatchObject({ sortBy: 'ra', sortDesc: true, currentPage: 1 });
+
+    // Page size 5 and page 2 when there are enough loci.
+    await page.locator('#locus-page-size').selectOption('5');
+    const label = await waitForShowing(page, /^Showing 1-\d of \d+$/);
+    const total = Number(label.split(' of ')[1]);
+    if (total > 5) {
+      await page.getByRole('button', { name: 'Page 2' }).click();
+      await waitForShowing(page, /^Showing 6-/);
+      expect(listQuery(page)).toMatchObject({ currentPage: 2, perPage: 5 });
+    }
+    const before = listQuery(page);
+    const labelBefore = await showing(page);
+    await page.reload({ waitUntil: 'networkidle' });
+    await firstLocusIds(page);
+    expect(listQuery(page)).toEqual(before);
+    expect(await showing(page)).toBe(labelBefore);
+    const active = await page.getByTestId('active-filters').textContent();
+    expect(active).toContain('Cone Search:');
+
+    // Removing the cone filter goes back to page 1.
+    await page.getByRole('button', { name: /^Remove filter Cone Search/ }).click();
+    await page.waitForFunction(() => JSON.parse(new URL(location.href).searchParams.get('query') ?? '{}').currentPage === 1);
+  });
+
+  it('ignores a malformed query parameter', async () => {
+    await open(page, '/loci?query=%7Bnot-json');
+    await firstLocusIds(page);
+    expect(listQuery(page)).toEqual({ currentPage: 1, filters: [], sortBy: 'properties.newest_alert_observation_time', sortDesc: true, perPage: 25 });
+    await open(page, `/loci?query=${encodeURIComponent(JSON.stringify({ currentPage: 1, filters: [], sortBy: 'ra', sortDesc: true, perPage: 7 }))}`);
+    await firstLocusIds(page);
+    expect(listQuery(page).perPage).toBe(25);
+  });
+
+  it('shows the empty state for a search that matches nothing', async () => {
+    await open(page, '/loci/lookup/no-such-object-anywhere');
+    await page.getByRole('heading', { name: 'Nothing Matched Your Search' }).waitFor();
+  });
+
+  it('remembers the chosen columns in local storage', async () => {
+    await open(page, '/loci');
+    await firstLocusIds(page);
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByLabel('ZTF ID').uncheck();
+    await page.keyboard.press('Escape');
+    await page.reload({ waitUntil: 'networkidle' });
+    await firstLocusIds(page);
+    const headers = await page.locator('table.locus-table thead th').allTextContents();
+    expect(headers.join('|')).not.toContain('ZTF ID');
+    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByLabel('ZTF ID').check();
+    await page.keyboard.press('Escape');
+  });
+
+  it('offers a Python script that reproduces the current query', async () => {
+    await open(page, '/loci/lookup/ZTF');
+    await firstLocusIds(page);
+    await page.getByRole('button', { name: 'API Access' }).click();
+    await page.getByRole('dialog', { name: 'ANTARES API' }).waitFor();
+    const script = (await page.getByTestId('api-script').textContent()) ?? '';
+    expect(script).toContain('from antares_client.search import search');
+    expect(script).toContain('"query_string": {');
+    expect(script).toContain('"*ZTF*"');
+    expect(script).toContain('pip install "antares-client>=1.0"');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download antares_search.py' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('antares_search.py');
+    await page.keyboard.press('Escape');
+    // Run the script (with a stand-in for the antares-client package) against the same server:
+    // it must print the loci the page lists.
+    const scriptPath = await file.path();
+    const output = execFileSync('/usr/bin/python3', [scriptPath], {
+      env: { ...process.env, PYTHONPATH: path.join(import.meta.dirname, 'fixtures') },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const printed = output.trim().split('\n').map((line) => line.split(' ')[0]);
+    const shown = Number(((await page.getByTestId('showing-label').textContent()) ?? '').split(' of ')[1]);
+    expect(printed.length).toBe(shown);
+    expect(printed.slice(0, 5)).toEqual((await firstLocusIds(page)).slice(0, 5));
+    expect((await downloadBytes(file)).toString('utf8')).toContain('os.environ.setdefault("ANTARES_API_BASE_URL"');
+  });
+});

@@ -1,0 +1,126 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { E2E_ACCOUNTS } from './accounts';
+
+export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
+/** A small simulated survey: enough loci, alerts and cutouts for every flow, quick to ingest. */
+const SURVEY = { objects: '120', nights: '8', seed: '2026' };
+
+function run(args: string[], env: NodeJS.ProcessEnv): void {
+  const result = spawnSync('npx', ['tsx', 'apps/cli/src/main.ts', ...args], { cwd: REPO_ROOT, env, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`antares ${args.join(' ')} failed with status ${result.status}`);
+}
+
+/**
+ * The accounts the tests sign in with, made by the operators' command (`antares user create`). The
+ * database is kept between runs, so an account that already exists is fine.
+ */
+function createAccounts(env: NodeJS.ProcessEnv): void {
+  for (const account of Object.values(E2E_ACCOUNTS)) {
+    const args = ['user', 'create', '--username', account.username, '--email', account.email, '--password', account.password, '--name', account.name];
+    if (account.admin) args.push('--admin');
+    const result = spawnSync('npx', ['tsx', 'apps/cli/src/main.ts', ...args], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+    const output = `${result.stdout}${result.stderr}`;
+    if (result.status !== 0 && !output.includes('already in use')) {
+      throw new Error(`antares user create ${account.username} failed with status ${result.status}:\n${output}`);
+    }
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForServer(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`antares serve exited early with status ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/v1/loci?page%5Blimit%5D=1`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`antares serve did not answer at ${url} within ${timeoutMs} ms`);
+}
+
+
+/**
+ * A fingerprint of the database migrations: a cached e2e database made with other migrations is
+ * not reused (a schema that changed under it would make the server fail).
+ */
+function schemaFingerprint(): string {
+  const dir = path.join(REPO_ROOT, 'packages/db/src/migrations');
+  const hash = createHash('sha1');
+  if (existsSync(dir)) {
+    for (const name of readdirSync(dir).filter((n) => /\.(sql|ts)$/.test(n)).sort()) {
+      hash.update(name);
+      hash.update(readFileSync(path.join(dir, name)));
+    }
+  }
+  return hash.digest('hex').slice(0, 10);
+}
+
+export interface RunningServer {
+  url: string;
+  /** The server's data folder (its mail outbox holds the password reset links). */
+  dataDir: string;
+  stop(): void;
+}
+
+/** Builds the app if needed, seeds a small simulated survey once, and starts `antares serve` on a free port. */
+export async function startAntares(): Promise<RunningServer> {
+  if (!existsSync(path.join(WEB_ROOT, 'dist/index.html'))) {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: WEB_ROOT, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('the web app failed to build');
+  }
+  // The database is kept between runs (seeded once); ANTARES_E2E_DATA_DIR overrides its place.
+  const dataDir =
+    process.env.ANTARES_E2E_DATA_DIR ?? path.join(tmpdir(), `antares-web-e2e-${SURVEY.objects}-${SURVEY.nights}-${SURVEY.seed}-${schemaFingerprint()}`);
+  const env: NodeJS.ProcessEnv = { ...process.env, ANTARES_DATA_DIR: dataDir, ANTARES_WEB_DIST: path.join(WEB_ROOT, 'dist'), DATABASE_URL: '' };
+  const seeded = path.join(dataDir, '.e2e-seeded');
+  if (!existsSync(seeded)) {
+    mkdirSync(dataDir, { recursive: true });
+    const survey = path.join(dataDir, 'survey');
+    run(['simulate', '--out', survey, '--objects', SURVEY.objects, '--nights', SURVEY.nights, '--seed', SURVEY.seed], env);
+    run(['ingest', survey], env);
+    writeFileSync(seeded, new Date().toISOString());
+  }
+  createAccounts(env);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn('npx', ['tsx', 'apps/cli/src/main.ts', 'serve', '--port', String(port)], {
+    cwd: REPO_ROOT,
+    env: { ...env, ANTARES_HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  // The server runs in its own process group (npx -> tsx -> node): stopping ends exactly that group.
+  const stop = () => {
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+  };
+  try {
+    await waitForServer(url, child, 120_000);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { url, dataDir, stop };
+}

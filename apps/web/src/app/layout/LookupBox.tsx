@@ -1,0 +1,42 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import { SearchIcon } from '../../components/Icons';
+import { idLookupFilter, lociPath } from '../../lib/locus-query';
+
+/**
+ * The top-bar ID lookup. Submitting always navigates to the locus list with a fresh query holding
+ * only the lookup filter; when the list is already open, that navigation resets its query.
+ */
+export function LookupBox() {
+  const [text, setText] = useState('');
+  const navigate = useNavigate();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = text.trim();
+    if (!value) return;
+    navigate(lociPath([idLookupFilter(value)]));
+    setText('');
+  };
+
+  return (
+    <Form onSubmit={submit} role="search" className="lookup-box" style={{ maxWidth: 300 }}>
+      <InputGroup size="sm">
+        <Form.Control
+          type="search"
+          placeholder="Lookup Object by ID"
+          aria-label="Lookup Object by ID"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          required
+        />
+        <Button type="submit" variant="light" disabled={text.trim() === ''} aria-label="Lookup">
+          <SearchIcon />
+        </Button>
+      </InputGroup>
+    </Form>
+  );
+}

@@ -1,0 +1,182 @@
+import { Fragment, useState, type ReactNode } from 'react';
+import {
+  flexRender,
+  getCoreRowModel,
+  getPaginationRowModel,
+  getSortedRowModel,
+  useReactTable,
+  type ColumnDef,
+  type Row,
+  type SortingState,
+} from '@tanstack/react-table';
+import Table from 'react-bootstrap/Table';
+import { SkeletonRows } from './SkeletonRows';
+import { TablePagination } from './TablePagination';
+import { PageSizeSelect } from './PageSizeSelect';
+import { SortIndicator } from './SortIndicator';
+
+/** Column meta understood by DataTable: numeric cells are right-aligned. */
+declare module '@tanstack/react-table' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface ColumnMeta<TData, TValue> {
+    numeric?: boolean;
+    className?: string;
+  }
+}
+
+export interface ServerPaging {
+  count: number;
+  page: number;
+  perPage: number;
+  onPageChange: (page: number) => void;
+  onPerPageChange?: (perPage: number) => void;
+}
+
+export interface DataTableProps<T> {
+  id: string;
+  caption?: string;
+  columns: ColumnDef<T, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  data: T[];
+  loading?: boolean;
+  skeletonRows?: number;
+  /** Server-side paging (and sorting when `sorting` is given); otherwise everything is client-side. */
+  server?: ServerPaging;
+  sorting?: SortingState;
+  onSortingChange?: (sorting: SortingState) => void;
+  initialSorting?: SortingState;
+  pageSizeOptions?: readonly number[];
+  initialPageSize?: number;
+  /** Hide pagination controls when everything fits on one page. */
+  compactPaging?: boolean;
+  renderExpanded?: (row: Row<T>) => ReactNode;
+  getRowId?: (row: T, index: number) => string;
+  emptyText?: string;
+}
+
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { id, columns, data, loading, server } = props;
+  const [localSorting, setLocalSorting] = useState<SortingState>(props.initialSorting ?? []);
+  const [pagination, setPagination] = useState({ pageIndex: 0, pageSize: props.initialPageSize ?? 10 });
+  const sorting = props.sorting ?? localSorting;
+
+  const table = useReactTable({
+    data,
+    columns,
+    getRowId: props.getRowId,
+    getRowCanExpand: props.renderExpanded ? () => true : undefined,
+    state: {
+      sorting,
+      pagination: server ? { pageIndex: server.page - 1, pageSize: server.perPage } : pagination,
+    },
+    manualSorting: Boolean(props.onSortingChange),
+    manualPagination: Boolean(server),
+    rowCount: server?.count,
+    onSortingChange: (updater) => {
+      const next = typeof updater === 'function' ? updater(sorting) : updater;
+      if (props.onSortingChange) props.onSortingChange(next);
+      else {
+        setLocalSorting(next);
+        setPagination((p) => ({ ...p, pageIndex: 0 }));
+      }
+    },
+    onPaginationChange: server ? undefined : setPagination,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: props.onSortingChange ? undefined : getSortedRowModel(),
+    getPaginationRowModel: server ? undefined : getPaginationRowModel(),
+    autoResetPageIndex: false,
+  });
+
+  const count = server ? server.count : data.length;
+  const page = server ? server.page : pagination.pageIndex + 1;
+  const perPage = server ? server.perPage : pagination.pageSize;
+  const pageCount = Math.max(1, Math.ceil(count / perPage));
+  const from = count === 0 ? 0 : (page - 1) * perPage + 1;
+  const to = Math.min(count, page * perPage);
+  const setPage = (p: number) => (server ? server.onPageChange(p) : setPagination((s) => ({ ...s, pageIndex: p - 1 })));
+  const setPerPage = (size: number) =>
+    server?.onPerPageChange ? server.onPerPageChange(size) : setPagination({ pageIndex: 0, pageSize: size });
+  const visibleColumns = table.getVisibleLeafColumns().length;
+  const showPaging = !(props.compactPaging && count <= perPage);
+
+  return (
+    <div className="data-table">
+      {props.pageSizeOptions && showPaging && (
+        <div className="mb-2">
+          <PageSizeSelect id={`${id}-page-size`} value={perPage} options={props.pageSizeOptions} onChange={setPerPage} />
+        </div>
+      )}
+      <Table responsive hover size="sm" className="align-middle" id={id} aria-busy={loading}>
+        {props.caption && <caption className="visually-hidden">{props.caption}</caption>}
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => {
+                const canSort = header.column.getCanSort();
+                const sorted = header.column.getIsSorted();
+                const meta = header.column.columnDef.meta;
+                return (
+                  <th
+                    key={header.id}
+                    scope="col"
+                    className={meta?.numeric ? 'numeric' : undefined}
+                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : canSort ? 'none' : undefined}
+                  >
+                    {canSort ? (
+                      <button type="button" className="btn btn-link p-0 text-reset text-decoration-none fw-semibold sortable-header" onClick={header.column.getToggleSortingHandler()}>
+                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        <SortIndicator direction={sorted} />
+                      </button>
+                    ) : (
+                      flexRender(header.column.columnDef.header, header.getContext())
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {loading ? (
+            <SkeletonRows rows={props.skeletonRows ?? 10} columns={visibleColumns} />
+          ) : table.getRowModel().rows.length === 0 ? (
+            <tr>
+              <td colSpan={visibleColumns} className="text-center text-body-secondary py-3">
+                {props.emptyText ?? 'No entries'}
+              </td>
+            </tr>
+          ) : (
+            table.getRowModel().rows.map((row) => (
+              <Fragment key={row.id}>
+                <tr>
+                  {row.getVisibleCells().map((cell) => {
+                    const meta = cell.column.columnDef.meta;
+                    return (
+                      <td key={cell.id} className={[meta?.numeric ? 'numeric' : '', meta?.className ?? ''].join(' ').trim() || undefined}>
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </td>
+                    );
+                  })}
+                </tr>
+                {props.renderExpanded && row.getIsExpanded() && (
+                  <tr>
+                    <td colSpan={visibleColumns} className="bg-body-tertiary">
+                      {props.renderExpanded(row)}
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            ))
+          )}
+        </tbody>
+      </Table>
+      {showPaging && (
+        <div className="d-flex flex-wrap justify-content-between align-items-center gap-2">
+          <span className="small text-body-secondary" role="status">
+            Showing {from} to {to} of {count} entries
+          </span>
+          <TablePagination page={page} pageCount={pageCount} onChange={setPage} label={`${props.caption ?? id} pages`} />
+        </div>
+      )}
+    </div>
+  );
+}

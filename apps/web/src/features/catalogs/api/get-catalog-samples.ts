@@ -1,0 +1,23 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+
+export interface CatalogSample {
+  id: string;
+  catalog_name: string;
+  data: Record<string, unknown>;
+}
+
+/** GET /catalog_samples (no parameters), grouped by catalog name. */
+export async function getCatalogSamples(signal?: AbortSignal): Promise<Map<string, CatalogSample[]>> {
+  const document = await apiGet<JsonApiDocument<JsonApiResource<Omit<CatalogSample, 'id'>>[]>>('/catalog_samples', undefined, signal);
+  const groups = new Map<string, CatalogSample[]>();
+  for (const item of document.data ?? []) {
+    const sample = { ...item.attributes, data: item.attributes.data ?? {}, id: item.id };
+    groups.set(sample.catalog_name, [...(groups.get(sample.catalog_name) ?? []), sample]);
+  }
+  return groups;
+}
+
+export function useCatalogSamples() {
+  return useQuery({ queryKey: ['catalog-samples'], queryFn: ({ signal }) => getCatalogSamples(signal), staleTime: 600_000 });
+}

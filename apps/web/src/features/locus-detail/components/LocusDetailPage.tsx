@@ -1,0 +1,115 @@
+import { Suspense, useMemo, useState } from 'react';
+import { useParams } from 'react-router';
+import Alert from 'react-bootstrap/Alert';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import Tab from 'react-bootstrap/Tab';
+import Tabs from 'react-bootstrap/Tabs';
+import { SectionCard } from '../../../components/SectionCard';
+import { useLocusAlerts } from '../api/get-alerts';
+import { useLocus } from '../api/get-locus';
+import { useNearbyLoci } from '../api/get-nearby-loci';
+import { parseLightcurve, type LightcurvePoint } from '../api/lightcurve';
+import { AlertsTable } from './alerts/AlertsTable';
+import { GravWaveTable } from './alerts/GravWaveTable';
+import { AlertDistribution } from './charts/AlertDistribution';
+import { AlertTypeLegend } from './charts/AlertTypeLegend';
+import { RaDecChart } from './charts/RaDecChart';
+import { ExternalLinks, externalLinks } from './header/ExternalLinks';
+import { LocusHeader } from './header/LocusHeader';
+import type { Domains } from './lightcurve/lightcurve-chart';
+import { LightcurveSection } from './lightcurve/LightcurveSection';
+import { CatalogMatches } from './sections/CatalogMatches';
+import { LocusProperties } from './sections/LocusProperties';
+import { LocusSummary } from './sections/LocusSummary';
+import { SkyViewer } from './sections/SkyViewer';
+import { ThumbnailGallery } from './thumbnails/ThumbnailGallery';
+
+const NO_POINTS: LightcurvePoint[] = [];
+
+function LocusDetail({ locusId }: { locusId: string }) {
+  const { data: locus } = useLocus(locusId);
+  const lightcurve = useMemo(() => {
+    try {
+      return { points: parseLightcurve(locus.lightcurve), error: null };
+    } catch (error) {
+      return { points: NO_POINTS, error: error instanceof Error ? error.message : String(error) };
+    }
+  }, [locus.lightcurve]);
+  const alerts = useLocusAlerts(locus.id);
+  const nearby = useNearbyLoci(locus.id, locus.ra, locus.dec);
+  const [selection, setSelection] = useState<Domains | null>(null);
+  const rcidByAlert = useMemo(() => {
+    const map = new Map<string, number>();
+    for (const alert of alerts.data ?? []) {
+      const rcid = alert.properties.ztf_rcid;
+      if (typeof rcid === 'number') map.set(alert.id, rcid);
+    }
+    return map;
+  }, [alerts.data]);
+  const passbands = useMemo(() => [...new Set(lightcurve.points.map((p) => p.ant_passband))].sort(), [lightcurve.points]);
+
+  return (
+    <>
+      <LocusHeader locus={locus} />
+      <Row className="g-4 mb-4">
+        <Col lg={5}>
+          <LocusSummary locus={locus} />
+          <ExternalLinks links={externalLinks(locus.ra, locus.dec, locus.properties.ztf_object_id, locus.grav_wave_events ?? [])} />
+        </Col>
+        <Col lg={7}>
+          <SkyViewer ra={locus.ra} dec={locus.dec} />
+        </Col>
+      </Row>
+      <Row className="g-4 mb-4 align-items-start">
+        <Col md="auto">
+          <AlertDistribution points={lightcurve.points} />
+        </Col>
+        <Col md="auto">
+          <RaDecChart ra={locus.ra} dec={locus.dec} points={lightcurve.points} nearby={nearby.data ?? []} />
+        </Col>
+        <Col md="auto">
+          <AlertTypeLegend passbands={passbands} />
+        </Col>
+      </Row>
+      <SectionCard title="Lightcurve">
+        {lightcurve.error ? (
+          <Alert variant="danger" className="mb-0">
+            The lightcurve could not be read: {lightcurve.error}
+          </Alert>
+        ) : (
+          <LightcurveSection locusId={locus.id} points={lightcurve.points} rcidByAlert={rcidByAlert} onSelectionChange={setSelection} />
+        )}
+      </SectionCard>
+      <SectionCard title="Alert Thumbnails">
+        <ThumbnailGallery points={lightcurve.points} selection={selection} />
+      </SectionCard>
+      <SectionCard title="Alerts">
+        <Tabs defaultActiveKey="alerts" id="locus-alert-tabs" className="mb-3">
+          <Tab eventKey="alerts" title="Alerts">
+            <AlertsTable alerts={alerts.data ?? []} isPending={alerts.isPending} error={alerts.error} selection={selection} />
+          </Tab>
+          <Tab eventKey="gw" title="Gravitational wave events">
+            <GravWaveTable alerts={alerts.data ?? []} isPending={alerts.isPending} />
+          </Tab>
+        </Tabs>
+      </SectionCard>
+      <SectionCard title="Catalog Matches">
+        <CatalogMatches locusId={locus.id} />
+      </SectionCard>
+      <SectionCard title="Locus Properties" defaultOpen={false}>
+        <LocusProperties locusId={locus.id} properties={locus.properties} />
+      </SectionCard>
+    </>
+  );
+}
+
+export function Component() {
+  const { locusId = '' } = useParams();
+  return (
+    <Suspense fallback={<p>Loading...</p>}>
+      {/* Keyed so every locus starts with fresh selections, zoom and gallery state. */}
+      <LocusDetail key={locusId} locusId={locusId} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,44 @@
+import { useMemo } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import Alert from 'react-bootstrap/Alert';
+import { DataTable } from '../../../../components/DataTable';
+import { formatPropertyValue } from '../../../../lib/format';
+import { useAlert } from '../../api/get-alerts';
+
+interface Entry {
+  key: string;
+  value: unknown;
+}
+
+const COLUMNS: ColumnDef<Entry>[] = [
+  { id: 'key', header: 'Property', accessorKey: 'key' },
+  {
+    id: 'value',
+    header: 'Value',
+    accessorFn: (entry) => (typeof entry.value === 'number' ? entry.value : formatPropertyValue(entry.value)),
+    cell: ({ row }) => <span className="text-break">{formatPropertyValue(row.original.value)}</span>,
+    sortingFn: 'alphanumeric',
+  },
+];
+
+/** All properties of one alert as a sortable key/value table, 10 per page. */
+export function AlertPacket({ alertId }: { alertId: string }) {
+  const alert = useAlert(alertId);
+  const entries = useMemo(
+    () => (alert.data ? Object.entries(alert.data.properties).map(([key, value]) => ({ key, value })) : []),
+    [alert.data],
+  );
+  if (alert.isPending) return <p className="mb-0">Loading...</p>;
+  if (alert.isError)
+    return (
+      <Alert variant="danger" className="mb-0">
+        There was an error fetching this alert. Please reload the page and try again.
+      </Alert>
+    );
+  return (
+    <div className="px-2">
+      <h3 className="h6">Alert {alertId}</h3>
+      <DataTable id={`alert-packet-${alertId.replace(/[^A-Za-z0-9_-]/g, '_')}`} caption={`Properties of alert ${alertId}`} columns={COLUMNS} data={entries} initialSorting={[{ id: 'key', desc: false }]} initialPageSize={10} />
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { symbol } from 'd3-shape';
+import { MARK_KINDS, MARK_LABELS, MARK_SYMBOLS, passbandColor } from '../lightcurve/lightcurve-marks';
+
+/** Key to the lightcurve markers: the shape is the alert type, the colour the passband. */
+export function AlertTypeLegend({ passbands }: { passbands: string[] }) {
+  return (
+    <div className="small">
+      <h3 className="h6">Alert types</h3>
+      <ul className="list-unstyled mb-2">
+        {MARK_KINDS.map((kind) => {
+          const spec = MARK_SYMBOLS[kind];
+          return (
+            <li key={kind} className="d-flex align-items-center gap-2">
+              <svg width={14} height={14} aria-hidden="true">
+                <path
+                  transform={`translate(7,7) rotate(${spec.rotate})`}
+                  d={symbol(spec.type, spec.size)() ?? ''}
+                  fill={kind === 'magnitude' ? '#555' : kind === 'other' ? 'none' : '#fff'}
+                  stroke="#555"
+                  strokeWidth={kind === 'magnitude' ? 0.5 : 1.5}
+                />
+              </svg>
+              {MARK_LABELS[kind]}
+            </li>
+          );
+        })}
+      </ul>
+      <ul className="list-inline mb-0">
+        {passbands.map((band) => (
+          <li key={band} className="list-inline-item">
+            <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: passbandColor(band) }} aria-hidden="true" /> {band}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import type { Selection } from 'd3-selection';
+import { symbol } from 'd3-shape';
+import { MARK_SYMBOLS, type MarkKind } from './lightcurve-marks';
+
+export type LegendCategory = 'passband' | 'kind' | 'rcid' | 'axis';
+
+export interface LegendItem {
+  category: LegendCategory;
+  value: string;
+  label: string;
+  color: string;
+  shape: MarkKind | 'axis';
+  /** Selected in its category. */
+  selected: boolean;
+  /** Dimmed: another item of the same category is selected. */
+  dimmed: boolean;
+}
+
+export interface LegendModel {
+  sections: { title: string; items: LegendItem[] }[];
+  onClick: (item: LegendItem) => void;
+}
+
+const ROW = 17;
+
+/** The in-SVG legend (so it is part of the PDF export); every entry is a keyboard-operable button. */
+export function drawLegend(g: Selection<SVGGElement, unknown, null, undefined>, model: LegendModel): void {
+  g.selectAll('*').remove();
+  let y = 0;
+  for (const section of model.sections) {
+    g.append('text').attr('x', 0).attr('y', y + 10).attr('font-weight', 'bold').attr('font-size', 11).attr('fill', '#222222').text(section.title);
+    y += ROW;
+    for (const item of section.items) {
+      const entry = g
+        .append('g')
+        .attr('class', 'legend-item')
+        .attr('transform', `translate(0,${y})`)
+        .attr('data-legend', `${item.category}:${item.value}`)
+        .attr('role', 'button')
+        .attr('tabindex', 0)
+        .attr('aria-pressed', item.category === 'axis' ? null : String(item.selected))
+        .attr('aria-label', item.category === 'axis' ? `Time axis: ${item.label}. Switch time axis` : `Show only ${item.label}`)
+        .attr('opacity', item.dimmed ? 0.35 : 1)
+        .attr('cursor', 'pointer')
+        .on('click', () => model.onClick(item))
+        .on('keydown', (event: KeyboardEvent) => {
+          if (event.key === 'Enter' || event.key === ' ') {
+            event.preventDefault();
+            model.onClick(item);
+          }
+        });
+      // A transparent hit area makes the whole row clickable.
+      entry.append('rect').attr('x', -2).attr('y', -1).attr('width', 150).attr('height', ROW - 2).attr('fill', '#ffffff').attr('fill-opacity', 0);
+      if (item.shape === 'axis') {
+        // Two opposed arrows (drawn, not a glyph: the PDF's standard fonts lack arrow characters).
+        entry.append('path').attr('d', 'M1,4H13L10,1M13,10H1L4,13').attr('fill', 'none').attr('stroke', '#0d6efd').attr('stroke-width', 1.3);
+      } else {
+        const spec = MARK_SYMBOLS[item.shape];
+        entry
+          .append('path')
+          .attr('transform', `translate(7,7) rotate(${spec.rotate})`)
+          .attr('d', symbol(spec.type, spec.size)())
+          .attr('fill', item.shape === 'magnitude' ? item.color : item.shape === 'other' ? 'none' : '#ffffff')
+          .attr('stroke', item.color)
+          .attr('stroke-width', item.shape === 'magnitude' ? 0.5 : 1.5);
+      }
+      entry
+        .append('text')
+        .attr('x', 20)
+        .attr('y', 11)
+        .attr('font-size', 11)
+        .attr('font-weight', item.selected ? 'bold' : 'normal')
+        .attr('fill', item.category === 'axis' ? '#0d6efd' : '#222222')
+        .text(item.label);
+      y += ROW;
+    }
+    y += 8;
+  }
+}

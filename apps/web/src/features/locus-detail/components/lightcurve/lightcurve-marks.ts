@@ -1,0 +1,115 @@
+import { symbolCircle, symbolCross, symbolTriangle, type SymbolType } from 'd3-shape';
+import { isDrawable, type LightcurvePoint } from '../../api/lightcurve';
+
+/** What the lightcurve draws for each point: one mark per shown magnitude, shaped by its kind. */
+export type MarkKind = 'magnitude' | 'upper_limit' | 'lower_limit' | 'other';
+
+export interface Mark {
+  key: string;
+  alertId: string;
+  kind: MarkKind;
+  passband: string;
+  mjd: number;
+  /** undefined for 'other' marks (no magnitude of any kind): drawn on the bottom edge. */
+  mag?: number;
+  err?: number;
+  rcid?: number;
+}
+
+export const MARK_KINDS: MarkKind[] = ['magnitude', 'upper_limit', 'lower_limit', 'other'];
+
+export const MARK_LABELS: Record<MarkKind, string> = {
+  magnitude: 'Magnitude',
+  upper_limit: 'Upper limit',
+  lower_limit: 'Lower limit',
+  other: 'Error/other',
+};
+
+/** Shapes: circle for magnitudes, down/up triangles for upper/lower limits, a cross otherwise. */
+export const MARK_SYMBOLS: Record<MarkKind, { type: SymbolType; rotate: number; size: number }> = {
+  magnitude: { type: symbolCircle, rotate: 0, size: 40 },
+  upper_limit: { type: symbolTriangle, rotate: 180, size: 45 },
+  lower_limit: { type: symbolTriangle, rotate: 0, size: 45 },
+  other: { type: symbolCross, rotate: 45, size: 45 },
+};
+
+/** g and R get distinct, colour-blind-friendly colours. */
+export const PASSBAND_COLORS: Record<string, string> = { g: '#1b9e3b', R: '#d62728', r: '#d62728', i: '#7b3fa1', z: '#8c564b', y: '#e07b00', u: '#1f77b4' };
+const FALLBACK_COLOR = '#555555';
+const RCID_PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+
+export function passbandColor(passband: string): string {
+  return PASSBAND_COLORS[passband] ?? FALLBACK_COLOR;
+}
+
+export function rcidColor(rcid: number | undefined, rcids: number[]): string {
+  if (rcid === undefined) return FALLBACK_COLOR;
+  const index = rcids.indexOf(rcid);
+  return index === -1 ? FALLBACK_COLOR : RCID_PALETTE[index % RCID_PALETTE.length];
+}
+
+/** Builds the marks; points with a negative magnitude or limit are not drawn (spec). */
+export function buildMarks(points: LightcurvePoint[], rcidByAlert: Map<string, number>): Mark[] {
+  const marks: Mark[] = [];
+  for (const point of points) {
+    if (!isDrawable(point)) continue;
+    const base = { alertId: point.alert_id, passband: point.ant_passband, mjd: point.ant_mjd, rcid: rcidByAlert.get(point.alert_id) };
+    const type = point.frontend_mag_type;
+    if ((type === 'raw' || type === 'calibrated') && point.frontend_mag !== undefined) {
+      marks.push({ ...base, key: `${point.alert_id}:m`, kind: 'magnitude', mag: point.frontend_mag, err: point.frontend_magerr });
+      // Lower-limit marks need a numeric magnitude.
+      if (point.frontend_magllim !== undefined) marks.push({ ...base, key: `${point.alert_id}:l`, kind: 'lower_limit', mag: point.frontend_magllim });
+    } else if ((type === 'raw_maglim' || type === 'calibrated_maglim') && point.frontend_magulim !== undefined) {
+      marks.push({ ...base, key: `${point.alert_id}:u`, kind: 'upper_limit', mag: point.frontend_magulim });
+    } else {
+      marks.push({ ...base, key: `${point.alert_id}:o`, kind: 'other' });
+    }
+  }
+  return marks;
+}
+
+export interface LegendSelection {
+  passband?: string;
+  kind?: MarkKind;
+  rcid?: number;
+}
+
+export function matchesSelection(mark: Mark, selection: LegendSelection): boolean {
+  return (
+    (selection.passband === undefined || mark.passband === selection.passband) &&
+    (selection.kind === undefined || mark.kind === selection.kind) &&
+    (selection.rcid === undefined || mark.rcid === selection.rcid)
+  );
+}
+
+const HOUR = 1 / 24;
+export const MIN_MJD_SPAN = HOUR;
+export const MIN_MAG_SPAN = 0.01;
+export const DOMAIN_PADDING = 1.1;
+
+/** Widens [lo, hi] around its mean to at least `minimum`, then pads by the 1.1 factor. */
+export function padDomain(lo: number, hi: number, minimum: number): [number, number] {
+  let low = lo;
+  let high = hi;
+  if (high - low < minimum) {
+    const mean = (low + high) / 2;
+    low = mean - minimum / 2;
+    high = mean + minimum / 2;
+  }
+  const pad = ((high - low) * (DOMAIN_PADDING - 1)) / 2;
+  return [low - pad, high + pad];
+}
+
+/** The full (un-zoomed) domains: MJD range at least 1 day wide, magnitudes padded. */
+export function fullDomains(marks: Mark[]): { x: [number, number]; y: [number, number] } {
+  const mjds = marks.map((mark) => mark.mjd);
+  const mags = marks.flatMap((mark) => (mark.mag === undefined ? [] : [mark.mag - (mark.err ?? 0), mark.mag + (mark.err ?? 0)]));
+  let x: [number, number] = mjds.length ? [Math.min(...mjds), Math.max(...mjds)] : [0, 1];
+  if (x[1] - x[0] < 1) {
+    // Narrower than a day: one day centred on the mean time.
+    const mean = mjds.length ? mjds.reduce((sum, value) => sum + value, 0) / mjds.length : 0.5;
+    x = [mean - 0.5, mean + 0.5];
+  }
+  const y: [number, number] = mags.length ? [Math.min(...mags), Math.max(...mags)] : [15, 22];
+  return { x: padDomain(x[0], x[1], 1), y: padDomain(y[0], y[1], MIN_MAG_SPAN) };
+}

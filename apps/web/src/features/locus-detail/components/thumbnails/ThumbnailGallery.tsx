@@ -1,0 +1,94 @@
+import { useEffect, useMemo, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import { THUMBNAIL_HELP, ThumbnailTriplet } from '../../../../components/ThumbnailTriplet';
+import { firstError } from '../../../../lib/api-client';
+import { mjdText } from '../../../../lib/time';
+import { useAlertThumbnails } from '../../api/get-thumbnails';
+import type { LightcurvePoint } from '../../api/lightcurve';
+import type { Domains } from '../lightcurve/lightcurve-chart';
+
+type LabelFormat = 'UTC' | 'MJD' | 'ID';
+
+/** Only points with a numeric frontend_mag that pass the brush selection have thumbnails to show. */
+export function galleryAlerts(points: LightcurvePoint[], selection: Domains | null): LightcurvePoint[] {
+  return points
+    .filter((point) => typeof point.frontend_mag === 'number' && Number.isFinite(point.frontend_mag))
+    .filter(
+      (point) =>
+        !selection ||
+        (point.ant_mjd >= selection.x[0] && point.ant_mjd <= selection.x[1] && point.frontend_mag! >= selection.y[0] && point.frontend_mag! <= selection.y[1]),
+    )
+    .sort((a, b) => a.ant_mjd - b.ant_mjd);
+}
+
+function label(point: LightcurvePoint, format: LabelFormat): string {
+  if (format === 'MJD') return point.ant_mjd.toFixed(5);
+  if (format === 'ID') return point.alert_id;
+  return mjdText(point.ant_mjd);
+}
+
+export function ThumbnailGallery({ points, selection }: { points: LightcurvePoint[]; selection: Domains | null }) {
+  const alerts = useMemo(() => galleryAlerts(points, selection), [points, selection]);
+  const listKey = alerts.map((alert) => alert.alert_id).join('|');
+  const [format, setFormat] = useState<LabelFormat>('UTC');
+  const [invert, setInvert] = useState(false);
+  const [selectedId, setSelectedId] = useState<string | undefined>(alerts.at(-1)?.alert_id);
+
+  // The selection defaults to the last alert and resets whenever the list changes.
+  useEffect(() => {
+    setSelectedId(alerts.at(-1)?.alert_id);
+  }, [listKey]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const index = alerts.findIndex((alert) => alert.alert_id === selectedId);
+  const thumbnails = useAlertThumbnails(selectedId);
+
+  if (alerts.length === 0) {
+    return <p className="text-body-secondary mb-0">{selection ? 'No alerts with a magnitude in the current selection.' : 'This locus has no alerts with thumbnails.'}</p>;
+  }
+
+  return (
+    <div>
+      <div className="d-flex flex-wrap gap-3 align-items-center mb-2">
+        <fieldset className="d-flex gap-2 align-items-center">
+          <legend className="small fw-semibold mb-0 me-1 fs-6 float-none w-auto">Show alerts as</legend>
+          {(['UTC', 'MJD', 'ID'] as const).map((option) => (
+            <Form.Check key={option} inline type="radio" id={`thumb-format-${option}`} name="thumb-format" label={option} checked={format === option} onChange={() => setFormat(option)} />
+          ))}
+        </fieldset>
+        <Form.Check type="switch" id="thumb-invert" label="Invert" checked={invert} onChange={(event) => setInvert(event.target.checked)} />
+      </div>
+      <div className="d-flex gap-2 align-items-center mb-3" style={{ maxWidth: 620 }}>
+        <Button size="sm" variant="outline-secondary" disabled={index <= 0} onClick={() => setSelectedId(alerts[index - 1]?.alert_id)} aria-label="Previous alert" className="text-nowrap">
+          <span aria-hidden="true">‹ </span>Previous
+        </Button>
+        <Form.Select size="sm" aria-label="Alert" value={selectedId} onChange={(event) => setSelectedId(event.target.value)} data-testid="thumbnail-alert-select">
+          {alerts.map((alert) => (
+            <option key={alert.alert_id} value={alert.alert_id}>
+              {label(alert, format)} ({alert.ant_passband})
+            </option>
+          ))}
+        </Form.Select>
+        <Button size="sm" variant="outline-secondary" disabled={index === -1 || index >= alerts.length - 1} onClick={() => setSelectedId(alerts[index + 1]?.alert_id)} aria-label="Next alert" className="text-nowrap">
+          Next<span aria-hidden="true"> ›</span>
+        </Button>
+      </div>
+      <div style={{ maxWidth: 620 }} data-testid="thumbnail-gallery">
+        {thumbnails.isPending ? (
+          <Spinner animation="border" size="sm" role="status" aria-label="Loading thumbnails" />
+        ) : thumbnails.isError ? (
+          <Alert variant="warning" className="mb-0">
+            Thumbnails could not be loaded: {firstError(thumbnails.error).detail}
+          </Alert>
+        ) : thumbnails.data.length === 0 ? (
+          <p className="text-body-secondary mb-0">No thumbnails are stored for this alert.</p>
+        ) : (
+          <ThumbnailTriplet images={thumbnails.data} size={200} gap={10} invert={invert} label={selectedId ?? ''} />
+        )}
+      </div>
+      <p className="small text-body-secondary mt-2 mb-0">{THUMBNAIL_HELP}</p>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import Card from 'react-bootstrap/Card';
+import Collapse from 'react-bootstrap/Collapse';
+import { firstError } from '../../../lib/api-client';
+import { useEnabledCode, type PipelineFilter } from '../api/get-enabled-filters';
+
+/** One enabled filter; its read-only Python source is loaded the first time the card is opened. */
+export function PipelineFilterCard({ filter }: { filter: PipelineFilter }) {
+  const [open, setOpen] = useState(false);
+  const [opened, setOpened] = useState(false);
+  const code = useEnabledCode(filter.id, opened);
+  const bodyId = `pipeline-filter-${filter.id}`;
+  return (
+    <Card className="mb-2">
+      <Card.Header>
+        <button
+          type="button"
+          className="btn btn-link p-0 text-reset text-decoration-none fw-semibold"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => {
+            setOpen(!open);
+            setOpened(true);
+          }}
+        >
+          {filter.name}
+        </button>
+        {filter.description && <div className="small text-body-secondary">{filter.description}</div>}
+      </Card.Header>
+      <Collapse in={open}>
+        <div id={bodyId}>
+          <Card.Body>
+            {code.isPending ? (
+              <p className="mb-0">Loading...</p>
+            ) : code.isError ? (
+              <p className="mb-0 text-danger">The source of this filter could not be loaded: {firstError(code.error).detail}</p>
+            ) : (
+              <pre className="mb-0 small bg-body-tertiary p-2 rounded" aria-label={`Python source of ${filter.name}`}>
+                <code>{code.data}</code>
+              </pre>
+            )}
+          </Card.Body>
+        </div>
+      </Collapse>
+    </Card>
+  );
+}

@@ -1,0 +1,5 @@
+import { PendingFeature } from '../../../components/PendingFeature';
+
+export function Component() {
+  return <PendingFeature title="Watch List" />;
+}

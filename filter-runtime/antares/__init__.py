@@ -1,0 +1,1 @@
+"""Compatibility package so that filters written for the real `antares.devkit` import unchanged."""

@@ -1,0 +1,1 @@
+"""ANTARES filter runtime: the locus object, both filter class APIs' engine, the sandboxed worker."""

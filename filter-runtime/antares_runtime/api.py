@@ -1,0 +1,92 @@
+"""The two filter base classes real authors subclass, and how the runtime instantiates them."""
+from .core import Declarations, FilterError
+
+
+class Filter:
+    """Class API A (`antares.devkit.Filter`): implement `run(self, locus)`, optionally `setup(self)`."""
+    _antares_api = 'A'
+    INPUT_LOCUS_PROPERTIES = []
+    INPUT_ALERT_PROPERTIES = []
+    INPUT_TAGS = []
+    REQUIRED_LOCUS_PROPERTIES = []
+    REQUIRED_ALERT_PROPERTIES = []
+    REQUIRED_TAGS = []
+    OUTPUT_LOCUS_PROPERTIES = []
+    OUTPUT_ALERT_PROPERTIES = []
+    OUTPUT_TAGS = []
+    REQUIRES_FILES = []
+    ERROR_SLACK_CHANNEL = ''
+    REQUIRED_GRAV_WAVE_PROB_REGION = None
+
+    def setup(self):
+        pass
+
+    def run(self, locus):
+        raise NotImplementedError('a filter must implement run(self, locus)')
+
+
+class BaseFilter:
+    """Class API B (`antares_devkit.models.BaseFilter`): implement `_run(self, locus)`."""
+    _antares_api = 'B'
+    INPUT_LOCUS_PROPERTIES = []
+    INPUT_ALERT_PROPERTIES = []
+    INPUT_TAGS = []
+    REQUIRED_LOCUS_PROPERTIES = []
+    REQUIRED_ALERT_PROPERTIES = []
+    REQUIRED_TAGS = []
+    OUTPUT_LOCUS_PROPERTIES = []
+    OUTPUT_ALERT_PROPERTIES = []
+    OUTPUT_LOCUS_TAGS = []
+    REQUIRES_FILES = []
+    SLACK_CHANNEL = ''
+    ERROR_SLACK_CHANNEL = ''
+    TRIGGERING_SURVEY = None
+    REQUIRED_GRAV_WAVE_PROB_REGION = None
+
+    def setup(self):
+        pass
+
+    def run(self, locus):
+        return self._run(locus)
+
+    def _run(self, locus):
+        raise NotImplementedError('a filter must implement _run(self, locus)')
+
+
+def api_of(cls):
+    if isinstance(cls, type) and issubclass(cls, BaseFilter):
+        return 'B'
+    if isinstance(cls, type) and issubclass(cls, Filter):
+        return 'A'
+    raise FilterError(f'{cls!r} is not a subclass of antares.devkit.Filter or antares_devkit.models.BaseFilter')
+
+
+def instantiate(cls, files=None):
+    """Declarations checked, REQUIRES_FILES loaded into self.files as bytes, then setup() once."""
+    decl = Declarations(cls, api_of(cls))
+    files = files or {}
+    missing = [name for name in decl.requires_files if name not in files]
+    if missing:
+        raise FilterError(f'REQUIRES_FILES not provided: {missing}')
+    instance = cls()
+    instance.files = {name: bytes(files[name]) for name in decl.requires_files}
+    instance.setup()
+    return instance, decl
+
+
+def find_filter_class(namespace, class_name=None, module_name=None):
+    """The filter class a module defines: the named one, else the only subclass defined in it."""
+    if class_name:
+        cls = namespace.get(class_name)
+        if cls is None:
+            raise FilterError(f'class {class_name} is not defined by the filter code')
+        api_of(cls)
+        return cls
+    found = [v for v in namespace.values()
+             if isinstance(v, type) and v not in (Filter, BaseFilter) and issubclass(v, (Filter, BaseFilter))
+             and (module_name is None or v.__module__ == module_name)]
+    if len(found) != 1:
+        names = [c.__name__ for c in found]
+        raise FilterError('the code must define exactly one filter class (a subclass of dk.Filter or '
+                          f'BaseFilter), or the load must name one; found {names or "none"}')
+    return found[0]

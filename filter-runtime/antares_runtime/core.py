@@ -1,0 +1,252 @@
+"""Filter declarations, output enforcement and the per-locus run engine shared by both class APIs.
+
+Nothing here imports numpy/pandas/astropy: a trivial filter must cost microseconds per locus.
+"""
+import math
+import time
+import traceback
+
+from .locus import LocusA, LocusB, make_locus
+
+TYPES = ('int', 'float', 'str')
+MAX_STR = 65536  # a property is a value, not a file: keeps reports far below the pool's line cap
+
+
+class Halt(Exception):
+    """Raised by a filter to stop later filters on this locus (reported as raised_halt, not an error)."""
+
+
+class FilterError(Exception):
+    """A filter broke its own contract: undeclared output, wrong type, bad declaration."""
+
+
+class Changes:
+    """What one run did, recorded only through the guarded locus API and validated at record time."""
+    __slots__ = ('decl', 'locus_props', 'alert_props', 'tags')
+
+    def __init__(self, decl):
+        self.decl = decl
+        self.locus_props = {}
+        self.alert_props = {}
+        self.tags = set()
+
+    def set_locus_property(self, name, value):
+        self.locus_props[name] = check_value(self.decl.locus_props, name, value, 'locus property')
+        return self.locus_props[name]
+
+    def set_alert_property(self, name, value):
+        self.alert_props[name] = check_value(self.decl.alert_props, name, value, 'alert property')
+        return self.alert_props[name]
+
+    def add_tag(self, name):
+        if not isinstance(name, str) or name not in self.decl.tags:
+            raise FilterError(f'tag {name!r} is not declared in {self.decl.tag_attr} '
+                              f'(declared: {sorted(self.decl.tags)})')
+        self.tags.add(name)
+
+
+def check_value(declared, name, value, what):
+    """Type-check an output against its declaration and return a JSON-safe plain Python value."""
+    if name not in declared:
+        raise FilterError(f'{what} {name!r} is not declared (declared: {sorted(declared)})')
+    kind = declared[name]
+    if hasattr(value, 'item') and not isinstance(value, (str, bytes)):  # numpy scalars
+        try:
+            value = value.item()
+        except (TypeError, ValueError):
+            pass
+    if kind == 'str':
+        if isinstance(value, str):
+            if len(value) > MAX_STR:
+                raise FilterError(f'{what} {name!r}: strings are limited to {MAX_STR} characters')
+            return value
+    elif kind == 'int':
+        if isinstance(value, int):  # bool is accepted as 0/1
+            return int(value)
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+    elif kind == 'float':
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = float(value)
+            # JSON has no NaN/Infinity: a non-finite feature value is stored as null.
+            return value if math.isfinite(value) else None
+    if value is None:
+        return None
+    raise FilterError(f'{what} {name!r} is declared {kind} but got {type(value).__name__}: {value!r:.80}')
+
+
+class Declarations:
+    """The filter class's attributes, normalised and checked once at load time."""
+
+    def __init__(self, cls, api):
+        self.api = api
+        self.name = getattr(cls, 'NAME', None) or cls.__name__
+        self.required_locus_props = _names(cls, 'REQUIRED_LOCUS_PROPERTIES')
+        self.required_alert_props = _names(cls, 'REQUIRED_ALERT_PROPERTIES')
+        self.required_tags = _names(cls, 'REQUIRED_TAGS')
+        self.input_locus_props = _names(cls, 'INPUT_LOCUS_PROPERTIES')
+        self.input_alert_props = _names(cls, 'INPUT_ALERT_PROPERTIES')
+        self.input_tags = _names(cls, 'INPUT_TAGS')
+        self.requires_files = _names(cls, 'REQUIRES_FILES')
+        self.locus_props = _typed(cls, 'OUTPUT_LOCUS_PROPERTIES')
+        self.alert_props = _typed(cls, 'OUTPUT_ALERT_PROPERTIES')
+        # API B names its tag list OUTPUT_LOCUS_TAGS; real API B filters also use OUTPUT_TAGS.
+        self.tag_attr = 'OUTPUT_LOCUS_TAGS' if api == 'B' else 'OUTPUT_TAGS'
+        self.tags = set(_tag_names(cls, 'OUTPUT_TAGS')) | set(_tag_names(cls, 'OUTPUT_LOCUS_TAGS'))
+        region = getattr(cls, 'REQUIRED_GRAV_WAVE_PROB_REGION', None)
+        if region is not None and not isinstance(region, (int, float)):
+            raise FilterError('REQUIRED_GRAV_WAVE_PROB_REGION must be a number (percent)')
+        self.gw_region = region
+        survey = getattr(cls, 'TRIGGERING_SURVEY', None)
+        self.triggering_survey = str(getattr(survey, 'value', survey)).lower() if survey else None
+        self.error_channel = getattr(cls, 'ERROR_SLACK_CHANNEL', None) or getattr(cls, 'SLACK_CHANNEL', None) or ''
+
+    def outputs(self):
+        return {
+            'name': self.name, 'api': self.api,
+            'locus_properties': [{'name': n, 'type': t} for n, t in self.locus_props.items()],
+            'alert_properties': [{'name': n, 'type': t} for n, t in self.alert_props.items()],
+            'tags': sorted(self.tags), 'requires_files': self.requires_files,
+            'error_channel': self.error_channel, 'triggering_survey': self.triggering_survey,
+            'required_grav_wave_prob_region': self.gw_region,
+        }
+
+    def skip_reason(self, raw):
+        """Why the filter must not run on this locus dict, or None. Mirrors the real REQUIRED_* semantics."""
+        props = raw.get('properties') or {}
+        for name in self.required_locus_props:
+            if name not in props:
+                return f'missing required locus property {name}'
+        tags = raw.get('tags') or ()
+        for name in self.required_tags:
+            if name not in tags:
+                return f'missing required tag {name}'
+        alert = trigger_alert(raw)
+        if self.required_alert_props:
+            aprops = (alert or {}).get('properties') or {}
+            for name in self.required_alert_props:
+                # Old filters name normalised fields without the ant_ prefix ('passband' for ant_passband).
+                if name not in aprops and ('ant_' + name) not in aprops:
+                    return f'missing required alert property {name}'
+        if self.triggering_survey and alert_survey(alert) != self.triggering_survey:
+            return f'triggering alert is not from {self.triggering_survey}'
+        if self.gw_region is not None:
+            events = (alert or {}).get('grav_wave_events') or ()
+            if not any((e.get('contour_level') is not None and e['contour_level'] <= self.gw_region)
+                       for e in events if isinstance(e, dict)):
+                return f'not inside the {self.gw_region}% region of a gravitational-wave event'
+        return None
+
+
+def trigger_alert(raw):
+    alerts = raw.get('alerts') or ()
+    wanted = raw.get('alert_id')
+    if wanted is not None:
+        for a in alerts:
+            if a.get('alert_id') == wanted:
+                return a
+    return alerts[-1] if alerts else None
+
+
+def alert_survey(alert):
+    if not alert:
+        return None
+    if alert.get('survey'):
+        return str(alert['survey']).lower()
+    aid = str(alert.get('alert_id', ''))
+    return 'lsst' if aid.startswith('lsst') else 'ztf' if aid.startswith('ztf') else None
+
+
+def _names(cls, attr):
+    value = getattr(cls, attr, None) or []
+    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+        raise FilterError(f'{attr} must be a list of strings')
+    return list(value)
+
+
+def _typed(cls, attr):
+    out = {}
+    for item in getattr(cls, attr, None) or []:
+        if not isinstance(item, dict) or not isinstance(item.get('name'), str):
+            raise FilterError(f'{attr} entries must be dicts with a name, a type and a description')
+        kind = item.get('type')
+        kind = getattr(kind, '__name__', kind)  # accept the builtins int/float/str as well as their names
+        if kind not in TYPES:
+            raise FilterError(f'{attr} {item["name"]!r}: type must be one of {TYPES}, got {kind!r}')
+        out[item['name']] = kind
+    return out
+
+
+def _tag_names(cls, attr):
+    names = []
+    for item in getattr(cls, attr, None) or []:
+        name = item.get('name') if isinstance(item, dict) else item
+        if not isinstance(name, str):
+            raise FilterError(f'{attr} entries must be dicts with a name and a description')
+        names.append(name)
+    return names
+
+
+def run_one(instance, decl, raw, locus=None, reraise=False):
+    """Run one filter instance on one locus dict (or prepared locus). Returns the report dict.
+
+    Python exceptions from user code are turned into an error report; BaseExceptions (timeouts,
+    SystemExit, KeyboardInterrupt) propagate so the caller decides.
+    """
+    reason = decl.skip_reason(raw)
+    report = {'locus_id': raw.get('locus_id'), 't': 0.0, 'new_locus_properties': {},
+              'new_alert_properties': {}, 'new_tags': [], 'raised_halt': False, 'status': 'ok'}
+    if reason:
+        report['status'] = 'skipped'
+        report['skip_reason'] = reason
+        return report, None
+    changes = Changes(decl)
+    if locus is None:
+        locus = make_locus(raw, changes, decl.api)
+    else:
+        locus._bind(changes)
+    method = instance.run if decl.api == 'A' else instance._run
+    t0 = time.perf_counter()
+    try:
+        method(locus)
+    except Halt:
+        report['raised_halt'] = True
+    except Exception as exc:  # user code: reported, never fatal
+        if reraise:
+            raise
+        report['t'] = time.perf_counter() - t0
+        report['status'] = 'error'
+        report['error'] = format_error(exc, skip_frames=1)  # the traceback starts in the filter's code
+        return report, locus
+    report['t'] = time.perf_counter() - t0
+    report['new_locus_properties'] = changes.locus_props
+    report['new_alert_properties'] = changes.alert_props
+    report['new_tags'] = sorted(changes.tags)
+    return report, locus
+
+
+def format_error(exc, skip_frames=0):
+    tb_obj = exc.__traceback__
+    for _ in range(skip_frames):
+        tb_obj = tb_obj.tb_next if tb_obj is not None and tb_obj.tb_next is not None else tb_obj
+    tb = ''.join(traceback.format_exception(type(exc), exc, tb_obj))
+    return {'type': type(exc).__name__, 'message': str(exc)[:2000], 'traceback': tb[-20000:]}
+
+
+def percentiles(ts):
+    """numpy's default (linear) percentiles, without importing numpy."""
+    out = {}
+    data = sorted(ts)
+    for p in (50, 90, 95, 99):
+        key = f't_{p}_percentile'
+        if not data:
+            out[key] = None
+            continue
+        pos = (len(data) - 1) * p / 100.0
+        lo = int(math.floor(pos))
+        hi = min(lo + 1, len(data) - 1)
+        out[key] = data[lo] + (data[hi] - data[lo]) * (pos - lo)
+    return out
+
+
+__all__ = ['Halt', 'FilterError', 'Declarations', 'run_one', 'percentiles', 'LocusA', 'LocusB']

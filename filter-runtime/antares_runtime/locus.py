@@ -1,0 +1,204 @@
+"""The locus object handed to filters (both class APIs), built lazily from a locus dict.
+
+Only locus_id/ra/dec are set eagerly; everything else (properties copy, alert objects, pandas and
+astropy tables) is built on first access, so a filter that only tags costs a few microseconds.
+Writes go through guarded dicts that record and type-check them in the run's Changes object.
+"""
+
+
+class GuardedDict(dict):
+    """A dict whose writes are checked and recorded by `setter(name, value) -> stored value`."""
+    __slots__ = ('_setter',)
+
+    def __init__(self, data, setter):
+        dict.__init__(self, data)
+        self._setter = setter
+
+    def __setitem__(self, name, value):
+        dict.__setitem__(self, name, self._setter(name, value))
+
+    def update(self, *args, **kwargs):
+        for name, value in dict(*args, **kwargs).items():
+            self[name] = value
+
+    def setdefault(self, name, default=None):
+        if name not in self:
+            self[name] = default
+        return dict.__getitem__(self, name)
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError('properties cannot be deleted by a filter')
+
+    __delitem__ = pop = popitem = clear = _read_only
+
+
+class Alert:
+    """One alert of the locus: alert_id, mjd, properties, grav_wave_events (real devkit names)."""
+    __slots__ = ('alert_id', 'locus_id', 'mjd', 'survey', 'properties', 'grav_wave_events', '_raw')
+
+    def __init__(self, raw, locus_id, setter):
+        self._raw = raw
+        self.alert_id = raw.get('alert_id')
+        self.locus_id = raw.get('locus_id', locus_id)
+        props = raw.get('properties') or {}
+        mjd = raw.get('mjd')
+        self.mjd = props.get('ant_mjd') if mjd is None else mjd
+        self.survey = raw.get('survey') or _survey_from_id(self.alert_id)
+        self.properties = GuardedDict(props, setter)
+        self.grav_wave_events = list(raw.get('grav_wave_events') or ())
+
+    def __repr__(self):
+        return f'Alert(alert_id="{self.alert_id}")'
+
+
+def _survey_from_id(alert_id):
+    text = str(alert_id or '')
+    return 'lsst' if text.startswith('lsst') else 'ztf' if text.startswith('ztf') else None
+
+
+def _no_changes(name, value):
+    raise RuntimeError('this locus is not being run by a filter; use run_filter()')
+
+
+class LocusBase:
+    def __init__(self, raw, changes=None):
+        if not isinstance(raw, dict):
+            raise TypeError('a locus is built from a dict (see PROTOCOL.md)')
+        self._raw = raw
+        self._changes = changes
+        self._cache = {}
+        self.locus_id = raw.get('locus_id')
+        self.ra = raw.get('ra')
+        self.dec = raw.get('dec')
+
+    def _bind(self, changes):
+        """Attach a fresh run's change log (devkit helpers reuse a locus across runs)."""
+        self._changes = changes
+        self._cache.pop('properties', None)
+        self._cache.pop('alerts', None)
+        self._cache.pop('alert', None)
+
+    # -- setters routed to the current run
+    def _set_locus(self, name, value):
+        return (self._changes.set_locus_property if self._changes else _no_changes)(name, value)
+
+    def _set_alert(self, name, value):
+        return (self._changes.set_alert_property if self._changes else _no_changes)(name, value)
+
+    @staticmethod
+    def _set_old_alert(name, value):
+        raise TypeError('only the triggering alert (locus.alert) can be given new properties')
+
+    # -- the public API
+    @property
+    def properties(self):
+        props = self._cache.get('properties')
+        if props is None:
+            props = self._cache['properties'] = GuardedDict(self._raw.get('properties') or {}, self._set_locus)
+        return props
+
+    @property
+    def tags(self):
+        tags = self._cache.get('tags')
+        if tags is None:
+            tags = self._cache['tags'] = list(self._raw.get('tags') or ())
+        return tags
+
+    def tag(self, name):
+        if self._changes is None:
+            _no_changes(name, None)
+        self._changes.add_tag(name)
+        if name not in self.tags:
+            self.tags.append(name)
+
+    def set_property(self, name, value):
+        self.properties[name] = value
+
+    @property
+    def alerts(self):
+        alerts = self._cache.get('alerts')
+        if alerts is None:
+            raws = list(self._raw.get('alerts') or ())
+            trigger = _trigger_index(self._raw, raws)
+            alerts = [Alert(a, self.locus_id, self._set_alert if i == trigger else self._set_old_alert)
+                      for i, a in enumerate(raws)]
+            self._cache['alert'] = alerts[trigger] if alerts else None
+            # Oldest first, whatever order the caller sent (a stable sort keeps equal times as sent).
+            alerts.sort(key=lambda a: a.mjd if isinstance(a.mjd, (int, float)) else float('inf'))
+            self._cache['alerts'] = alerts
+        return alerts
+
+    @property
+    def alert(self):
+        if 'alert' not in self._cache:
+            self.alerts
+        return self._cache['alert']
+
+    @property
+    def catalog_objects(self):
+        return self._raw.get('catalog_objects') or {}
+
+    @property
+    def grav_wave_events_metadata(self):
+        return self._raw.get('grav_wave_events_metadata') or {}
+
+    @property
+    def watch_list_ids(self):
+        return list(self._raw.get('watch_list_ids') or ())
+
+    @property
+    def watch_object_ids(self):
+        return list(self._raw.get('watch_object_ids') or ())
+
+    @property
+    def lightcurve(self):
+        if 'lightcurve' not in self._cache:
+            from .frames import lightcurve
+            self._cache['lightcurve'] = lightcurve(self)
+        return self._cache['lightcurve']
+
+    def _timeseries(self, survey=None):
+        key = ('timeseries', survey)
+        if key not in self._cache:
+            from .frames import timeseries
+            self._cache[key] = timeseries(self, survey)
+        return self._cache[key]
+
+    def to_dict(self):
+        return dict(self._raw)
+
+    def __repr__(self):
+        return f'FilterContext(locus_id="{self.locus_id}")'
+
+
+def _trigger_index(raw, raws):
+    wanted = raw.get('alert_id')
+    if wanted is not None:
+        for i, a in enumerate(raws):
+            if a.get('alert_id') == wanted:
+                return i
+    return len(raws) - 1
+
+
+class LocusA(LocusBase):
+    """Class API A (antares.devkit): `locus.timeseries` is a property."""
+
+    @property
+    def timeseries(self):
+        return self._timeseries()
+
+
+class LocusB(LocusBase):
+    """Class API B (antares_devkit): `locus.timeseries(survey=None)` is a method."""
+
+    def timeseries(self, survey=None):
+        survey = getattr(survey, 'value', survey)
+        return self._timeseries(str(survey).lower() if survey else None)
+
+
+def make_locus(raw, changes, api):
+    return (LocusA if api == 'A' else LocusB)(raw, changes)

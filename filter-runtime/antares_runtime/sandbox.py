@@ -1,0 +1,124 @@
+"""Launch one filter worker inside bubblewrap, with rlimits: `/usr/bin/python3 sandbox.py [options]`.
+
+Run by path (not -m) so it needs nothing on sys.path. It sets the rlimits, drops root to a per-slot
+unprivileged uid, then execs bwrap, whose process tree (the worker) inherits them. Why each piece:
+- --unshare-all: no network (empty net namespace), own pid namespace (the worker can kill what a
+  filter leaves behind, and can see nothing else), own ipc/uts/user namespaces.
+- a new root holding only read-only /usr (Debian's python3, numpy, ...), the /etc files the dynamic
+  linker needs, and this runtime at /opt/antares-runtime: no /work, /root, /var, /home, /etc/shadow.
+- --tmpfs /tmp with a size cap, --proc, --dev (the minimal device nodes), --die-with-parent (never
+  outlive the pool), --new-session (no terminal injection), --cap-drop ALL.
+- rlimits: AS (memory), CPU (seconds over the worker's life; the pool recycles workers before it),
+  NPROC (fork bombs), FSIZE (output files), CORE 0.
+- Root drops to uid BASE+slot before exec: the kernel ignores RLIMIT_NPROC for root, and NPROC is
+  counted per uid across the user namespaces that uid creates, so each worker slot needs its own uid.
+If user namespaces are unavailable and we are root, bwrap runs as root without --unshare-user
+(documented fallback: NPROC is then not enforced by the kernel; the pid-namespace kill still applies).
+"""
+import argparse
+import os
+import resource
+import subprocess
+import sys
+
+RUNTIME = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+INSIDE = '/opt/antares-runtime'
+BASE_UID = 200000
+WORKER = f"import sys; sys.path.insert(0, '{INSIDE}'); from antares_runtime.worker import main; main()"
+ETC = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/localtime',
+       '/etc/mime.types']
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument('--memory-mb', type=int, default=2048)
+    p.add_argument('--cpu-s', type=int, default=3600)
+    p.add_argument('--nproc', type=int, default=64)
+    p.add_argument('--fsize-mb', type=int, default=64)
+    p.add_argument('--tmp-mb', type=int, default=256)
+    p.add_argument('--slot', type=int, default=0, help='worker slot: selects the unprivileged uid')
+    p.add_argument('--locus-timeout-s', type=float, default=5.0)
+    p.add_argument('--output-limit', type=int, default=65536, help='characters of stdout/stderr per locus')
+    p.add_argument('--bwrap', default='/usr/bin/bwrap')
+    p.add_argument('--python', default='/usr/bin/python3')
+    p.add_argument('--no-userns', action='store_true', help='root only: run bwrap without a user namespace')
+    p.add_argument('--check', action='store_true', help='start a sandbox, print what it sees, exit')
+    return p.parse_args(argv)
+
+
+def bwrap_argv(opts, runtime_fd, userns):
+    argv = [opts.bwrap, '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+            '--ro-bind', '/usr', '/usr']
+    for top in ('bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'):
+        path = '/' + top
+        if os.path.islink(path):
+            argv += ['--symlink', os.readlink(path), path]  # merged /usr: /lib -> usr/lib
+        elif os.path.isdir(path):
+            argv += ['--ro-bind', path, path]
+    for path in ETC:
+        argv += ['--ro-bind-try', path, path]
+    argv += ['--ro-bind-fd', str(runtime_fd), INSIDE,
+             '--size', str(opts.tmp_mb << 20), '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev',
+             '--chdir', '/tmp', '--clearenv']
+    if userns:
+        argv += ['--unshare-user', '--uid', '65534', '--gid', '65534']
+    env = {'HOME': '/tmp', 'USER': 'filter', 'LANG': 'C.UTF-8', 'PATH': '/usr/bin:/bin', 'TMPDIR': '/tmp',
+           'MPLCONFIGDIR': '/tmp/matplotlib', 'MPLBACKEND': 'Agg', 'ANTARES_SANDBOX': '1',
+           # One thread each: BLAS/OpenMP pools would otherwise spawn a thread per CPU in every worker.
+           'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1',
+           'NUMEXPR_NUM_THREADS': '1', 'ANTARES_LOCUS_TIMEOUT_S': str(opts.locus_timeout_s),
+           'ANTARES_OUTPUT_LIMIT': str(opts.output_limit)}
+    for key, value in env.items():
+        argv += ['--setenv', key, value]
+    command = 'import os, sys; print(os.getuid(), sorted(os.listdir("/")), flush=True)' if opts.check else WORKER
+    return argv + ['--', opts.python, '-I', '-B', '-c', command]
+
+
+def set_limits(opts):
+    mb = 1 << 20
+    limits = [(resource.RLIMIT_AS, opts.memory_mb * mb), (resource.RLIMIT_CPU, opts.cpu_s),
+              (resource.RLIMIT_NPROC, opts.nproc), (resource.RLIMIT_FSIZE, opts.fsize_mb * mb),
+              (resource.RLIMIT_CORE, 0)]
+    for which, value in limits:
+        resource.setrlimit(which, (value, value))
+
+
+def userns_available():
+    try:
+        with open('/proc/sys/user/max_user_namespaces') as fh:
+            if int(fh.read()) == 0:
+                return False
+    except (OSError, ValueError):
+        pass
+    try:
+        with open('/proc/sys/kernel/unprivileged_userns_clone') as fh:
+            return fh.read().strip() != '0'
+    except OSError:
+        return True
+
+
+def main(argv=None):
+    opts = parse(sys.argv[1:] if argv is None else argv)
+    if not os.access(opts.bwrap, os.X_OK):
+        sys.stderr.write(f'antares sandbox: {opts.bwrap} is missing: apt-get install -y bubblewrap\n')
+        return 127
+    runtime_fd = os.open(RUNTIME, os.O_PATH | os.O_DIRECTORY)  # opened before dropping root
+    os.set_inheritable(runtime_fd, True)
+    userns = not opts.no_userns and userns_available()
+    if os.geteuid() == 0 and userns:
+        uid = BASE_UID + opts.slot
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)  # real, effective and saved: no way back to root
+    elif not userns and os.geteuid() != 0:
+        sys.stderr.write('antares sandbox: user namespaces are disabled and we are not root\n')
+        return 126
+    set_limits(opts)
+    argv = bwrap_argv(opts, runtime_fd, userns)
+    if opts.check:
+        return subprocess.call(argv, pass_fds=(runtime_fd,))
+    os.execv(argv[0], argv)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

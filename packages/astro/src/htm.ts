@@ -1,0 +1,201 @@
+/**
+ * Hierarchical Triangular Mesh (Kunszt, Szalay & Thakar), numbered exactly as
+ * the JHU/SDSS HTM library (HTMfunc / SkyServer fHtmEq) so ids are
+ * interchangeable with SDSS and ANTARES catalogues:
+ *
+ * - 8 root triangles S0..S3 = ids 8..11, N0..N3 = ids 12..15;
+ * - each level appends two bits: child k of (v0, v1, v2) with
+ *   w0 = mid(v1, v2), w1 = mid(v0, v2), w2 = mid(v0, v1) is
+ *   0: (v0, w2, w1)  1: (v1, w0, w2)  2: (v2, w1, w0)  3: (w0, w1, w2).
+ *
+ * A level-L id therefore lies in [8 * 4^L, 16 * 4^L). Ids are plain JS
+ * numbers, exact up to level 24 (2^52); we use multiplication/division by
+ * powers of 4 instead of bit shifts because shifts truncate to 32 bits.
+ */
+import { radecToUnitVector } from './sphere.ts';
+import { add, cross, dot, normalize, type Vec3 } from './vec3.ts';
+
+export type Triangle = readonly [Vec3, Vec3, Vec3];
+
+export const HTM_DEFAULT_LEVEL = 16;
+/** Deepest level whose ids (< 16 * 4^24 = 2^52) are exact JS integers. */
+export const HTM_MAX_LEVEL = 24;
+
+const V0: Vec3 = [0, 0, 1];
+const V1: Vec3 = [1, 0, 0];
+const V2: Vec3 = [0, 1, 0];
+const V3: Vec3 = [-1, 0, 0];
+const V4: Vec3 = [0, -1, 0];
+const V5: Vec3 = [0, 0, -1];
+
+/** Indexed by root id - 8: S0, S1, S2, S3, N0, N1, N2, N3. */
+const ROOT_TRIANGLES: readonly Triangle[] = [
+  [V1, V5, V2],
+  [V2, V5, V3],
+  [V3, V5, V4],
+  [V4, V5, V1],
+  [V1, V0, V4],
+  [V4, V0, V3],
+  [V3, V0, V2],
+  [V2, V0, V1],
+];
+
+export const HTM_ROOT_IDS: readonly number[] = [8, 9, 10, 11, 12, 13, 14, 15];
+
+/**
+ * Same tolerance as the JHU library's isinside(): a point within ~1e-15 of an
+ * edge counts as inside, so edge points are never rejected by every child.
+ */
+const INSIDE_TOLERANCE = 1e-15;
+
+export function htmRootTriangle(rootId: number): Triangle {
+  const triangle = ROOT_TRIANGLES[rootId - 8];
+  if (!Number.isInteger(rootId) || triangle === undefined) {
+    throw new RangeError(`HTM root id must be an integer from 8 to 15, got ${rootId}`);
+  }
+  return triangle;
+}
+
+function midpoint(a: Vec3, b: Vec3): Vec3 {
+  return normalize(add(a, b));
+}
+
+/** The 4 children in id order; shared by lookup and cover so both see bit-identical vertices. */
+export function htmChildTriangles(parent: Triangle): [Triangle, Triangle, Triangle, Triangle] {
+  const [v0, v1, v2] = parent;
+  const w0 = midpoint(v1, v2);
+  const w1 = midpoint(v0, v2);
+  const w2 = midpoint(v0, v1);
+  return [
+    [v0, w2, w1],
+    [v1, w0, w2],
+    [v2, w1, w0],
+    [w0, w1, w2],
+  ];
+}
+
+/** How far inside the triangle p is: the smallest of the three edge-plane tests (>= 0 inside). */
+function insideness(p: Vec3, [a, b, c]: Triangle): number {
+  return Math.min(dot(cross(a, b), p), dot(cross(b, c), p), dot(cross(c, a), p));
+}
+
+/**
+ * Root selection by octant, as in the JHU library's startpane(): ties on the
+ * equator (z = 0) go north, ties on the x/y axes follow the >= / > pattern
+ * below. The exact pole (x = y = 0) is treated as lying on the RA = 0
+ * meridian (N3 / S0); radecToUnitVector never produces it exactly because
+ * cos(90 deg) is 6e-17, which lands on the same choice for RA in [0, 90).
+ */
+function rootIdForVector([x, y, z]: Vec3): number {
+  const north = z >= 0;
+  if (x > 0 && y >= 0) return north ? 15 : 8;
+  if (x <= 0 && y > 0) return north ? 14 : 9;
+  if (x < 0 && y <= 0) return north ? 13 : 10;
+  if (x >= 0 && y < 0) return north ? 12 : 11;
+  return north ? 15 : 8;
+}
+
+function assertLevel(level: number): void {
+  if (!Number.isInteger(level) || level < 0 || level > HTM_MAX_LEVEL) {
+    throw new RangeError(`HTM level must be an integer from 0 to ${HTM_MAX_LEVEL}, got ${level}`);
+  }
+}
+
+/** HTM id of a unit vector; see htmId. */
+export function htmIdOfVector(point: Vec3, level: number = HTM_DEFAULT_LEVEL): number {
+  assertLevel(level);
+  let id = rootIdForVector(point);
+  let triangle = htmRootTriangle(id);
+  for (let depth = 0; depth < level; depth++) {
+    const children = htmChildTriangles(triangle);
+    // First child that contains the point wins (JHU order 0..3). If rounding
+    // leaves the point outside all four, take the one it is least outside of.
+    let chosen = -1;
+    let bestInsideness = -Infinity;
+    let bestChild = 0;
+    for (let k = 0; k < 4; k++) {
+      const value = insideness(point, children[k]);
+      if (value >= -INSIDE_TOLERANCE) {
+        chosen = k;
+        break;
+      }
+      if (value > bestInsideness) {
+        bestInsideness = value;
+        bestChild = k;
+      }
+    }
+    if (chosen < 0) chosen = bestChild;
+    id = id * 4 + chosen;
+    triangle = children[chosen];
+  }
+  return id;
+}
+
+/** HTM id of (RA, Dec) in degrees at the given level (default 16). */
+export function htmId(raDeg: number, decDeg: number, level: number = HTM_DEFAULT_LEVEL): number {
+  if (!Number.isFinite(raDeg) || !Number.isFinite(decDeg)) {
+    throw new RangeError(`RA and Dec must be finite numbers, got ${raDeg}, ${decDeg}`);
+  }
+  if (decDeg < -90 || decDeg > 90) {
+    throw new RangeError(`Declination must be between -90 and 90 degrees, got ${decDeg}`);
+  }
+  return htmIdOfVector(radecToUnitVector(raDeg, decDeg), level);
+}
+
+/** Level of a valid HTM id; throws for numbers that are not HTM ids. */
+export function htmLevelOfId(id: number): number {
+  return decomposeId(id).childIndices.length;
+}
+
+function decomposeId(id: number): { rootId: number; childIndices: number[] } {
+  if (!Number.isSafeInteger(id) || id < 8) {
+    throw new RangeError(`Not an HTM id: ${id}`);
+  }
+  const childIndices: number[] = [];
+  let rest = id;
+  while (rest >= 16) {
+    childIndices.push(rest % 4);
+    rest = Math.floor(rest / 4);
+  }
+  if (rest < 8) {
+    // The leading two bits must be 10 (south) or 11 (north).
+    throw new RangeError(`Not an HTM id: ${id}`);
+  }
+  return { rootId: rest, childIndices: childIndices.reverse() };
+}
+
+/** Corner vectors (v0, v1, v2) of a trixel, computed exactly as the lookup computes them. */
+export function htmTrixelVertices(id: number): Triangle {
+  const { rootId, childIndices } = decomposeId(id);
+  let triangle = htmRootTriangle(rootId);
+  for (const k of childIndices) triangle = htmChildTriangles(triangle)[k];
+  return triangle;
+}
+
+/** SDSS-style trixel name, e.g. 'N32000'; handy for comparing with published names. */
+export function htmIdToName(id: number): string {
+  const { rootId, childIndices } = decomposeId(id);
+  const hemisphere = rootId >= 12 ? 'N' : 'S';
+  return `${hemisphere}${rootId % 4}${childIndices.join('')}`;
+}
+
+export function htmNameToId(name: string): number {
+  const match = /^([NS])([0-3]+)$/.exec(name);
+  if (!match || match[2].length - 1 > HTM_MAX_LEVEL) {
+    throw new RangeError(`Not an HTM name: "${name}"`);
+  }
+  let id = match[1] === 'N' ? 3 : 2;
+  for (const digit of match[2]) id = id * 4 + Number(digit);
+  return id;
+}
+
+/** Inclusive range of level-`targetLevel` ids covered by trixel `id`. */
+export function htmIdRangeAtLevel(id: number, targetLevel: number): [number, number] {
+  assertLevel(targetLevel);
+  const level = htmLevelOfId(id);
+  if (level > targetLevel) {
+    throw new RangeError(`Trixel ${id} is at level ${level}, deeper than ${targetLevel}`);
+  }
+  const factor = 4 ** (targetLevel - level);
+  return [id * factor, (id + 1) * factor - 1];
+}

@@ -1,0 +1,16 @@
+export { openDatabase, type OpenedDatabase, type OpenOptions, type DatabaseKind } from './open.ts';
+export { migrate } from './migrate.ts';
+export type { Database, JsonObject } from './schema.ts';
+export { LocusRepository, type LocusRow, type NewLocus, type LocusUpdate } from './repositories/loci.ts';
+export { AlertRepository, type AlertRow, type NewAlert } from './repositories/alerts.ts';
+export { ThumbnailRepository, type ThumbnailInfo, type NewThumbnail, type ThumbnailType } from './repositories/thumbnails.ts';
+export { compileLocusSearch, type CompiledLocusSearch } from './search/locus-query.ts';
+export { SearchQueryError, parseLocusSort, fieldOf, type LocusSort, type LocusField } from './search/locus-fields.ts';
+export { Repositories } from './repositories/index.ts';
+export { createTestDatabase, type TestDatabase } from './testing.ts';
+export { UserRepository, RevokedTokenRepository, type UserRow } from './repositories/users.ts';
+export { AnnotationRepository, type AnnotationRow } from './repositories/annotations.ts';
+export { AnnouncementRepository, type AnnouncementRow } from './repositories/announcements.ts';
+export { compileListFilter, compileListSort } from './search/list-filter.ts';
+export { FilterRepository, type FilterRow, type FilterVersionRow, type FilterViewer } from './repositories/filters.ts';
+export { TagRepository, type TagRow } from './repositories/tags.ts';

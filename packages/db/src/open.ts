@@ -1,0 +1,48 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGlitePool } from './pglite-pool.ts';
+import type { Database } from './schema.ts';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface OpenedDatabase {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  /** The embedded database handle (PGlite only): tests dump it as a template. */
+  pglite?: PGlite;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** A PostgreSQL server URL; when absent the embedded PGlite database is used. */
+  databaseUrl?: string;
+  /** Folder of the embedded database; `memory://` keeps it in memory (tests). */
+  pgliteDir?: string;
+  /** A PGlite data-dir dump to start from (tests clone a migrated template this way). */
+  pgliteLoadDataDir?: Blob;
+  poolSize?: number;
+}
+
+// int8 values we store (htm16 ids, counts) are below 2^53; 64-bit survey ids are kept as text.
+const INT8_OID = 20;
+pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
+
+export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  const dir = options.pgliteDir ?? 'memory://';
+  if (!dir.startsWith('memory://')) mkdirSync(path.resolve(dir), { recursive: true });
+  const pglite = await PGlite.create({
+    dataDir: dir.startsWith('memory://') ? undefined : path.resolve(dir),
+    loadDataDir: options.pgliteLoadDataDir,
+    parsers: { [INT8_OID]: (value: string) => Number(value) },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PGlitePool(pglite) }) });
+  return { db, kind: 'pglite', pglite, close: () => db.destroy() };
+}

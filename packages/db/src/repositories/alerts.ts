@@ -1,0 +1,73 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, JsonObject } from '../schema.ts';
+
+export interface AlertRow {
+  alert_id: string;
+  locus_id: string;
+  survey: string;
+  mjd: number;
+  properties: JsonObject;
+  grav_wave_events: JsonObject[];
+  processed_at: Date;
+}
+
+export interface NewAlert {
+  alert_id: string;
+  locus_id: string;
+  survey: string;
+  mjd: number;
+  properties: JsonObject;
+  /** The few properties locus summaries are computed from (listSummariesByLoci). */
+  summary: JsonObject;
+}
+
+export class AlertRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findById(alertId: string): Promise<AlertRow | undefined> {
+    return this.db.selectFrom('alert').selectAll().where('alert_id', '=', alertId).executeTakeFirst();
+  }
+
+  /** All alerts of a locus, oldest first. */
+  async listByLocus(locusId: string): Promise<AlertRow[]> {
+    return this.db.selectFrom('alert').selectAll().where('locus_id', '=', locusId)
+      .orderBy('mjd', 'asc').orderBy('alert_id', 'asc').execute();
+  }
+
+  /** The alerts of many loci, oldest first, with their summary fields only (see NewAlert.summary). */
+  async listSummariesByLoci(locusIds: string[]): Promise<Array<Pick<AlertRow, 'alert_id' | 'locus_id' | 'mjd' | 'properties'>>> {
+    if (locusIds.length === 0) return [];
+    const result = await sql<Pick<AlertRow, 'alert_id' | 'locus_id' | 'mjd' | 'properties'>>`
+      SELECT alert_id, locus_id, mjd, summary AS properties FROM alert
+      WHERE locus_id = ANY(${locusIds}::text[]) ORDER BY locus_id, mjd, alert_id`.execute(this.db);
+    return result.rows;
+  }
+
+  /** Properties written by Level 2 filters onto alerts, merged into what the alerts have. */
+  async mergeProperties(updates: Array<{ alert_id: string; properties: JsonObject }>): Promise<void> {
+    if (updates.length === 0) return;
+    await sql`UPDATE alert AS a SET properties = a.properties || u.properties
+      FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS u(alert_id text, properties jsonb)
+      WHERE a.alert_id = u.alert_id`.execute(this.db);
+  }
+
+  /** Which of these alert ids are stored already, and on which locus. */
+  async findExisting(alertIds: string[]): Promise<Map<string, string>> {
+    if (alertIds.length === 0) return new Map();
+    const rows = await sql<{ alert_id: string; locus_id: string }>`
+      SELECT alert_id, locus_id FROM alert WHERE alert_id = ANY(${alertIds}::text[])`.execute(this.db);
+    return new Map(rows.rows.map((r) => [r.alert_id, r.locus_id]));
+  }
+
+  /** Inserts alerts, ignoring ids already stored (re-ingestion is idempotent); returns the count inserted. */
+  async insertMany(alerts: NewAlert[]): Promise<number> {
+    if (alerts.length === 0) return 0;
+    // One JSON parameter instead of five arrays: array literals are slow to escape, JSON is fast to parse.
+    const result = await sql`INSERT INTO alert (alert_id, locus_id, survey, mjd, properties, summary)
+      SELECT alert_id, locus_id, survey, mjd, properties, summary
+      FROM jsonb_to_recordset(${JSON.stringify(alerts)}::jsonb)
+        AS x(alert_id text, locus_id text, survey text, mjd float8, properties jsonb, summary jsonb)
+      ON CONFLICT (alert_id) DO NOTHING`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0);
+  }
+}

@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import { compileListFilter, compileListSort } from '../search/list-filter.ts';
+
+export interface AnnouncementRow {
+  announcement_id: number;
+  message: string;
+  variant: string;
+  active: boolean;
+  created_at: Date;
+}
+
+const COLUMNS = { id: 'announcement_id', message: 'message', variant: 'variant', active: 'active', created_at: 'created_at' };
+
+export class AnnouncementRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(options: { filter: unknown; sort: string; limit: number; offset: number }): Promise<{ rows: AnnouncementRow[]; count: number }> {
+    const where = compileListFilter(options.filter, COLUMNS);
+    const rows = await this.db.selectFrom('announcement').selectAll().where(where)
+      .orderBy(compileListSort(options.sort, COLUMNS)).orderBy('announcement_id', 'desc')
+      .limit(options.limit).offset(options.offset).execute();
+    const count = await this.db.selectFrom('announcement').select((eb) => eb.fn.countAll().as('n')).where(where)
+      .executeTakeFirstOrThrow();
+    return { rows, count: Number(count.n) };
+  }
+
+  async create(values: { message: string; variant: string; active: boolean }): Promise<AnnouncementRow> {
+    return this.db.insertInto('announcement').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async update(id: number, changes: { active?: boolean; message?: string; variant?: string }): Promise<AnnouncementRow | undefined> {
+    if (Object.keys(changes).length === 0) {
+      return this.db.selectFrom('announcement').selectAll().where('announcement_id', '=', id).executeTakeFirst();
+    }
+    return this.db.updateTable('announcement').set(changes).where('announcement_id', '=', id).returningAll().executeTakeFirst();
+  }
+}

@@ -1,0 +1,61 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import { AlertRepository } from './alerts.ts';
+import { LocusRepository } from './loci.ts';
+import { ThumbnailRepository } from './thumbnails.ts';
+import { RevokedTokenRepository, UserRepository } from './users.ts';
+import { AnnotationRepository } from './annotations.ts';
+import { AnnouncementRepository } from './announcements.ts';
+import { FilterRepository } from './filters.ts';
+import { TagRepository } from './tags.ts';
+
+/** Every repository over one database handle (or one transaction). */
+export class Repositories {
+  readonly loci: LocusRepository;
+  readonly alerts: AlertRepository;
+  readonly thumbnails: ThumbnailRepository;
+  readonly users: UserRepository;
+  readonly revokedTokens: RevokedTokenRepository;
+  readonly annotations: AnnotationRepository;
+  readonly announcements: AnnouncementRepository;
+  readonly filters: FilterRepository;
+  readonly tags: TagRepository;
+
+  /** `kind` picks the faster of two equivalent statements where the two databases differ. */
+  constructor(readonly db: Kysely<Database>, readonly kind: 'pglite' | 'postgres' = 'pglite') {
+    this.loci = new LocusRepository(db);
+    this.alerts = new AlertRepository(db);
+    this.thumbnails = new ThumbnailRepository(db, kind === 'postgres');
+    this.users = new UserRepository(db);
+    this.revokedTokens = new RevokedTokenRepository(db);
+    this.annotations = new AnnotationRepository(db);
+    this.announcements = new AnnouncementRepository(db);
+    this.filters = new FilterRepository(db);
+    this.tags = new TagRepository(db);
+  }
+
+  /**
+   * Inside a transaction on a PostgreSQL server: its commit does not wait for the WAL flush. For
+   * ingestion, which is idempotent: a crash can lose the last batches, and ingesting the same files
+   * again restores them. The database itself stays consistent either way.
+   */
+  async deferCommitFlush(): Promise<void> {
+    if (this.kind === 'postgres') await sql`SET LOCAL synchronous_commit = off`.execute(this.db);
+  }
+
+  /**
+   * After a bulk load: fresh planner statistics (result-count estimates depend on them; PGlite has no
+   * autovacuum to refresh them) and, on PGlite, a checkpoint so that the write-ahead log is recycled
+   * instead of growing towards its 1 GB ceiling.
+   */
+  async afterBulkLoad(): Promise<void> {
+    await sql`ANALYZE locus`.execute(this.db);
+    await sql`ANALYZE alert`.execute(this.db);
+    if (this.kind === 'pglite') await sql`CHECKPOINT`.execute(this.db);
+  }
+
+  /** Runs work in one transaction with repositories bound to it. */
+  transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new Repositories(trx, this.kind)));
+  }
+}

@@ -1,0 +1,190 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, JsonObject } from '../schema.ts';
+import type { CompiledLocusSearch } from '../search/locus-query.ts';
+import type { LocusSort } from '../search/locus-fields.ts';
+
+export interface LocusRow {
+  locus_id: string;
+  ra: number;
+  dec: number;
+  htm16: number;
+  properties: JsonObject;
+  tags: string[];
+  catalogs: string[];
+  grav_wave_events: string[];
+  newest_thumbnail_alert_id: string | null;
+}
+
+export interface NewLocus {
+  locus_id: string;
+  ra: number;
+  dec: number;
+  htm16: number;
+}
+
+export interface LocusUpdate {
+  locus_id: string;
+  ra: number;
+  dec: number;
+  htm16: number;
+  properties: JsonObject;
+  newest_thumbnail_alert_id: string | null;
+}
+
+export const EXACT_COUNT_LIMIT = 1_000;
+
+const LOCUS_COLUMNS = [
+  'locus_id', 'ra', 'dec', 'htm16', 'properties', 'tags', 'catalogs', 'grav_wave_events', 'newest_thumbnail_alert_id',
+] as const;
+
+export class LocusRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findById(locusId: string): Promise<LocusRow | undefined> {
+    return this.db.selectFrom('locus').select(LOCUS_COLUMNS).where('locus_id', '=', locusId).executeTakeFirst();
+  }
+
+  async search(options: {
+    search: CompiledLocusSearch;
+    sort: LocusSort[];
+    limit: number;
+    offset: number;
+  }): Promise<{ rows: LocusRow[]; count: number; countIsEstimate: boolean; hasMore: boolean }> {
+    const { search, limit, offset } = options;
+    const orderBy = search.randomOrder
+      ? sql`random()`
+      : sql.join([...options.sort.map(sortSql), sql`locus_id DESC`]);
+    const rows = await this.db
+      .selectFrom('locus')
+      .select(LOCUS_COLUMNS)
+      .where(search.where)
+      .orderBy(orderBy)
+      .limit(limit + 1) // one more tells whether a next page exists, whatever the count says
+      .offset(offset)
+      .execute();
+    const hasMore = rows.length > limit;
+    if (hasMore) rows.pop();
+    // Counting is skipped when the page already shows that nothing lies beyond it.
+    if (!hasMore && (rows.length > 0 || offset === 0)) {
+      return { rows, count: offset + rows.length, countIsEstimate: false, hasMore };
+    }
+    const { count, isEstimate } = await this.countMatches(search);
+    return { rows, count: Math.max(count, offset + rows.length + (hasMore ? 1 : 0)), countIsEstimate: isEstimate, hasMore };
+  }
+
+  /**
+   * Exact up to EXACT_COUNT_LIMIT matches; above that the planner's estimate, as an exact count of a
+   * large result scans much of the table on every page (Elasticsearch, which the original API ran on,
+   * does not count exactly beyond a limit either). Paging never depends on it (see hasMore).
+   */
+  async countMatches(search: CompiledLocusSearch): Promise<{ count: number; isEstimate: boolean }> {
+    const capped = await sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM locus WHERE ${search.where}
+      LIMIT ${EXACT_COUNT_LIMIT + 1}) AS matches`.execute(this.db);
+    const exact = Number(capped.rows[0].n);
+    if (exact <= EXACT_COUNT_LIMIT) return { count: exact, isEstimate: false };
+    const plan = await sql<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>`EXPLAIN (FORMAT JSON)
+      SELECT 1 FROM locus WHERE ${search.where}`.execute(this.db);
+    const estimate = Math.round(plan.rows[0]['QUERY PLAN'][0].Plan['Plan Rows']);
+    return { count: Math.max(exact, estimate), isEstimate: true };
+  }
+
+  /** Tag and catalog counts plus the range of measurement counts over the loci matching a search. */
+  async statistics(search: CompiledLocusSearch): Promise<{
+    tags: Record<string, number>;
+    catalogs: Record<string, number>;
+    minNumMeasurements: number | null;
+    maxNumMeasurements: number | null;
+  }> {
+    const where = search.where;
+    const [tags, catalogs, range] = await Promise.all([
+      sql<{ name: string; n: number }>`SELECT t AS name, count(*) AS n FROM locus, unnest(tags) AS t
+        WHERE ${where} GROUP BY t ORDER BY t`.execute(this.db),
+      sql<{ name: string; n: number }>`SELECT c AS name, count(*) AS n FROM locus, unnest(catalogs) AS c
+        WHERE ${where} GROUP BY c ORDER BY c`.execute(this.db),
+      sql<{ lo: number | null; hi: number | null }>`SELECT min(num_mag_values) AS lo, max(num_mag_values) AS hi
+        FROM locus WHERE ${where}`.execute(this.db),
+    ]);
+    return {
+      tags: Object.fromEntries(tags.rows.map((r) => [r.name, Number(r.n)])),
+      catalogs: Object.fromEntries(catalogs.rows.map((r) => [r.name, Number(r.n)])),
+      minNumMeasurements: range.rows[0]?.lo ?? null,
+      maxNumMeasurements: range.rows[0]?.hi ?? null,
+    };
+  }
+
+  /** Loci whose htm16 id falls in any of the inclusive ranges: association candidates for a batch. */
+  async findInHtmRanges(ranges: Array<[number, number]>): Promise<Array<Pick<LocusRow, 'locus_id' | 'ra' | 'dec'>>> {
+    if (ranges.length === 0) return [];
+    const result = await sql<Pick<LocusRow, 'locus_id' | 'ra' | 'dec'>>`
+      SELECT DISTINCT l.locus_id, l.ra, l.dec
+      FROM unnest(${ranges.map((r) => r[0])}::bigint[], ${ranges.map((r) => r[1])}::bigint[]) AS r(lo, hi)
+      JOIN locus l ON l.htm16 BETWEEN r.lo AND r.hi`.execute(this.db);
+    return result.rows;
+  }
+
+  async findManyPositions(locusIds: string[]): Promise<Array<Pick<LocusRow, 'locus_id' | 'ra' | 'dec'>>> {
+    if (locusIds.length === 0) return [];
+    return this.db.selectFrom('locus').select(['locus_id', 'ra', 'dec']).where('locus_id', 'in', locusIds).execute();
+  }
+
+  async insertMany(loci: NewLocus[]): Promise<void> {
+    if (loci.length === 0) return;
+    await sql`INSERT INTO locus (locus_id, ra, dec, htm16)
+      SELECT * FROM unnest(${loci.map((l) => l.locus_id)}::text[], ${loci.map((l) => l.ra)}::float8[],
+        ${loci.map((l) => l.dec)}::float8[], ${loci.map((l) => l.htm16)}::bigint[])
+      ON CONFLICT (locus_id) DO NOTHING`.execute(this.db);
+  }
+
+  async findMany(locusIds: string[]): Promise<LocusRow[]> {
+    if (locusIds.length === 0) return [];
+    return this.db.selectFrom('locus').select(LOCUS_COLUMNS).where('locus_id', 'in', locusIds).execute();
+  }
+
+  /** Level 2 results: tags added to each locus and properties merged into its properties. */
+  async applyFilterResults(results: Array<{ locus_id: string; tags: string[]; properties: JsonObject }>): Promise<void> {
+    if (results.length === 0) return;
+    await sql`UPDATE locus AS l SET
+        tags = ARRAY(SELECT DISTINCT t FROM unnest(l.tags || r.tags) AS t ORDER BY t),
+        properties = l.properties || r.properties, updated_at = now()
+      FROM jsonb_to_recordset(${JSON.stringify(results)}::jsonb) AS r(locus_id text, tags text[], properties jsonb)
+      WHERE l.locus_id = r.locus_id`.execute(this.db);
+  }
+
+  /** Bulk load of complete loci (benchmarks and fixtures): one statement per call. */
+  async bulkInsert(rows: Array<NewLocus & { properties: JsonObject; tags: string[] }>): Promise<void> {
+    if (rows.length === 0) return;
+    await sql`INSERT INTO locus (locus_id, ra, dec, htm16, properties, tags)
+      SELECT locus_id, ra, dec, htm16, properties, tags
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS x(locus_id text, ra float8, dec float8, htm16 bigint, properties jsonb, tags text[])
+      ON CONFLICT (locus_id) DO NOTHING`.execute(this.db);
+  }
+
+  /** Refreshes planner statistics after a bulk load. */
+  async analyze(): Promise<void> {
+    await sql`ANALYZE locus`.execute(this.db);
+  }
+
+  /** Writes recomputed positions and properties of many loci in one statement. */
+  async updateMany(updates: LocusUpdate[]): Promise<void> {
+    if (updates.length === 0) return;
+    // Merged, not replaced: properties written by Level 2 filters stay.
+    await sql`UPDATE locus AS l SET ra = u.ra, dec = u.dec, htm16 = u.htm16, properties = l.properties || u.properties,
+        newest_thumbnail_alert_id = u.newest_thumbnail_alert_id, updated_at = now(),
+        ztf_object_ids = ARRAY(SELECT jsonb_array_elements_text(coalesce(u.properties #> '{survey,ztf,id}', '[]'::jsonb)))
+      FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS u(locus_id text, ra float8, dec float8,
+        htm16 bigint, properties jsonb, newest_thumbnail_alert_id text)
+      WHERE l.locus_id = u.locus_id`.execute(this.db);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('locus').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
+
+function sortSql(sort: LocusSort) {
+  const direction = sql.raw(sort.descending ? 'DESC NULLS LAST' : 'ASC NULLS LAST');
+  if (sort.field.kind === 'property') return sql`(properties #> ${sort.field.path}) ${direction}`;
+  return sql`${sql.ref(sort.field.column)} ${direction}`;
+}

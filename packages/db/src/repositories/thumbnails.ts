@@ -1,0 +1,69 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+
+export type ThumbnailType = 'science' | 'template' | 'difference';
+
+export interface ThumbnailInfo {
+  filename: string;
+  alert_id: string;
+  thumbnail_type: ThumbnailType;
+}
+
+export interface NewThumbnail extends ThumbnailInfo {
+  locus_id: string;
+  /** The cutout as received (gzipped FITS for ZTF). */
+  cutout: Uint8Array;
+}
+
+export class ThumbnailRepository {
+  constructor(private readonly db: Kysely<Database>, private readonly binaryParameters = false) {}
+
+  async insertMany(thumbnails: NewThumbnail[]): Promise<void> {
+    if (thumbnails.length === 0) return;
+    if (this.binaryParameters) {
+      // PostgreSQL: bytea parameters, measured twice as fast as one JSON document of base64 text.
+      const rows = thumbnails.map((t) => sql`(${t.filename}, ${t.alert_id}, ${t.locus_id}, ${t.thumbnail_type}, ${Buffer.from(t.cutout)}::bytea)`);
+      await sql`INSERT INTO alert_thumbnail (filename, alert_id, locus_id, thumbnail_type, cutout)
+        VALUES ${sql.join(rows)} ON CONFLICT (filename) DO NOTHING`.execute(this.db);
+      return;
+    }
+    // PGlite passes binary parameters slowly (measured ten times slower): one JSON document instead.
+    const rows = thumbnails.map((t) => ({ ...t, cutout: Buffer.from(t.cutout).toString('base64') }));
+    await sql`INSERT INTO alert_thumbnail (filename, alert_id, locus_id, thumbnail_type, cutout)
+      SELECT filename, alert_id, locus_id, thumbnail_type, decode(cutout, 'base64')
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS x(filename text, alert_id text, locus_id text, thumbnail_type text, cutout text)
+      ON CONFLICT (filename) DO NOTHING`.execute(this.db);
+  }
+
+  /** Thumbnail descriptions (no image bytes) of many alerts: listing pages show three per locus. */
+  async listForAlerts(alertIds: string[]): Promise<ThumbnailInfo[]> {
+    if (alertIds.length === 0) return [];
+    return this.db.selectFrom('alert_thumbnail').select(['filename', 'alert_id', 'thumbnail_type'])
+      .where('alert_id', 'in', alertIds).orderBy('filename').execute();
+  }
+
+  /** Alerts of these loci that have thumbnails: a locus lists the newest of them. */
+  async alertIdsWithThumbnails(locusIds: string[]): Promise<string[]> {
+    if (locusIds.length === 0) return [];
+    const rows = await this.db.selectFrom('alert_thumbnail').select('alert_id').distinct()
+      .where('locus_id', 'in', locusIds).execute();
+    return rows.map((row) => row.alert_id);
+  }
+
+  /** The stored image: its PNG once rendered, and the cutout it is rendered from. */
+  async findImage(filename: string): Promise<{ png: Uint8Array | null; cutout: Uint8Array } | undefined> {
+    return this.db.selectFrom('alert_thumbnail').select(['png', 'cutout']).where('filename', '=', filename)
+      .executeTakeFirst();
+  }
+
+  async findCutout(alertId: string, type: ThumbnailType): Promise<Uint8Array | undefined> {
+    const row = await this.db.selectFrom('alert_thumbnail').select('cutout')
+      .where('alert_id', '=', alertId).where('thumbnail_type', '=', type).executeTakeFirst();
+    return row?.cutout;
+  }
+
+  async savePng(filename: string, png: Uint8Array): Promise<void> {
+    await this.db.updateTable('alert_thumbnail').set({ png }).where('filename', '=', filename).execute();
+  }
+}

@@ -1,0 +1,134 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Row types of the tables, as Kysely sees them. JSON columns hold plain JSON values. */
+export type JsonObject = Record<string, unknown>;
+
+export interface LocusTable {
+  locus_id: string;
+  ra: number;
+  dec: number;
+  htm16: number;
+  properties: ColumnType<JsonObject, string, string>;
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  catalogs: ColumnType<string[], string[] | undefined, string[]>;
+  grav_wave_events: ColumnType<string[], string[] | undefined, string[]>;
+  newest_thumbnail_alert_id: string | null;
+  ztf_object_ids: ColumnType<string[], string[] | undefined, string[]>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  ztf_object_id: ColumnType<string | null, never, never>;
+  num_mag_values: ColumnType<number | null, never, never>;
+  newest_alert_observation_time: ColumnType<number | null, never, never>;
+  oldest_alert_observation_time: ColumnType<number | null, never, never>;
+}
+
+export interface AlertTable {
+  alert_id: string;
+  locus_id: string;
+  survey: string;
+  mjd: number;
+  properties: ColumnType<JsonObject, string, string>;
+  grav_wave_events: ColumnType<JsonObject[], string | undefined, string>;
+  summary: ColumnType<JsonObject | null, string | undefined, string>;
+  processed_at: Generated<Date>;
+}
+
+export interface AlertThumbnailTable {
+  filename: string;
+  alert_id: string;
+  locus_id: string;
+  thumbnail_type: 'science' | 'template' | 'difference';
+  cutout: Uint8Array;
+  png: Uint8Array | null;
+}
+
+export interface AppUserTable {
+  user_id: Generated<number>;
+  username: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  admin: Generated<boolean>;
+  staff: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface RevokedTokenTable {
+  jti: string;
+  expires_at: Date;
+}
+
+export interface LocusAnnotationTable {
+  annotation_id: Generated<number>;
+  owner_id: number;
+  locus_id: string;
+  comment: Generated<string>;
+  favorited: Generated<boolean>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface AnnouncementTable {
+  announcement_id: Generated<number>;
+  message: string;
+  variant: string;
+  active: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export interface FilterTable {
+  filter_id: Generated<number>;
+  user_id: number;
+  name: string;
+  description: string;
+  public: Generated<boolean>;
+  enabled_version_id: number | null;
+  runner_enabled: Generated<boolean>;
+  priority: Generated<number>;
+  level: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  disabled_at: Date | null;
+}
+
+export interface FilterVersionTable {
+  filter_version_id: Generated<number>;
+  filter_id: number;
+  code: string;
+  comment: string;
+  status: Generated<string>;
+  feedback: string | null;
+  declared_outputs: ColumnType<JsonObject | null, string | null, string | null>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  transitioned_at: Date | null;
+  enabled_at: Date | null;
+  disabled_at: Date | null;
+  validated_at: Date | null;
+}
+
+export interface TagTable {
+  tag_id: string;
+  filter_version_id: number | null;
+  description: string;
+}
+
+export interface SchemaMigrationTable {
+  version: string;
+  applied_at: Generated<Date>;
+}
+
+export interface Database {
+  locus: LocusTable;
+  alert: AlertTable;
+  alert_thumbnail: AlertThumbnailTable;
+  schema_migrations: SchemaMigrationTable;
+  app_user: AppUserTable;
+  revoked_token: RevokedTokenTable;
+  locus_annotation: LocusAnnotationTable;
+  announcement: AnnouncementTable;
+  filter: FilterTable;
+  filter_version: FilterVersionTable;
+  tag: TagTable;
+}

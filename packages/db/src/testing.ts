@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { migrate } from './migrate.ts';
+import { openDatabase, type OpenedDatabase } from './open.ts';
+import { Repositories } from './repositories/index.ts';
+
+/**
+ * A fresh, migrated database for one test file: PGlite in memory by default, or a new database on the
+ * PostgreSQL server of DATABASE_URL (as CI runs the suite a second time). Both are cloned from a
+ * migrated template, which is much faster than migrating each time.
+ */
+export interface TestDatabase extends OpenedDatabase {
+  repos: Repositories;
+}
+
+let pgliteTemplate: Promise<Blob> | undefined;
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) return createServerTestDatabase(serverUrl);
+  pgliteTemplate ??= (async () => {
+    const template = await openDatabase({});
+    await migrate(template.db);
+    const dump = await dumpOf(template);
+    await template.close();
+    return dump;
+  })();
+  const opened = await openDatabase({ pgliteLoadDataDir: await pgliteTemplate });
+  return { ...opened, repos: new Repositories(opened.db, opened.kind) };
+}
+
+async function dumpOf(opened: OpenedDatabase): Promise<Blob> {
+  const pglite = opened.pglite;
+  if (!pglite) throw new Error('not a PGlite database');
+  return pglite.dumpDataDir('none');
+}
+
+function migrationsHash(): string {
+  const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+  const hash = createHash('sha256');
+  for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(path.join(dir, file)));
+  return hash.digest('hex').slice(0, 12);
+}
+
+async function createServerTestDatabase(serverUrl: string): Promise<TestDatabase> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  const template = `antares_template_${migrationsHash()}`;
+  const name = `antares_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  try {
+    // Parallel test workers race to build the template: an advisory lock lets one of them do it.
+    await admin.query('SELECT pg_advisory_lock(4242)');
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+    if (exists.rowCount === 0) {
+      await admin.query(`CREATE DATABASE ${template}`);
+      const templateDb = await openDatabase({ databaseUrl: withDatabase(serverUrl, template), poolSize: 1 });
+      await migrate(templateDb.db);
+      await templateDb.close();
+    }
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock(4242)').catch(() => {});
+    await admin.end();
+  }
+  const opened = await openDatabase({ databaseUrl: withDatabase(serverUrl, name), poolSize: 4 });
+  return {
+    ...opened,
+    repos: new Repositories(opened.db, opened.kind),
+    close: async () => {
+      await opened.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}

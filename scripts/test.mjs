@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// `npm test`: every suite, then one closing line "tests: N passed, N failed, N skipped" over all of them.
+// Suites: the server-side unit and API tests (vitest), and the web app's end-to-end tests when present.
+// Set DATABASE_URL to run the database tests against a PostgreSQL server instead of embedded PGlite.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const extraArgs = process.argv.slice(2);
+const web = path.join(root, 'apps/web');
+const suites = [
+  { name: 'server-side', cwd: root, config: 'vitest.config.ts' },
+  { name: 'web unit', cwd: web, config: 'vitest.config.ts' },
+];
+// ANTARES_SKIP_E2E=1: CI's second pass (PostgreSQL) re-runs only the database-backed suites.
+if (!process.env.ANTARES_SKIP_E2E) {
+  suites.push({ name: 'web end-to-end', cwd: web, config: 'vitest.e2e.config.ts', buildWeb: true });
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let failedRun = false;
+for (const suite of suites) {
+  const report = path.join(root, `.vitest-results-${suite.name.replace(/\W+/g, '-')}.json`);
+  rmSync(report, { force: true });
+  console.log(`\n== ${suite.name} tests ==`);
+  if (suite.buildWeb) {
+    // Always test the app as it is now, never a stale build.
+    const build = spawnSync('npm', ['run', 'build', '-w', '@antares/web'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) {
+      console.error('the web app failed to build');
+      failedRun = true;
+      totals.failed++;
+      continue;
+    }
+  }
+  const result = spawnSync('npx', ['vitest', 'run', '--config', suite.config, '--reporter=default',
+    '--reporter=json', `--outputFile.json=${report}`, ...extraArgs], { cwd: suite.cwd, stdio: 'inherit' });
+  if (!existsSync(report)) {
+    console.error(`${suite.name}: the test runner produced no report (exit ${result.status})`);
+    failedRun = true;
+    continue;
+  }
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  rmSync(report, { force: true });
+  totals.passed += json.numPassedTests;
+  totals.failed += json.numFailedTests;
+  totals.skipped += json.numPendingTests + json.numTodoTests;
+  // A file that failed to load counts as a failure even though it ran no test.
+  const brokenFiles = json.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0);
+  totals.failed += brokenFiles.length;
+  if (result.status !== 0) failedRun = true;
+}
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedRun || totals.failed > 0 ? 1 : 0);
