@@ -20,6 +20,8 @@ if (!process.env.ANTARES_SKIP_E2E) {
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+// Named again at the very end: CI logs are often read from their tail only.
+const failures = [];
 let failedRun = false;
 for (const suite of suites) {
   const report = path.join(root, `.vitest-results-${suite.name.replace(/\W+/g, '-')}.json`);
@@ -50,7 +52,15 @@ for (const suite of suites) {
   // A file that failed to load counts as a failure even though it ran no test.
   const brokenFiles = json.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0);
   totals.failed += brokenFiles.length;
+  for (const file of json.testResults) {
+    const where = path.relative(root, file.name);
+    for (const test of file.assertionResults.filter((t) => t.status === 'failed')) {
+      failures.push(`${suite.name}: ${where} > ${test.fullName}\n    ${(test.failureMessages ?? []).join(' ').split('\n').slice(0, 6).join('\n    ')}`);
+    }
+    if (file.status === 'failed' && file.assertionResults.length === 0) failures.push(`${suite.name}: ${where} failed to load: ${file.message ?? ''}`);
+  }
   if (result.status !== 0) failedRun = true;
 }
+if (failures.length > 0) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedRun || totals.failed > 0 ? 1 : 0);

@@ -4,6 +4,7 @@ export { decodeAvroFile, decodeAvroBuffer } from './sources/ztf-avro.ts';
 export type { ZtfPacket } from './sources/ztf-avro.ts';
 export { alertPropertyCatalog, locusPropertyCatalog, type PropertyDefinition } from './properties/catalog.ts';
 export { renderCutoutPng } from './fits/render-png.ts';
-export { createCodeValidator, type CodeCheck } from './filters/code-validator.ts';
+export { createFilterSandbox, type FilterSandbox, type CodeCheck } from './filters/filter-sandbox.ts';
+export { locusInputsFor } from './filters/locus-inputs.ts';
 export { APT_INSTALL, missingSandboxPrerequisites, FilterSandboxPool } from './filters/sandbox-pool.ts';
 export { Level2Stage, LEVEL2_MIN_MEASUREMENTS } from './filters/level2.ts';

@@ -13,7 +13,7 @@ import { annotationRoutes } from './routes/annotations/index.ts';
 import { announcementRoutes } from './routes/announcements/index.ts';
 import { filterRoutes } from './routes/filters/index.ts';
 import { tagAndRunnerRoutes } from './routes/tags/index.ts';
-import type { FilterValidator } from './services/filter-service.ts';
+import type { FilterSandbox } from './services/filter-service.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { TokenService } from './auth/tokens.ts';
 import { LoginLimiter } from './auth/login-limiter.ts';
@@ -25,11 +25,11 @@ export interface BuildOptions {
   config: Config;
   repos: Repositories;
   logger?: boolean;
-  validateFilter?: FilterValidator;
+  filterSandbox?: FilterSandbox;
 }
 
 /** The whole HTTP application: JSON:API under /v1, /config.json and the web app. */
-export async function buildServer({ config, repos, logger = false, validateFilter }: BuildOptions): Promise<FastifyInstance> {
+export async function buildServer({ config, repos, logger = false, filterSandbox }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: 'info' } : false,
     // Alert ids (path parameters) can be long; allow them.
@@ -50,7 +50,7 @@ export async function buildServer({ config, repos, logger = false, validateFilte
     auth: new Authenticator(tokens, repos),
     limiter: new LoginLimiter(config.loginLimitPerUsername, config.loginLimitPerIp),
     mailer: new Mailer(config, app.log),
-    validateFilter,
+    filterSandbox,
   };
   lociRoutes(app, context);
   alertRoutes(app, context);

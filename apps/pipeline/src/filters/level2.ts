@@ -1,4 +1,5 @@
-import type { LocusRow, Repositories } from '@antares/db';
+import type { Repositories } from '@antares/db';
+import { locusInputsFor } from './locus-inputs.ts';
 import type { FilterSandboxPool, LocusForFilter, LocusReport } from './sandbox-pool.ts';
 
 /** Level 2 runs only on loci with at least this many measurements (wire format section 5). */
@@ -57,7 +58,7 @@ export class Level2Stage {
     const loci = (await this.repos.loci.findMany(locusIds))
       .filter((l) => Number(l.properties.num_mag_values ?? 0) >= LEVEL2_MIN_MEASUREMENTS);
     if (loci.length === 0) return;
-    const inputs = await this.inputsFor(loci);
+    const inputs = await locusInputsFor(this.repos, loci);
     const results = new Map(inputs.map((l) => [l.locus_id, { tags: new Set<string>(), properties: {} as Record<string, unknown>, alert: {} as Record<string, unknown> }]));
     for (const filter of [...this.filters]) {
       const reports = await this.pool.run(filter.key, inputs);
@@ -84,21 +85,6 @@ export class Level2Stage {
     await this.repos.alerts.mergeProperties(inputs
       .map((l) => ({ alert_id: l.alert_id!, properties: results.get(l.locus_id)!.alert }))
       .filter((u) => Object.keys(u.properties).length > 0));
-  }
-
-  /** Loci as filters see them: every alert with its properties, the newest as the triggering one. */
-  private async inputsFor(loci: LocusRow[]): Promise<LocusForFilter[]> {
-    const inputs: LocusForFilter[] = [];
-    for (const locus of loci) {
-      const alerts = await this.repos.alerts.listByLocus(locus.locus_id);
-      inputs.push({
-        locus_id: locus.locus_id, ra: locus.ra, dec: locus.dec, properties: { ...locus.properties }, tags: [...locus.tags],
-        alerts: alerts.map((a) => ({ alert_id: a.alert_id, mjd: a.mjd, survey: a.survey, properties: a.properties })),
-        alert_id: alerts.at(-1)?.alert_id,
-        catalog_objects: {},
-      });
-    }
-    return inputs;
   }
 
   private async recordFailure(filter: LoadedFilter, report: LocusReport): Promise<void> {

@@ -4,7 +4,7 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { LoginLimiter } from '../auth/login-limiter.ts';
 import type { Mailer } from '../auth/mailer.ts';
-import type { FilterValidator } from '../services/filter-service.ts';
+import type { FilterSandbox } from '../services/filter-service.ts';
 
 /** What every route module is given: configuration, repositories and the session machinery. */
 export interface RouteContext {
@@ -14,6 +14,6 @@ export interface RouteContext {
   tokens: TokenService;
   limiter: LoginLimiter;
   mailer: Mailer;
-  /** Loads filter code in the sandbox; undefined where the sandbox cannot run (then code is stored unchecked). */
-  validateFilter?: FilterValidator;
+  /** Checks and dry-runs filter code; undefined where the sandbox cannot run (then code is stored unchecked). */
+  filterSandbox?: FilterSandbox;
 }

@@ -1,5 +1,6 @@
 import type { FilterRow, FilterVersionRow, TagRow, UserRow } from '@antares/db';
-import type { ResourceObject } from '@antares/contract';
+import type { FilterTestReport, ResourceObject } from '@antares/contract';
+import { randomUUID } from 'node:crypto';
 import { userResource } from './user.ts';
 
 export function filterResource(filter: FilterRow, owner?: UserRow): ResourceObject {
@@ -61,4 +62,9 @@ export function tagResource(tag: TagRow): ResourceObject {
     id: tag.tag_id,
     attributes: { description: tag.description, filter_version_id: tag.filter_version_id === null ? null : String(tag.filter_version_id) },
   };
+}
+
+/** A dry-run report; its id only names this one run. */
+export function filterTestResource(report: FilterTestReport): ResourceObject {
+  return { type: 'filter_test', id: randomUUID(), attributes: { ...report } };
 }

@@ -1,11 +1,19 @@
-import { LIMITS, MESSAGES } from '@antares/contract';
-import type { FilterRow, FilterVersionRow, FilterViewer, Repositories } from '@antares/db';
+import { LIMITS, MESSAGES, type FilterTestReport } from '@antares/contract';
+import type { FilterRow, FilterVersionRow, FilterViewer, LocusRow, Repositories } from '@antares/db';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import type { Identity } from '../auth/authenticator.ts';
 import { stringField } from './body.ts';
 
-/** Loads code in the sandbox and tells what it declares; absent where the sandbox cannot run. */
-export type FilterValidator = (code: string) => Promise<{ ok: true; outputs: Record<string, unknown> } | { ok: false; message: string }>;
+/**
+ * The filter sandbox as the server uses it (apps/pipeline's createFilterSandbox); absent where the
+ * sandbox cannot run, and then code is stored unchecked and dry runs answer 503.
+ */
+export interface FilterSandbox {
+  /** Loads code in the sandbox and tells what it declares. */
+  validate(code: string): Promise<{ ok: true; outputs: Record<string, unknown> } | { ok: false; message: string }>;
+  /** Runs code on these loci as Level 2 would, storing nothing. */
+  dryRun(code: string, loci: LocusRow[]): Promise<FilterTestReport>;
+}
 
 /** The review workflow (spec section 4): which status may follow which. */
 export const TRANSITIONS: Record<string, string[]> = {
@@ -20,7 +28,7 @@ const FEEDBACK_REQUIRED = new Set(['DISABLED', 'REJECTED']);
 const FILTER_NAME = /^[A-Za-z][A-Za-z0-9 _.\-]*$/;
 
 export class FilterService {
-  constructor(private readonly repos: Repositories, private readonly validate?: FilterValidator) {}
+  constructor(private readonly repos: Repositories, private readonly sandbox?: FilterSandbox) {}
 
   static viewerOf(identity: Identity | null): FilterViewer {
     return identity ? { userId: identity.user.user_id, admin: identity.user.admin } : null;
@@ -65,8 +73,8 @@ export class FilterService {
     if (comment === '') throw badRequest(`comment: ${MESSAGES.required}`);
     if (comment.length > LIMITS.commentMax) throw badRequest(`comment: ${MESSAGES.maxLength(LIMITS.commentMax)}`);
     let outputs: Record<string, unknown> | null = null;
-    if (this.validate) {
-      const result = await this.validate(code);
+    if (this.sandbox) {
+      const result = await this.sandbox.validate(code);
       if (!result.ok) throw new ApiError(422, 'Invalid filter code', result.message);
       outputs = result.outputs;
     }

@@ -4,7 +4,7 @@ import { createTestDatabase, type Repositories } from '@antares/db';
 import { expandInputs, ingestFiles } from '@antares/pipeline';
 import { buildServer } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
-import type { FilterValidator } from '../services/filter-service.ts';
+import type { FilterSandbox } from '../services/filter-service.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 
@@ -20,14 +20,14 @@ export interface TestServer {
 }
 
 /** A real server on a free loopback port over a fresh database, optionally with real alerts ingested. */
-export async function startTestServer(options: { ingest?: string[]; config?: Partial<Config>; validateFilter?: FilterValidator } = {}): Promise<TestServer> {
+export async function startTestServer(options: { ingest?: string[]; config?: Partial<Config>; filterSandbox?: FilterSandbox | ((repos: Repositories) => FilterSandbox | undefined) } = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   if (options.ingest) {
     await ingestFiles(database.repos, expandInputs(options.ingest.map((p) => path.join(SHARED_DATA, p))));
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'antares-test-'));
   const config = loadConfig({}, { webDist: '/nonexistent', dataDir, jwtSecret: 'a-test-secret-of-at-least-thirty-two-characters', ...options.config });
-  const app = await buildServer({ config, repos: database.repos, validateFilter: options.validateFilter });
+  const app = await buildServer({ config, repos: database.repos, filterSandbox: typeof options.filterSandbox === 'function' ? options.filterSandbox(database.repos) : options.filterSandbox });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

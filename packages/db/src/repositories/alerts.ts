@@ -34,6 +34,13 @@ export class AlertRepository {
       .orderBy('mjd', 'asc').orderBy('alert_id', 'asc').execute();
   }
 
+  /** The alerts of many loci with all their properties, each locus' oldest first (Level 2 input). */
+  async listByLoci(locusIds: string[]): Promise<AlertRow[]> {
+    if (locusIds.length === 0) return [];
+    return this.db.selectFrom('alert').selectAll().where('locus_id', 'in', locusIds)
+      .orderBy('locus_id').orderBy('mjd', 'asc').orderBy('alert_id', 'asc').execute();
+  }
+
   /** The alerts of many loci, oldest first, with their summary fields only (see NewAlert.summary). */
   async listSummariesByLoci(locusIds: string[]): Promise<Array<Pick<AlertRow, 'alert_id' | 'locus_id' | 'mjd' | 'properties'>>> {
     if (locusIds.length === 0) return [];

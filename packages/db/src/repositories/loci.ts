@@ -140,6 +140,12 @@ export class LocusRepository {
     return this.db.selectFrom('locus').select(LOCUS_COLUMNS).where('locus_id', 'in', locusIds).execute();
   }
 
+  /** The loci with the newest alerts that Level 2 would run on (at least `minMeasurements`): dry runs. */
+  async newestForFilters(limit: number, minMeasurements: number): Promise<LocusRow[]> {
+    return this.db.selectFrom('locus').select(LOCUS_COLUMNS).where('num_mag_values', '>=', minMeasurements)
+      .orderBy(sql`newest_alert_observation_time DESC NULLS LAST`).orderBy('locus_id', 'desc').limit(limit).execute();
+  }
+
   /** Level 2 results: tags added to each locus and properties merged into its properties. */
   async applyFilterResults(results: Array<{ locus_id: string; tags: string[]; properties: JsonObject }>): Promise<void> {
     if (results.length === 0) return;

@@ -11,9 +11,12 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   server = await startTestServer({
-    validateFilter: async (code) => (code.includes('syntax error')
-      ? { ok: false, message: 'SyntaxError: invalid syntax' }
-      : { ok: true, outputs: { tags: [...code.matchAll(/'name': '(\w+)'/g)].map((m) => m[1]) } }),
+    filterSandbox: {
+      validate: async (code) => (code.includes('syntax error')
+        ? { ok: false, message: 'SyntaxError: invalid syntax' }
+        : { ok: true, outputs: { tags: [...code.matchAll(/'name': '(\w+)'/g)].map((m) => m[1]) } }),
+      dryRun: async () => { throw new Error('dry runs are tested with the real sandbox in filter-test.test.ts'); },
+    },
   });
   const hash = await hashPassword('Galaxy2026');
   for (const [name, admin] of [['owner', false], ['other', false], ['admin', true]] as const) {

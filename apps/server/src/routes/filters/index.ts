@@ -2,19 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import type { UserRow } from '@antares/db';
 import type { RouteContext } from '../context.ts';
 import { FilterService } from '../../services/filter-service.ts';
+import { FilterTestService } from '../../services/filter-test-service.ts';
 import { attributesOf, booleanField, numericId } from '../../services/body.ts';
 import { pageOf, single, type QueryParams } from '../../services/query-params.ts';
 import { baseUrl, pageLinks } from '../../services/request-url.ts';
 import { listDocument } from '../../serializers/documents.ts';
-import { filterResource, filterVersionResource, includedOwners } from '../../serializers/filter.ts';
+import { filterResource, filterTestResource, filterVersionResource, includedOwners } from '../../serializers/filter.ts';
 import { policies } from '../../policies/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 
 const VERSION_PAGE_LIMIT = 100;
 
 /** Filters and their versions; reads are optional-auth (private filters only for owner and admins). */
-export function filterRoutes(app: FastifyInstance, { auth, repos, config, validateFilter }: RouteContext): void {
-  const filters = new FilterService(repos, validateFilter);
+export function filterRoutes(app: FastifyInstance, { auth, repos, config, filterSandbox }: RouteContext): void {
+  const filters = new FilterService(repos, filterSandbox);
+  const tests = new FilterTestService(repos, filterSandbox);
   const idOf = (text: string, what: string) => {
     const id = numericId(text);
     if (id === null) throw notFound(`No ${what} with id "${text}"`);
@@ -43,6 +45,13 @@ export function filterRoutes(app: FastifyInstance, { auth, repos, config, valida
     const identity = await auth.require(request, 'create_filter');
     const filter = await filters.create(identity, idOf(request.params.userId, 'user'), attributesOf(request.body));
     return reply.status(201).send({ data: filterResource(filter) });
+  });
+
+  // A dry run: what the code would do to recent (or chosen) loci; nothing is stored.
+  app.post('/v1/filters/test', async (request) => {
+    await auth.require(request, 'test_filter');
+    const report = await tests.run(attributesOf(request.body));
+    return { data: filterTestResource(report) };
   });
 
   app.get<{ Params: { filterId: string } }>('/v1/filters/:filterId', async (request) => {

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+import type { ListParams } from '../../../lib/use-server-list';
 
 export interface ManagedUser {
   id: string;
@@ -11,12 +12,7 @@ export interface ManagedUser {
   created_at?: string;
 }
 
-export interface ListParams {
-  page: number;
-  perPage: number;
-  /** API sort: a field, '-' prefixed for descending. */
-  sort: string;
-}
+export type { ListParams };
 
 export async function getUsers({ page, perPage, sort }: ListParams, signal?: AbortSignal): Promise<{ users: ManagedUser[]; count: number }> {
   const document = await apiGet<JsonApiDocument<JsonApiResource<Omit<ManagedUser, 'id'>>[]>>(

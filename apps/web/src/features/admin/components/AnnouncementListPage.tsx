@@ -8,8 +8,8 @@ import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { isoUtcText } from '../../../lib/time';
 import { ANNOUNCEMENTS_KEY, setAnnouncementActive, useAnnouncements, type ManagedAnnouncement } from '../api/announcements';
-import { ActionError } from './ActionError';
-import { PAGE_SIZE_OPTIONS, useServerList } from './use-server-list';
+import { ActionError } from '../../../components/ActionError';
+import { PAGE_SIZE_OPTIONS, useServerList } from '../../../lib/use-server-list';
 
 /** Text colour on each variant's badge (light and warning need dark text). */
 const DARK_TEXT = new Set(['light', 'warning', 'info']);

@@ -8,8 +8,8 @@ import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { getSession, signIn } from '../../../lib/session';
 import { setUserFlag, useUsers, USERS_KEY, type ManagedUser, type UserFlag } from '../api/users';
-import { ActionError } from './ActionError';
-import { PAGE_SIZE_OPTIONS, useServerList } from './use-server-list';
+import { ActionError } from '../../../components/ActionError';
+import { PAGE_SIZE_OPTIONS, useServerList } from '../../../lib/use-server-list';
 
 interface PendingChange {
   user: ManagedUser;

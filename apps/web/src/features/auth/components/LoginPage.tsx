@@ -9,7 +9,7 @@ import { ApiError } from '../../../lib/api-client';
 import { getConfig } from '../../../lib/config';
 import { loadUser, login } from '../api/auth';
 import { safeRedirect } from './password-rules';
-import { useUnsavedChangesPrompt } from './use-unsaved-changes-prompt';
+import { useUnsavedChangesPrompt } from '../../../lib/use-unsaved-changes-prompt';
 
 /** The message for a failed login: the spec's for 401, the server's reason for a refusal like 429. */
 function loginFailure(error: unknown): string {

@@ -8,7 +8,7 @@ import { MESSAGES } from '@antares/contract';
 import { ApiError, firstError } from '../../../lib/api-client';
 import { register } from '../api/auth';
 import { PASSWORD_HINT, validateEmail, validatePassword, validateRepeat, validateRequired, validateUsername } from './password-rules';
-import { useUnsavedChangesPrompt } from './use-unsaved-changes-prompt';
+import { useUnsavedChangesPrompt } from '../../../lib/use-unsaved-changes-prompt';
 
 type Field = 'name' | 'username' | 'email' | 'password' | 'repeat';
 

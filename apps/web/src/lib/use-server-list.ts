@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import type { SortingState } from '@tanstack/react-table';
-import type { ListParams } from '../api/users';
+
+/** Paging and sorting parameters of a server-side list. */
+export interface ListParams {
+  page: number;
+  perPage: number;
+  /** API sort: a field, '-' prefixed for descending. */
+  sort: string;
+}
 
 /** Page-size options and default from the spec's business constants. */
 export const PAGE_SIZE_OPTIONS = [5, 10, 25, 50, 100] as const;

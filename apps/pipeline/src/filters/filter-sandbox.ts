@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { FilterTestLocus, FilterTestReport } from '@antares/contract';
+import type { LocusRow, Repositories } from '@antares/db';
+import { FilterSandboxPool, missingSandboxPrerequisites, type FilterError, type LocusReport } from './sandbox-pool.ts';
+import { locusInputsFor } from './locus-inputs.ts';
+
+export type CodeCheck = { ok: true; outputs: Record<string, unknown> } | { ok: false; message: string };
+
+/** What the API server does with filter code in the sandbox: check it on submission, and dry-run it. */
+export interface FilterSandbox {
+  /** Loads the code (import, class, declarations, setup) and tells what it declares. */
+  validate(code: string): Promise<CodeCheck>;
+  /** Runs the code on these loci, as Level 2 would, and reports what it would do; stores nothing. */
+  dryRun(code: string, loci: LocusRow[]): Promise<FilterTestReport>;
+}
+
+/**
+ * The API server's own small sandbox pool (on uids apart from the pipeline's workers). Undefined
+ * where the sandbox cannot run, with what is missing.
+ */
+export function createFilterSandbox(repos: Repositories): { sandbox?: FilterSandbox; close(): Promise<void>; missing: string[] } {
+  const missing = missingSandboxPrerequisites();
+  if (missing.length > 0) return { missing, close: async () => {} };
+  const pool = new FilterSandboxPool({ maxWorkers: 2, slotOffset: 500 });
+  const withLoaded = async <T>(code: string, use: (id: string, loaded: Awaited<ReturnType<FilterSandboxPool['load']>>) => Promise<T>): Promise<T> => {
+    const id = `sandbox-${randomUUID()}`;
+    try {
+      return await use(id, await pool.load(id, code));
+    } finally {
+      await pool.unload(id).catch(() => {});
+    }
+  };
+  const sandbox: FilterSandbox = {
+    validate: (code) => withLoaded(code, async (_id, result) => {
+      if (result.ok && result.outputs) return { ok: true, outputs: result.outputs as unknown as Record<string, unknown> };
+      const error = result.error;
+      return { ok: false, message: error ? `${error.type}: ${error.message}\n${error.traceback}`.trim() : 'The filter could not be loaded' };
+    }),
+    dryRun: (code, loci) => withLoaded(code, async (id, loaded) => {
+      if (!loaded.ok || !loaded.outputs) return reportOf({ loaded: false, loadError: loaded.error ?? unknownLoadError, stdout: loaded.stdout, reports: [] });
+      const inputs = await locusInputsFor(repos, loci);
+      const batch = await pool.runBatch(id, inputs);
+      return reportOf({ loaded: true, outputs: loaded.outputs, stdout: loaded.stdout, reports: batch.reports });
+    }),
+  };
+  return { missing, sandbox, close: () => pool.close() };
+}
+
+const unknownLoadError: FilterError = { type: 'LoadFailed', message: 'The filter could not be loaded', traceback: '' };
+
+function reportOf(run: {
+  loaded: boolean; loadError?: FilterError; outputs?: import('./sandbox-pool.ts').FilterOutputs; stdout: string; reports: LocusReport[];
+}): FilterTestReport {
+  const loci: FilterTestLocus[] = run.reports.map((r) => ({
+    locus_id: r.locus_id,
+    status: r.status,
+    skip_reason: r.skip_reason ?? null,
+    new_tags: r.new_tags,
+    new_properties: r.new_locus_properties,
+    new_alert_properties: r.new_alert_properties,
+    stdout: r.stdout,
+    error: r.error ?? null,
+    duration_ms: r.t * 1000,
+  }));
+  const times = loci.filter((l) => l.status === 'ok').map((l) => l.duration_ms).sort((a, b) => a - b);
+  return {
+    loaded: run.loaded,
+    load_error: run.loadError ?? null,
+    outputs: run.outputs
+      ? { tags: run.outputs.tags.map((name) => ({ name })), locus_properties: run.outputs.locus_properties, alert_properties: run.outputs.alert_properties }
+      : null,
+    stdout: run.stdout,
+    loci,
+    timing: { p50_ms: percentile(times, 50), p90_ms: percentile(times, 90), p99_ms: percentile(times, 99) },
+    counts: {
+      loci: loci.length,
+      ok: loci.filter((l) => l.status === 'ok').length,
+      skipped: loci.filter((l) => l.status === 'skipped').length,
+      error: loci.filter((l) => l.status !== 'ok' && l.status !== 'skipped').length,
+      tagged: loci.filter((l) => l.new_tags.length > 0).length,
+    },
+  };
+}
+
+/** Nearest-rank percentile of sorted values; null for none. */
+export function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}

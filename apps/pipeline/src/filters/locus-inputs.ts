@@ -1,0 +1,25 @@
+import type { LocusRow, Repositories } from '@antares/db';
+import type { LocusForFilter } from './sandbox-pool.ts';
+
+/**
+ * Loci as filters see them (filter-runtime/PROTOCOL.md): every alert with its properties, oldest first,
+ * the newest as the triggering one. One query for all the alerts of the batch.
+ */
+export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Promise<LocusForFilter[]> {
+  const alerts = await repos.alerts.listByLoci(loci.map((l) => l.locus_id));
+  const byLocus = new Map<string, typeof alerts>();
+  for (const alert of alerts) {
+    const list = byLocus.get(alert.locus_id);
+    if (list) list.push(alert);
+    else byLocus.set(alert.locus_id, [alert]);
+  }
+  return loci.map((locus) => {
+    const own = byLocus.get(locus.locus_id) ?? [];
+    return {
+      locus_id: locus.locus_id, ra: locus.ra, dec: locus.dec, properties: { ...locus.properties }, tags: [...locus.tags],
+      alerts: own.map((a) => ({ alert_id: a.alert_id, mjd: a.mjd, survey: a.survey, properties: a.properties })),
+      alert_id: own.at(-1)?.alert_id,
+      catalog_objects: {},
+    };
+  });
+}

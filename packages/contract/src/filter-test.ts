@@ -1,0 +1,44 @@
+/**
+ * The dry run of filter code (`POST /v1/filters/test`): what the server answers and the web app's
+ * Test panel shows. Beyond the original system, so its shape is ours.
+ */
+export interface FilterTestError {
+  type: string;
+  message: string;
+  traceback: string;
+}
+
+export type FilterTestLocusStatus = 'ok' | 'skipped' | 'error' | 'timeout' | 'crash';
+
+export interface FilterTestLocus {
+  locus_id: string;
+  status: FilterTestLocusStatus;
+  skip_reason: string | null;
+  new_tags: string[];
+  new_properties: Record<string, unknown>;
+  new_alert_properties: Record<string, unknown>;
+  stdout: string;
+  error: FilterTestError | null;
+  duration_ms: number;
+}
+
+export interface FilterTestReport {
+  loaded: boolean;
+  load_error: FilterTestError | null;
+  /** What the code declares (tags and properties with their types); null when it did not load. */
+  outputs: {
+    tags: Array<{ name: string }>;
+    locus_properties: Array<{ name: string; type: string }>;
+    alert_properties: Array<{ name: string; type: string }>;
+  } | null;
+  /** What the filter printed while loading (module level and setup()). */
+  stdout: string;
+  loci: FilterTestLocus[];
+  /** Milliseconds per locus in the filter, over the loci that ran to the end (null when none did). */
+  timing: { p50_ms: number | null; p90_ms: number | null; p99_ms: number | null };
+  counts: { loci: number; ok: number; skipped: number; error: number; tagged: number };
+}
+
+/** How many recent loci a dry run takes when no locus ids are given, and at most. */
+export const FILTER_TEST_DEFAULT_LOCI = 20;
+export const FILTER_TEST_MAX_LOCI = 100;
