@@ -24,6 +24,9 @@ const schema = z.object({
   /** Failed logins allowed per username and per client address in a 15-minute window. */
   ANTARES_LOGIN_LIMIT_PER_USERNAME: z.coerce.number().int().positive().default(10),
   ANTARES_LOGIN_LIMIT_PER_IP: z.coerce.number().int().positive().default(50),
+  /** Drop folder of the running server for alert files (default $ANTARES_DATA_DIR/inbox; `off` turns it off). */
+  ANTARES_INBOX_DIR: z.string().optional(),
+  ANTARES_INBOX_POLL_SECONDS: z.coerce.number().positive().default(2),
 });
 
 export type Config = {
@@ -44,6 +47,9 @@ export type Config = {
   mailFrom: string;
   loginLimitPerUsername: number;
   loginLimitPerIp: number;
+  /** undefined: no inbox. */
+  inboxDir?: string;
+  inboxPollSeconds: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -71,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: e.ANTARES_MAIL_FROM,
     loginLimitPerUsername: e.ANTARES_LOGIN_LIMIT_PER_USERNAME,
     loginLimitPerIp: e.ANTARES_LOGIN_LIMIT_PER_IP,
+    inboxDir: e.ANTARES_INBOX_DIR === 'off' ? undefined : path.resolve(e.ANTARES_INBOX_DIR ?? path.join(e.ANTARES_DATA_DIR, 'inbox')),
+    inboxPollSeconds: e.ANTARES_INBOX_POLL_SECONDS,
     ...overrides,
   };
 }

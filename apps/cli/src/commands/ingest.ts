@@ -1,27 +1,11 @@
 import type { Repositories } from '@antares/db';
-import {
-  FilterSandboxPool, Level2Stage, expandInputs, formatIngestSummary, ingestFiles, missingSandboxPrerequisites, type IngestStats,
-} from '@antares/pipeline';
+import { expandInputs, formatIngestSummary, ingestFiles, type IngestStats } from '@antares/pipeline';
+import { openLevel2 } from './level2.ts';
 import { createProgress } from '../progress.ts';
-
-/** Level 2 for this run: the enabled filters in a sandbox pool, when there are any and a sandbox here. */
-async function level2For(repos: Repositories): Promise<{ stage?: Level2Stage; close(): Promise<void> }> {
-  if ((await repos.filters.listForPipeline()).length === 0) return { close: async () => {} };
-  const missing = missingSandboxPrerequisites();
-  if (missing.length > 0) {
-    console.warn(`Level 2 filters are not run: missing ${missing.join(', ')}`);
-    return { close: async () => {} };
-  }
-  const pool = new FilterSandboxPool({ maxWorkers: 8 });
-  const stage = new Level2Stage(repos, pool);
-  await stage.refresh();
-  console.log(`Level 2: ${stage.filterCount} enabled filter(s)`);
-  return { stage, close: () => pool.close() };
-}
 
 export async function runIngest(repos: Repositories, inputs: string[]): Promise<IngestStats> {
   const files = expandInputs(inputs);
-  const level2 = await level2For(repos);
+  const level2 = await openLevel2(repos, 'skip');
   const progress = createProgress('ingest', files.length, 'files');
   const started = Date.now();
   try {

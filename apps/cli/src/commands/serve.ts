@@ -1,6 +1,7 @@
 import type { Repositories } from '@antares/db';
 import { buildServer, type Config } from '@antares/server';
-import { APT_INSTALL, createFilterSandbox } from '@antares/pipeline';
+import { APT_INSTALL, createFilterSandbox, InboxWatcher } from '@antares/pipeline';
+import { openLevel2 } from './level2.ts';
 
 export async function runServe(config: Config, repos: Repositories, close: () => Promise<void>): Promise<void> {
   const checker = createFilterSandbox(repos);
@@ -10,7 +11,9 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
   // Revoked token ids are needed only until their tokens expire.
   await repos.revokedTokens.purgeExpired();
   const app = await buildServer({ config, repos, logger: true, filterSandbox: checker.sandbox });
+  const inbox = config.inboxDir ? await startInbox(repos, config.inboxDir, config.inboxPollSeconds) : undefined;
   const shutdown = async () => {
+    await inbox?.stop();
     await app.close();
     await checker.close();
     await close();
@@ -20,4 +23,18 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
   process.once('SIGTERM', shutdown);
   await app.listen({ port: config.port, host: config.host });
   console.log(`ANTARES is serving at http://localhost:${config.port}`);
+}
+
+/** The server's drop folder for alert files, with Level 2 (see InboxWatcher). */
+async function startInbox(repos: Repositories, dir: string, pollSeconds: number): Promise<{ stop(): Promise<void> }> {
+  const level2 = await openLevel2(repos, 'keep');
+  const watcher = new InboxWatcher(repos, dir, { level2: level2.stage, pollMs: pollSeconds * 1000 });
+  watcher.start();
+  console.log(`Alert files dropped into ${dir} are ingested`);
+  return {
+    async stop() {
+      await watcher.stop();
+      await level2.close();
+    },
+  };
 }

@@ -41,16 +41,25 @@ export class Level2Stage {
     return this.filters.length;
   }
 
-  /** Loads the enabled filters into the sandbox pool; one that fails to load is disabled. */
+  /**
+   * Brings the loaded filters in line with the enabled ones, in priority order: new versions are
+   * loaded, versions no longer enabled are unloaded, loaded ones stay (a long-running pipeline calls
+   * this before each batch). A filter that fails to load is disabled.
+   */
   async refresh(): Promise<void> {
-    const loaded: LoadedFilter[] = [];
+    const current = new Map(this.filters.map((f) => [f.key, f]));
+    const wanted: LoadedFilter[] = [];
     for (const f of await this.repos.filters.listForPipeline()) {
       const key = `filter-${f.filter_id}-v${f.version_id}`;
+      const known = current.get(key);
+      if (known) { wanted.push(known); current.delete(key); continue; }
+      const filter = { key, filterId: f.filter_id, versionId: f.version_id, name: f.name };
       const result = await this.pool.load(key, f.code);
-      if (result.ok) loaded.push({ key, filterId: f.filter_id, versionId: f.version_id, name: f.name });
-      else await this.disable({ key, filterId: f.filter_id, versionId: f.version_id, name: f.name }, `it failed to load: ${result.error?.message ?? 'unknown error'}`);
+      if (result.ok) wanted.push(filter);
+      else await this.disable(filter, `it failed to load: ${result.error?.message ?? 'unknown error'}`);
     }
-    this.filters = loaded;
+    for (const gone of current.values()) await this.pool.unload(gone.key).catch(() => {});
+    this.filters = wanted;
   }
 
   async run(locusIds: string[]): Promise<void> {

@@ -107,12 +107,14 @@ describe('login, check, refresh and logout', () => {
   });
 
   it('answers an expired access token with a 401 mentioning "expire"; refresh issues a new one', async () => {
-    const short = await startTestServer({ config: { accessTokenMinutes: 1 / 60 } });
+    // Three seconds: JWT times are whole seconds, so a one-second token can be dead at birth and the
+    // refreshed token below must outlive the next request even on a loaded machine.
+    const short = await startTestServer({ config: { accessTokenMinutes: 3 / 60 } });
     try {
       const session = new HttpSession(short.url);
       await register(session, 'expiry');
       await session.post('/v1/auth/login?type=cookie', { username: 'expiry', password: 'Galaxy2026' });
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      await new Promise((resolve) => setTimeout(resolve, 4100));
       const expired = await session.get('/v1/auth/check');
       expect(expired.status).toBe(401);
       expect(expired.body.errors[0].detail).toMatch(/expire/);

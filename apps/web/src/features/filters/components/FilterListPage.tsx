@@ -1,18 +1,25 @@
+import { useMemo } from 'react';
 import { Link } from 'react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import { DataTable } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
+import { ErrorState } from '../../../components/ErrorState';
 import { LoginPromptButton } from '../../../components/LoginPrompt';
+import { PAGE_SIZE_OPTIONS, useServerList } from '../../../lib/use-server-list';
 import { useSession } from '../../../lib/use-session';
+import { isoUtcText } from '../../../lib/time';
+import { useUserFilters, type Filter } from '../api/filters';
+import { EnabledBadge } from './EnabledBadge';
+import { usePublicToggle } from './use-public-toggle';
 
-/** Filters. Not signed in (or no filters): 'Find Objects of Interest'. */
-export function Component() {
-  const { isAuthenticated } = useSession();
+function FindObjectsOfInterest({ signedIn }: { signedIn: boolean }) {
   return (
     <EmptyState title="Find Objects of Interest">
       <p className="lead">
         Filters help you sift through the stream of survey alerts: write Python code that selects or tags the loci you care about, and ANTARES runs
         it on every new alert.
       </p>
-      {isAuthenticated ? (
+      {signedIn ? (
         <Link to="/filters/create" className="btn btn-primary">
           Create your first Filter
         </Link>
@@ -20,5 +27,64 @@ export function Component() {
         <LoginPromptButton>Login to create your first Filter</LoginPromptButton>
       )}
     </EmptyState>
+  );
+}
+
+/** Filters: the signed-in user's filters with their Public switches; 'Find Objects of Interest' when signed out or empty. */
+export function Component() {
+  const { isAuthenticated, user } = useSession();
+  const list = useServerList({ id: 'created_at', desc: true });
+  const filters = useUserFilters(isAuthenticated ? user?.id : undefined, list.params);
+  const visibility = usePublicToggle();
+
+  const columns = useMemo<ColumnDef<Filter>[]>(
+    () => [
+      { id: 'name', header: 'Name', accessorKey: 'name', cell: ({ row }) => <Link to={`/filters/${row.original.id}`}>{row.original.name}</Link> },
+      {
+        id: 'description',
+        header: 'Description',
+        enableSorting: false,
+        cell: ({ row }) => (
+          <div className="truncate-600" title={row.original.description}>
+            {row.original.description}
+          </div>
+        ),
+      },
+      { id: 'public', header: 'Public', accessorKey: 'public', cell: ({ row }) => visibility.switchFor(row.original) },
+      { id: 'enabled', header: 'Enabled', enableSorting: false, cell: ({ row }) => <EnabledBadge filter={row.original} /> },
+      { id: 'created_at', header: 'Created At (UTC)', accessorKey: 'created_at', meta: { className: 'text-nowrap' }, cell: ({ row }) => isoUtcText(row.original.created_at) },
+    ],
+    [visibility],
+  );
+
+  if (!isAuthenticated) return <FindObjectsOfInterest signedIn={false} />;
+  if (filters.isSuccess && filters.data.count === 0) return <FindObjectsOfInterest signedIn />;
+  return (
+    <section>
+      <div className="d-flex align-items-center gap-3 mb-3">
+        <h1 className="h3 mb-0">My Filters</h1>
+        <Link to="/filters/create" className="btn btn-primary btn-sm">
+          New Filter
+        </Link>
+      </div>
+      {visibility.elements}
+      {filters.isError ? (
+        <ErrorState title="Error Loading Filters" message="There was an error loading your filters." error={filters.error} />
+      ) : (
+        <DataTable
+          id="filter-table"
+          caption="My filters"
+          columns={columns}
+          data={filters.data?.filters ?? []}
+          loading={filters.isPending}
+          getRowId={(filter) => filter.id}
+          server={list.paging(filters.data?.count ?? 0)}
+          sorting={list.sorting}
+          onSortingChange={list.onSortingChange}
+          pageSizeOptions={PAGE_SIZE_OPTIONS}
+          emptyText="No filters"
+        />
+      )}
+    </section>
   );
 }

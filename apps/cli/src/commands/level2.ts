@@ -1,0 +1,21 @@
+import type { Repositories } from '@antares/db';
+import { APT_INSTALL, FilterSandboxPool, Level2Stage, missingSandboxPrerequisites } from '@antares/pipeline';
+
+/**
+ * Level 2 for a command: the enabled filters in a sandbox pool. `whenNoFilters: 'skip'` (a one-off
+ * ingest) starts nothing when no filter is enabled; a long-running server keeps a stage anyway, since
+ * filters can be enabled while it runs.
+ */
+export async function openLevel2(repos: Repositories, whenNoFilters: 'skip' | 'keep'): Promise<{ stage?: Level2Stage; close(): Promise<void> }> {
+  if (whenNoFilters === 'skip' && (await repos.filters.listForPipeline()).length === 0) return { close: async () => {} };
+  const missing = missingSandboxPrerequisites();
+  if (missing.length > 0) {
+    console.warn(`Level 2 filters are not run: missing ${missing.join(', ')} (install: ${APT_INSTALL})`);
+    return { close: async () => {} };
+  }
+  const pool = new FilterSandboxPool({ maxWorkers: 8 });
+  const stage = new Level2Stage(repos, pool);
+  await stage.refresh();
+  console.log(`Level 2: ${stage.filterCount} enabled filter(s)`);
+  return { stage, close: () => pool.close() };
+}
