@@ -50,7 +50,7 @@ program.command('ingest')
     const config = loadConfig();
     const database = await openConfiguredDatabase(config);
     try {
-      await runIngest(database.repos, paths);
+      await runIngest(database.repos, paths, config);
     } finally {
       await database.close();
     }

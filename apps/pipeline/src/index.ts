@@ -9,3 +9,4 @@ export { locusInputsFor } from './filters/locus-inputs.ts';
 export { APT_INSTALL, missingSandboxPrerequisites, FilterSandboxPool } from './filters/sandbox-pool.ts';
 export { Level2Stage, LEVEL2_MIN_MEASUREMENTS } from './filters/level2.ts';
 export { InboxWatcher, type InboxOptions } from './sources/inbox.ts';
+export { createChatNotifier, type ChatNotifier, type ChatMessage } from './sinks/chat.ts';

@@ -27,6 +27,8 @@ const schema = z.object({
   /** Drop folder of the running server for alert files (default $ANTARES_DATA_DIR/inbox; `off` turns it off). */
   ANTARES_INBOX_DIR: z.string().optional(),
   ANTARES_INBOX_POLL_SECONDS: z.coerce.number().positive().default(2),
+  /** A Slack bot token for chat notifications; unset: they go to $ANTARES_DATA_DIR/chat-outbox.jsonl and the log. */
+  ANTARES_SLACK_TOKEN: z.string().optional(),
 });
 
 export type Config = {
@@ -50,6 +52,7 @@ export type Config = {
   /** undefined: no inbox. */
   inboxDir?: string;
   inboxPollSeconds: number;
+  slackToken?: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -79,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginLimitPerIp: e.ANTARES_LOGIN_LIMIT_PER_IP,
     inboxDir: e.ANTARES_INBOX_DIR === 'off' ? undefined : path.resolve(e.ANTARES_INBOX_DIR ?? path.join(e.ANTARES_DATA_DIR, 'inbox')),
     inboxPollSeconds: e.ANTARES_INBOX_POLL_SECONDS,
+    slackToken: e.ANTARES_SLACK_TOKEN,
     ...overrides,
   };
 }

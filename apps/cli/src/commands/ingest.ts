@@ -1,11 +1,13 @@
 import type { Repositories } from '@antares/db';
 import { expandInputs, formatIngestSummary, ingestFiles, type IngestStats } from '@antares/pipeline';
+import { loadConfig, type Config } from '@antares/server';
 import { openLevel2 } from './level2.ts';
 import { createProgress } from '../progress.ts';
 
-export async function runIngest(repos: Repositories, inputs: string[]): Promise<IngestStats> {
+/** `config` names where chat notifications of failing filters go; the environment's by default. */
+export async function runIngest(repos: Repositories, inputs: string[], config: Config = loadConfig()): Promise<IngestStats> {
   const files = expandInputs(inputs);
-  const level2 = await openLevel2(repos, 'skip');
+  const level2 = await openLevel2(config, repos, 'skip');
   const progress = createProgress('ingest', files.length, 'files');
   const started = Date.now();
   try {

@@ -11,7 +11,7 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
   // Revoked token ids are needed only until their tokens expire.
   await repos.revokedTokens.purgeExpired();
   const app = await buildServer({ config, repos, logger: true, filterSandbox: checker.sandbox });
-  const inbox = config.inboxDir ? await startInbox(repos, config.inboxDir, config.inboxPollSeconds) : undefined;
+  const inbox = config.inboxDir ? await startInbox(config, repos, config.inboxDir) : undefined;
   const shutdown = async () => {
     await inbox?.stop();
     await app.close();
@@ -26,9 +26,9 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
 }
 
 /** The server's drop folder for alert files, with Level 2 (see InboxWatcher). */
-async function startInbox(repos: Repositories, dir: string, pollSeconds: number): Promise<{ stop(): Promise<void> }> {
-  const level2 = await openLevel2(repos, 'keep');
-  const watcher = new InboxWatcher(repos, dir, { level2: level2.stage, pollMs: pollSeconds * 1000 });
+async function startInbox(config: Config, repos: Repositories, dir: string): Promise<{ stop(): Promise<void> }> {
+  const level2 = await openLevel2(config, repos, 'keep');
+  const watcher = new InboxWatcher(repos, dir, { level2: level2.stage, pollMs: config.inboxPollSeconds * 1000 });
   watcher.start();
   console.log(`Alert files dropped into ${dir} are ingested`);
   return {

@@ -35,6 +35,7 @@ class Follower(dk.Filter):
 `;
 const BROKEN = `import antares.devkit as dk
 class Broken(dk.Filter):
+    ERROR_SLACK_CHANNEL = '#broken-alerts'
     def run(self, locus):
         raise ValueError('this filter always fails')
 `;
@@ -65,7 +66,8 @@ describe.skipIf(missing.length > 0)('Level 2 filters in the pipeline', () => {
     await enable('Multi detection', TAGGER, 1);
     await enable('Follower', FOLLOWER, 2);
     const brokenId = await enable('Broken', BROKEN, 3);
-    const level2 = new Level2Stage(database.repos, pool, { maxConsecutiveFailures: 3 });
+    const told: Array<{ channel: string; text: string }> = [];
+    const level2 = new Level2Stage(database.repos, pool, { maxConsecutiveFailures: 3, notifier: { send: async (m) => { told.push(m); } } });
     await level2.refresh();
     expect(level2.filterCount).toBe(3);
 
@@ -95,5 +97,9 @@ describe.skipIf(missing.length > 0)('Level 2 filters in the pipeline', () => {
     const versions = await database.repos.filters.listVersions(brokenId, { sort: '-created_at', limit: 10, offset: 0 });
     expect(versions.rows[0].status).toBe('DISABLED');
     expect(versions.rows[0].feedback).toContain('this filter always fails');
+    // The owner hears about it on the filter's error channel: the first failure, then the disabling.
+    expect(told.map((m) => m.channel)).toEqual(['#broken-alerts', '#broken-alerts']);
+    expect(told[0].text).toMatch(/^Filter "Broken" \(version \d+\) failed on locus ANT\S+:\nValueError: this filter always fails/);
+    expect(told[1].text).toContain('was disabled: it failed on 3 loci in a row');
   });
 });

@@ -1,5 +1,6 @@
 import type { Repositories } from '@antares/db';
 import { locusInputsFor } from './locus-inputs.ts';
+import type { ChatNotifier } from '../sinks/chat.ts';
 import type { FilterSandboxPool, LocusForFilter, LocusReport } from './sandbox-pool.ts';
 
 /** Level 2 runs only on loci with at least this many measurements (wire format section 5). */
@@ -8,6 +9,8 @@ export const LEVEL2_MIN_MEASUREMENTS = 2;
 export interface Level2Options {
   /** A filter failing on this many loci in a row is disabled (its enabled version becomes DISABLED). */
   maxConsecutiveFailures?: number;
+  /** Tells a filter's error channel (its ERROR_SLACK_CHANNEL) when it starts failing and when it is disabled. */
+  notifier?: ChatNotifier;
 }
 
 export interface Level2Stats {
@@ -22,6 +25,8 @@ interface LoadedFilter {
   filterId: number;
   versionId: number;
   name: string;
+  /** The filter's ERROR_SLACK_CHANNEL (else SLACK_CHANNEL); '' when it declares none. */
+  errorChannel: string;
 }
 
 /**
@@ -53,8 +58,9 @@ export class Level2Stage {
       const key = `filter-${f.filter_id}-v${f.version_id}`;
       const known = current.get(key);
       if (known) { wanted.push(known); current.delete(key); continue; }
-      const filter = { key, filterId: f.filter_id, versionId: f.version_id, name: f.name };
+      const filter: LoadedFilter = { key, filterId: f.filter_id, versionId: f.version_id, name: f.name, errorChannel: '' };
       const result = await this.pool.load(key, f.code);
+      filter.errorChannel = result.outputs?.error_channel ?? '';
       if (result.ok) wanted.push(filter);
       else await this.disable(filter, `it failed to load: ${result.error?.message ?? 'unknown error'}`);
     }
@@ -100,9 +106,10 @@ export class Level2Stage {
     this.stats.failures++;
     const count = (this.consecutiveFailures.get(filter.filterId) ?? 0) + 1;
     this.consecutiveFailures.set(filter.filterId, count);
+    // The first failure of a run of them is told at once; the rest only if they disable the filter.
+    if (count === 1) await this.notify(filter, `Filter "${filter.name}" (version ${filter.versionId}) failed on locus ${report.locus_id}:\n${describe(report)}`);
     if (count >= (this.options.maxConsecutiveFailures ?? 10) && this.filters.includes(filter)) {
-      const error = report.error ? `${report.error.type}: ${report.error.message}\n${report.error.traceback}` : report.status;
-      await this.disable(filter, `it failed on ${count} loci in a row; the last (${report.locus_id}): ${error}`);
+      await this.disable(filter, `it failed on ${count} loci in a row; the last (${report.locus_id}): ${describe(report)}`);
     }
   }
 
@@ -111,5 +118,15 @@ export class Level2Stage {
     this.stats.disabled.push(filter.name);
     await this.repos.filters.transition(filter.filterId, filter.versionId, 'DISABLED', `Disabled automatically: ${why}`.slice(0, 4000));
     await this.pool.unload(filter.key).catch(() => {});
+    await this.notify(filter, `Filter "${filter.name}" (version ${filter.versionId}) was disabled: ${why}`);
   }
+
+  private async notify(filter: LoadedFilter, text: string): Promise<void> {
+    if (!this.options.notifier || filter.errorChannel === '') return;
+    await this.options.notifier.send({ channel: filter.errorChannel, text: text.slice(0, 4000) });
+  }
+}
+
+function describe(report: LocusReport): string {
+  return report.error ? `${report.error.type}: ${report.error.message}\n${report.error.traceback}`.trim() : report.status;
 }

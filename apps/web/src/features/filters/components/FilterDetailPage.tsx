@@ -1,5 +1,31 @@
-import { PendingFeature } from '../../../components/PendingFeature';
+import { useParams } from 'react-router';
+import { useSession } from '../../../lib/use-session';
+import { useFilter, useVersions } from '../api/filters';
+import { FilterPageState } from './FilterPageState';
+import { FilterSummary } from './FilterSummary';
+import { usePublicToggle } from './use-public-toggle';
+import { useVersionSelection } from './use-version-selection';
+import { VersionsViewer } from './versions/VersionsViewer';
 
+/**
+ * A filter: name, creation date, description, the Public switch (for those who may act on it: the
+ * owner or an admin) and the versions viewer.
+ */
 export function Component() {
-  return <PendingFeature title="Filter" />;
+  const filterId = useParams().filterId ?? '';
+  const { user } = useSession();
+  const filter = useFilter(filterId);
+  const versions = useVersions(filterId);
+  const [selectedId, select] = useVersionSelection(filter.data, versions.data);
+  const visibility = usePublicToggle();
+
+  if (!filter.isSuccess) return <FilterPageState filter={filter} />;
+  const mayAct = Boolean(user && (user.id === filter.data.user_id || user.admin));
+  return (
+    <section>
+      <FilterSummary filter={filter.data} publicSwitch={mayAct && visibility.switchFor(filter.data, { label: 'Public' })} />
+      {visibility.elements}
+      <VersionsViewer key={filter.data.id} filter={filter.data} versions={versions} selectedId={selectedId} onSelect={select} mayAct={mayAct} />
+    </section>
+  );
 }

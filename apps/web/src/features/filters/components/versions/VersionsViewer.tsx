@@ -1,0 +1,95 @@
+import { useState, type ReactNode } from 'react';
+import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import { addVersion, FILTERS_KEY, useVersion, type Filter, type FilterVersion } from '../../api/filters';
+import { CodeEditor } from './CodeEditor';
+import { CodeFileButtons } from './CodeFileButtons';
+import { NewVersionForm } from './NewVersionForm';
+import { TestPanel } from './TestPanel';
+import { VersionPicker } from './VersionPicker';
+import { NO_VERSIONS_WARNING, TEMPLATE_CODE, VERSION_LOAD_ERROR_CODE } from './version-format';
+
+export interface VersionsViewerProps {
+  filter: Filter;
+  versions: UseQueryResult<FilterVersion[]>;
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+  /** Whether the viewer may submit new versions (the owner or an admin). */
+  mayAct: boolean;
+  /** Extra controls for the selected version (the admin transition buttons). */
+  versionActions?: (version: FilterVersion) => ReactNode;
+}
+
+const REFRESH_WARNING = 'Your filter was successfully updated but there was a problem refreshing the page.';
+
+/**
+ * The versions viewer: the selected version's code, read-only, with its dropdown; or the editor of a
+ * new version (a filter with no versions opens in it, with starter code and a warning). Code downloads
+ * as {filter name}.py, files can be uploaded, and the Test panel dry-runs what the editor shows.
+ */
+export function VersionsViewer({ filter, versions, selectedId, onSelect, mayAct, versionActions }: VersionsViewerProps) {
+  const client = useQueryClient();
+  const [draft, setDraft] = useState<string | null>(null);
+  const [warning, setWarning] = useState<string | null>(null);
+  const list = versions.data ?? [];
+  const listed = list.find((v) => v.id === selectedId);
+  const fetched = useVersion(filter.id, selectedId, versions.isSuccess && !listed);
+  const selected = listed ?? fetched.data;
+  const noVersions = versions.isSuccess && list.length === 0;
+  const editing = mayAct && (draft !== null || noVersions);
+  const editorCode = editing ? (draft ?? TEMPLATE_CODE) : selected ? selected.code : fetched.isError ? VERSION_LOAD_ERROR_CODE : '';
+
+  if (versions.isPending) return <p role="status">Loading...</p>;
+  if (versions.isError) {
+    return (
+      <Alert variant="danger" role="alert">
+        There was an error fetching data. Please try again later.
+      </Alert>
+    );
+  }
+
+  const submit = async (comment: string) => {
+    const version = await addVersion(filter.id, { code: editorCode, comment });
+    try {
+      await client.refetchQueries({ queryKey: FILTERS_KEY, type: 'active' }, { throwOnError: true });
+    } catch {
+      setWarning(REFRESH_WARNING);
+    }
+    onSelect(version.id);
+    setDraft(null);
+  };
+
+  return (
+    <section aria-labelledby="versions-title">
+      <h2 className="h5" id="versions-title">
+        {editing ? 'New Version' : 'Versions'}
+      </h2>
+      {warning && (
+        <Alert variant="warning" dismissible onClose={() => setWarning(null)}>
+          {warning}
+        </Alert>
+      )}
+      {noVersions && (
+        <Alert variant="warning" data-testid="no-versions-warning">
+          {mayAct ? NO_VERSIONS_WARNING : 'This filter does not have submitted versions yet.'}
+        </Alert>
+      )}
+      {!editing && list.length > 0 && <VersionPicker versions={list} selected={selected} onSelect={onSelect} />}
+      {!editing && selected && versionActions?.(selected)}
+      <div className="d-flex flex-wrap gap-2 my-2">
+        {mayAct && !editing && list.length > 0 && (
+          <Button size="sm" onClick={() => setDraft(selected?.code ?? TEMPLATE_CODE)}>
+            New Version
+          </Button>
+        )}
+        <CodeFileButtons filterName={filter.name} code={editorCode} onUpload={mayAct ? (code) => setDraft(code) : undefined} />
+      </div>
+      {(editing || selected || fetched.isError) && (
+        <CodeEditor value={editorCode} readOnly={!editing} onChange={editing ? setDraft : undefined} label={`Python code of ${filter.name}`} />
+      )}
+      {editing && <NewVersionForm code={editorCode} canCancel={list.length > 0} onSubmit={submit} onCancel={() => setDraft(null)} />}
+      {editorCode.trim() !== '' && editorCode !== VERSION_LOAD_ERROR_CODE && <TestPanel code={editorCode} />}
+    </section>
+  );
+}
