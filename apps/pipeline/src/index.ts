@@ -6,7 +6,9 @@ export { alertPropertyCatalog, locusPropertyCatalog, type PropertyDefinition } f
 export { renderCutoutPng } from './fits/render-png.ts';
 export { createFilterSandbox, type FilterSandbox, type CodeCheck } from './filters/filter-sandbox.ts';
 export { locusInputsFor } from './filters/locus-inputs.ts';
-export { APT_INSTALL, missingSandboxPrerequisites, FilterSandboxPool } from './filters/sandbox-pool.ts';
+export { APT_INSTALL, missingSandboxPrerequisites, FilterSandboxPool, type LocusForFilter } from './filters/sandbox-pool.ts';
 export { Level2Stage, LEVEL2_MIN_MEASUREMENTS } from './filters/level2.ts';
+export { ensureShippedFilters, SYSTEM_USERNAME, type SeedResult } from './filters/shipped/seed.ts';
+export { SHIPPED_FILTERS, type ShippedFilter } from './filters/shipped/index.ts';
 export { InboxWatcher, type InboxOptions } from './sources/inbox.ts';
 export { createChatNotifier, type ChatNotifier, type ChatMessage } from './sinks/chat.ts';

@@ -47,7 +47,7 @@ async function report(label: string, repos: Repositories, files: string[]): Prom
     + `${(stats.packetsRead / seconds).toFixed(0)} alerts/s (target on PostgreSQL: >= 1000)`);
 }
 
-async function freshDatabase(serverUrl: string, name: string): Promise<string> {
+export async function freshDatabase(serverUrl: string, name: string): Promise<string> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -58,7 +58,7 @@ async function freshDatabase(serverUrl: string, name: string): Promise<string> {
   return url.toString();
 }
 
-function argValue(args: string[], name: string): string | undefined {
+export function argValue(args: string[], name: string): string | undefined {
   const index = args.indexOf(name);
   return index >= 0 ? args[index + 1] : undefined;
 }

@@ -1,10 +1,12 @@
 import { benchApi } from './api.ts';
 import { benchIngest } from './ingest.ts';
+import { benchFilters } from './filters.ts';
 
-/** `npm run bench -- <ingest|api|web> [options]`: benchmarks that print numbers (never timed test assertions). */
+/** `npm run bench -- <ingest|api|filters|web> [options]`: benchmarks that print numbers (never timed test assertions). */
 const benches: Record<string, (args: string[]) => Promise<void>> = {
   ingest: benchIngest,
   api: benchApi,
+  filters: benchFilters,
   // Loaded on demand: it brings the browser driver along.
   web: async (args) => (await import('@antares/web/bench')).benchWeb(args),
 };

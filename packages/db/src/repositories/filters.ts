@@ -71,7 +71,7 @@ export class FilterRepository {
     return { rows, count: Number(count.n) };
   }
 
-  async update(filterId: number, changes: { public?: boolean; runner_enabled?: boolean }): Promise<FilterRow | undefined> {
+  async update(filterId: number, changes: { public?: boolean; runner_enabled?: boolean; priority?: number }): Promise<FilterRow | undefined> {
     await this.db.updateTable('filter').set({ ...changes, updated_at: new Date() }).where('filter_id', '=', filterId).execute();
     return this.findById(filterId);
   }

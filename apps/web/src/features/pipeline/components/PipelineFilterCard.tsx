@@ -8,8 +8,8 @@ import { useEnabledCode, type PipelineFilter } from '../api/get-enabled-filters'
 export function PipelineFilterCard({ filter }: { filter: PipelineFilter }) {
   const [open, setOpen] = useState(false);
   const [opened, setOpened] = useState(false);
-  const code = useEnabledCode(filter.id, opened);
-  const bodyId = `pipeline-filter-${filter.id}`;
+  const code = useEnabledCode(filter.filterId, opened);
+  const bodyId = `pipeline-filter-${filter.id.replace(/\W/g, '_')}`;
   return (
     <Card className="mb-2">
       <Card.Header>
@@ -30,7 +30,9 @@ export function PipelineFilterCard({ filter }: { filter: PipelineFilter }) {
       <Collapse in={open}>
         <div id={bodyId}>
           <Card.Body>
-            {code.isPending ? (
+            {filter.filterId === null ? (
+              <p className="mb-0 text-body-secondary">The source of this filter is not public.</p>
+            ) : code.isPending ? (
               <p className="mb-0">Loading...</p>
             ) : code.isError ? (
               <p className="mb-0 text-danger">The source of this filter could not be loaded: {firstError(code.error).detail}</p>

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The filters ANTARES ships: public, enabled by default, owned by the system account (seed.ts). Each is
+ * one Python file next to this one (class API A); README.md says what they do and why. Level 2 runs them
+ * by priority, lowest first: the cheap position and catalogue taggers before the light-curve ones.
+ */
+export interface ShippedFilter {
+  /** Filter name, unique case-insensitively among all filters; also the name of the one tag it gives. */
+  name: string;
+  description: string;
+  priority: number;
+  /** The Python file beside this module. */
+  file: string;
+  /** What the tag means, for the tag list (the .py file's OUTPUT_TAGS say the same to filter authors). */
+  tagDescription: string;
+}
+
+export const SHIPPED_FILTERS: readonly ShippedFilter[] = [
+  {
+    name: 'in_m31', priority: 10, file: 'in_m31.py',
+    description: "Tags loci inside the Andromeda galaxy's (M31) D25 ellipse.",
+    tagDescription: "Locus lies inside M31's D25 ellipse (OpenNGC: 177.83' x 69.66', PA 35 deg).",
+  },
+  {
+    name: 'high_snr', priority: 20, file: 'high_snr.py',
+    description: 'Tags loci with a ZTF detection of high signal-to-noise ratio (above 50 in g, 55 in R).',
+    tagDescription: 'Locus has one or more ZTF detections with SNR = 1.0857 / sigmapsf above 50 in g or 55 in R.',
+  },
+  {
+    name: 'extragalactic', priority: 30, file: 'extragalactic.py',
+    description: 'Tags loci on a galaxy or quasar: extragalactic catalog match, or a galaxy-like Pan-STARRS1 source within 5" away from the Galactic plane.',
+    tagDescription: 'Locus lies on a galaxy or quasar (catalog match, or galaxy-like PS1 source within 5" at |b| >= 10 deg).',
+  },
+  {
+    name: 'nuclear_transient', priority: 40, file: 'nuclear_transient.py',
+    description: 'Tags real, positive ZTF detections at the nucleus of a galaxy (TDEs, AGN flares, nuclear supernovae).',
+    tagDescription: 'Positive, real ZTF detection within 0.5 pixel of a galaxy-like reference source (PS1 sgscore1 < 0.5 within 1").',
+  },
+  {
+    name: 'refitt_newsources_snrcut', priority: 50, file: 'refitt_newsources_snrcut.py',
+    description: 'Tags young (first detected <= 10 days earlier), rising, well-measured (SNR >= 10) new transients for REFITT.',
+    tagDescription: 'Young rising transient: first detection <= 10 d before the trigger, <= 15 detections, all positive, rising, SNR >= 10, not a star or asteroid.',
+  },
+  {
+    name: 'lc_feature_extractor', priority: 60, file: 'lc_feature_extractor.py',
+    description: 'Adds per-passband light-curve variability features (feature_*_magn_g/r/i) to loci.',
+    tagDescription: 'Light-curve features (feature_*_magn_<band>) were computed: some passband has at least 3 ZTF detections.',
+  },
+];
+
+/** A shipped filter's Python code, read from the file beside this module (so an edit is seen on the next start). */
+export function shippedFilterCode(filter: ShippedFilter): string {
+  return readFileSync(new URL(`./${filter.file}`, import.meta.url), 'utf8');
+}

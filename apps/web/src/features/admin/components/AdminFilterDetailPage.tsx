@@ -1,5 +1,0 @@
-import { PendingFeature } from '../../../components/PendingFeature';
-
-export function Component() {
-  return <PendingFeature title="Filter detail (Admin view)" />;
-}

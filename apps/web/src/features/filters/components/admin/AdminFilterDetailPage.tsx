@@ -1,0 +1,47 @@
+import { Link, useParams } from 'react-router';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import { useFilter, useVersions } from '../../api/filters';
+import { FilterPageState } from '../FilterPageState';
+import { FilterSummary } from '../FilterSummary';
+import { usePublicToggle } from '../use-public-toggle';
+import { useVersionSelection } from '../use-version-selection';
+import { VersionsViewer } from '../versions/VersionsViewer';
+import { TransitionButtons } from './TransitionButtons';
+import { VersionsSidebar } from './VersionsSidebar';
+
+/** Filter detail (Admin view): the filter page plus a versions sidebar and the review transition buttons. */
+export function Component() {
+  const filterId = useParams().filterId ?? '';
+  const filter = useFilter(filterId);
+  const versions = useVersions(filterId);
+  const [selectedId, select] = useVersionSelection(filter.data, versions.data);
+  const visibility = usePublicToggle();
+
+  if (!filter.isSuccess) return <FilterPageState filter={filter} />;
+  return (
+    <section>
+      <p className="small mb-2">
+        <Link to="/admin/filters">Back to all filters</Link>
+      </p>
+      <FilterSummary filter={filter.data} publicSwitch={visibility.switchFor(filter.data, { label: 'Public' })} />
+      {visibility.elements}
+      <Row>
+        <Col md={3} className="mb-3">
+          <VersionsSidebar versions={versions.data ?? []} selectedId={selectedId} onSelect={select} />
+        </Col>
+        <Col md={9}>
+          <VersionsViewer
+            key={filter.data.id}
+            filter={filter.data}
+            versions={versions}
+            selectedId={selectedId}
+            onSelect={select}
+            mayAct
+            versionActions={(version) => <TransitionButtons key={version.id} filter={filter.data} version={version} />}
+          />
+        </Col>
+      </Row>
+    </section>
+  );
+}

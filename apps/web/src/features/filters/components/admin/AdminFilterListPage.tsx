@@ -1,0 +1,82 @@
+import { Link } from 'react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import { DataTable } from '../../../../components/DataTable';
+import { ErrorState } from '../../../../components/ErrorState';
+import { PAGE_SIZE_OPTIONS, useServerList } from '../../../../lib/use-server-list';
+import { isoUtcText } from '../../../../lib/time';
+import { useAllFilters, type Filter } from '../../api/filters';
+import { EnabledBadge } from '../EnabledBadge';
+import { usePublicToggle } from '../use-public-toggle';
+
+const UPDATED_AT_HELP = 'Reflects only changes to the filter record (such as its visibility), not to its versions.';
+
+function Author({ filter }: { filter: Filter }) {
+  const owner = filter.owner;
+  if (!owner) return <span className="text-body-secondary">user #{filter.user_id}</span>;
+  if (!owner.email) return <>{owner.name || owner.username}</>;
+  return <a href={`mailto:${owner.email}`}>{owner.name || owner.email}</a>;
+}
+
+/** Available filters (admins): every filter, newest first, with its author, visibility and enabled version. */
+export function Component() {
+  const list = useServerList({ id: 'created_at', desc: true });
+  const filters = useAllFilters(list.params);
+  const visibility = usePublicToggle();
+
+  const columns: ColumnDef<Filter>[] = [
+    { id: 'name', header: 'Name', accessorKey: 'name', cell: ({ row }) => <Link to={`/admin/filters/${row.original.id}`}>{row.original.name}</Link> },
+    { id: 'author', header: 'Author', enableSorting: false, cell: ({ row }) => <Author filter={row.original} /> },
+    { id: 'public', header: 'Public', accessorKey: 'public', cell: ({ row }) => visibility.switchFor(row.original) },
+    {
+      id: 'description',
+      header: 'Description',
+      enableSorting: false,
+      cell: ({ row }) => (
+        <div className="truncate-600" title={row.original.description}>
+          {row.original.description}
+        </div>
+      ),
+    },
+    { id: 'created_at', header: 'Created At (UTC)', accessorKey: 'created_at', meta: { className: 'text-nowrap' }, cell: ({ row }) => isoUtcText(row.original.created_at) },
+    {
+      id: 'updated_at',
+      header: () => (
+        <>
+          Updated At (UTC){' '}
+          <span className="badge rounded-pill text-bg-secondary" title={UPDATED_AT_HELP}>
+            ?<span className="visually-hidden"> {UPDATED_AT_HELP}</span>
+          </span>
+        </>
+      ),
+      accessorKey: 'updated_at',
+      meta: { className: 'text-nowrap' },
+      cell: ({ row }) => isoUtcText(row.original.updated_at),
+    },
+    { id: 'enabled', header: 'Enabled', enableSorting: false, cell: ({ row }) => <EnabledBadge filter={row.original} /> },
+  ];
+
+  return (
+    <section>
+      <h1 className="h3 mb-3">Available filters</h1>
+      {visibility.elements}
+      {filters.isError ? (
+        <ErrorState title="Error Loading Filters" message="There was an error loading your filters." error={filters.error} />
+      ) : (
+        <DataTable
+          id="admin-filter-table"
+          caption="Available filters"
+          columns={columns}
+          data={filters.data?.filters ?? []}
+          loading={filters.isPending}
+          skeletonRows={10}
+          getRowId={(filter) => filter.id}
+          server={list.paging(filters.data?.count ?? 0)}
+          sorting={list.sorting}
+          onSortingChange={list.onSortingChange}
+          pageSizeOptions={PAGE_SIZE_OPTIONS}
+          emptyText="No filters"
+        />
+      )}
+    </section>
+  );
+}
