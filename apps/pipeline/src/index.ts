@@ -11,4 +11,5 @@ export { Level2Stage, LEVEL2_MIN_MEASUREMENTS } from './filters/level2.ts';
 export { ensureShippedFilters, SYSTEM_USERNAME, type SeedResult } from './filters/shipped/seed.ts';
 export { SHIPPED_FILTERS, type ShippedFilter } from './filters/shipped/index.ts';
 export { InboxWatcher, type InboxOptions } from './sources/inbox.ts';
-export { createChatNotifier, type ChatNotifier, type ChatMessage } from './sinks/chat.ts';
+export { ChatDispatcher, outboxNotifier, slackSender, retryDelaySeconds, type ChatNotifier, type ChatMessage, type ChatSender } from './sinks/chat.ts';
+export { WatchIndex, WatchMatcher, MAX_WATCH_RADIUS_DEG } from './stages/watch-match.ts';

@@ -13,6 +13,7 @@ import { annotationRoutes } from './routes/annotations/index.ts';
 import { announcementRoutes } from './routes/announcements/index.ts';
 import { filterRoutes } from './routes/filters/index.ts';
 import { tagAndRunnerRoutes } from './routes/tags/index.ts';
+import { watchListRoutes } from './routes/watch-lists/index.ts';
 import type { FilterSandbox } from './services/filter-service.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { TokenService } from './auth/tokens.ts';
@@ -61,6 +62,7 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
   announcementRoutes(app, context);
   filterRoutes(app, context);
   tagAndRunnerRoutes(app, context);
+  watchListRoutes(app, context);
   await openApiRoutes(app, context);
   await siteRoutes(app, context);
   if (webDist) await webAppFiles(app, webDist);

@@ -27,8 +27,13 @@ const schema = z.object({
   /** Drop folder of the running server for alert files (default $ANTARES_DATA_DIR/inbox; `off` turns it off). */
   ANTARES_INBOX_DIR: z.string().optional(),
   ANTARES_INBOX_POLL_SECONDS: z.coerce.number().positive().default(2),
-  /** A Slack bot token for chat notifications; unset: they go to $ANTARES_DATA_DIR/chat-outbox.jsonl and the log. */
+  /**
+   * Chat notifications (watch lists, failing filters): a Slack bot token (chat.postMessage) or an
+   * incoming-webhook URL. Unset: they wait in the database's chat outbox until one is set.
+   */
   ANTARES_SLACK_TOKEN: z.string().optional(),
+  ANTARES_SLACK_WEBHOOK_URL: z.string().url().optional(),
+  ANTARES_SLACK_API_URL: z.string().url().default('https://slack.com/api'),
 });
 
 export type Config = {
@@ -53,6 +58,8 @@ export type Config = {
   inboxDir?: string;
   inboxPollSeconds: number;
   slackToken?: string;
+  slackWebhookUrl?: string;
+  slackApiUrl: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -83,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     inboxDir: e.ANTARES_INBOX_DIR === 'off' ? undefined : path.resolve(e.ANTARES_INBOX_DIR ?? path.join(e.ANTARES_DATA_DIR, 'inbox')),
     inboxPollSeconds: e.ANTARES_INBOX_POLL_SECONDS,
     slackToken: e.ANTARES_SLACK_TOKEN,
+    slackWebhookUrl: e.ANTARES_SLACK_WEBHOOK_URL,
+    slackApiUrl: e.ANTARES_SLACK_API_URL,
     ...overrides,
   };
 }

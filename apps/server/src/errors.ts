@@ -3,22 +3,24 @@ import { SearchQueryError } from '@antares/db';
 
 /** An error the API answers with its own status; everything the client got wrong is one of these. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly title: string, readonly detail: string) {
+  /** `pointer`: the JSON pointer of the body member at fault (JSON:API `source.pointer`). */
+  constructor(readonly status: number, readonly title: string, readonly detail: string, readonly pointer?: string) {
     super(detail);
   }
 }
 
-export const badRequest = (detail: string) => new ApiError(400, 'Bad Request', detail);
+export const badRequest = (detail: string, pointer?: string) => new ApiError(400, 'Bad Request', detail, pointer);
 export const notFound = (detail: string) => new ApiError(404, 'Not Found', detail);
 
 export interface JsonApiError {
   status: string;
   title: string;
   detail: string;
+  source?: { pointer: string };
 }
 
-export function errorDocument(status: number, title: string, detail: string): { errors: JsonApiError[] } {
-  return { errors: [{ status: String(status), title, detail }] };
+export function errorDocument(status: number, title: string, detail: string, pointer?: string): { errors: JsonApiError[] } {
+  return { errors: [{ status: String(status), title, detail, ...(pointer ? { source: { pointer } } : {}) }] };
 }
 
 /**
@@ -29,7 +31,7 @@ export function errorDocument(status: number, title: string, detail: string): { 
 export function registerErrorHandling(app: FastifyInstance, options: { spaIndex?: boolean } = {}): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (error instanceof ApiError) {
-      return reply.status(error.status).send(errorDocument(error.status, error.title, error.detail));
+      return reply.status(error.status).send(errorDocument(error.status, error.title, error.detail, error.pointer));
     }
     if (error instanceof SearchQueryError) {
       return reply.status(400).send(errorDocument(400, 'Invalid search query', error.message));

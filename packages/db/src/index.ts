@@ -14,3 +14,6 @@ export { AnnouncementRepository, type AnnouncementRow } from './repositories/ann
 export { compileListFilter, compileListSort } from './search/list-filter.ts';
 export { FilterRepository, type FilterRow, type FilterVersionRow, type FilterViewer } from './repositories/filters.ts';
 export { TagRepository, type TagRow } from './repositories/tags.ts';
+export { WatchListRepository, type WatchListRow, type WatchObjectRow, type NewWatchObject, type WatchTarget } from './repositories/watch-lists.ts';
+export { ChatOutboxRepository, type ChatOutboxRow } from './repositories/chat-outbox.ts';
+export { StreamRepository, type StreamMessageRow } from './repositories/streams.ts';

@@ -14,6 +14,8 @@ export interface LocusTable {
   grav_wave_events: ColumnType<string[], string[] | undefined, string[]>;
   newest_thumbnail_alert_id: string | null;
   ztf_object_ids: ColumnType<string[], string[] | undefined, string[]>;
+  watch_list_ids: ColumnType<string[], string[] | undefined, string[]>;
+  watch_object_ids: ColumnType<string[], string[] | undefined, string[]>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   ztf_object_id: ColumnType<string | null, never, never>;
@@ -114,6 +116,46 @@ export interface TagTable {
   description: string;
 }
 
+export interface WatchListTable {
+  watch_list_id: Generated<number>;
+  user_id: number;
+  name: string;
+  description: string;
+  slack_channel: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface WatchObjectTable {
+  watch_object_id: Generated<number>;
+  watch_list_id: number;
+  ra: number;
+  dec: number;
+  radius: number;
+  comment: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface ChatOutboxTable {
+  message_id: Generated<number>;
+  dedup_key: string | null;
+  channel: string;
+  text: string;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  sent_at: Date | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface StreamMessageTable {
+  message_id: Generated<number>;
+  stream: string;
+  locus_id: string;
+  alert_id: string | null;
+  locus: ColumnType<JsonObject, string, string>;
+  created_at: Generated<Date>;
+}
+
 export interface SchemaMigrationTable {
   version: string;
   applied_at: Generated<Date>;
@@ -131,4 +173,8 @@ export interface Database {
   filter: FilterTable;
   filter_version: FilterVersionTable;
   tag: TagTable;
+  watch_list: WatchListTable;
+  watch_object: WatchObjectTable;
+  chat_outbox: ChatOutboxTable;
+  stream_message: StreamMessageTable;
 }

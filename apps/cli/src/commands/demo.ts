@@ -2,6 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Repositories } from '@antares/db';
+import { ensureShippedFilters } from '@antares/pipeline';
 import { createProgress } from '../progress.ts';
 import { runIngest } from './ingest.ts';
 
@@ -9,8 +10,13 @@ import { runIngest } from './ingest.ts';
 // window), ingested in about a minute and a half.
 export const DEMO_SURVEY = { objects: 3300, nights: 12, seed: 2026 };
 
-/** On an empty database: simulate the demo survey and ingest it, showing progress. */
+/**
+ * On every start: the shipped filters, installed or brought up to date (so an existing database gets
+ * them too). Then, on an empty database: simulate the demo survey and ingest it, showing progress; Level 2
+ * applies the shipped filters to it.
+ */
 export async function ensureDemoData(repos: Repositories, dataDir: string): Promise<void> {
+  await installShippedFilters(repos);
   if ((await repos.loci.count()) > 0) return;
   const out = path.join(dataDir, 'demo-survey');
   console.log(`Empty database: simulating a demo survey (${DEMO_SURVEY.objects} objects, ${DEMO_SURVEY.nights} nights) into ${out}`);
@@ -21,6 +27,13 @@ export async function ensureDemoData(repos: Repositories, dataDir: string): Prom
   await runIngest(repos, [out]);
   // The files can be made again from the seed at any time: no need to keep half a gigabyte around.
   rmSync(out, { recursive: true, force: true });
+}
+
+async function installShippedFilters(repos: Repositories): Promise<void> {
+  const results = await ensureShippedFilters(repos);
+  const changed = results.filter((r) => r.action === 'created' || r.action === 'new-version');
+  for (const r of results.filter((r) => r.action === 'skipped')) console.warn(`Shipped filter ${r.name} not installed: ${r.message}`);
+  if (changed.length > 0) console.log(`Shipped filters enabled: ${changed.map((r) => `${r.name} (${r.action})`).join(', ')}`);
 }
 
 /** Builds the web app once if it has not been built (a fresh clone). */

@@ -1,18 +1,19 @@
 import type { Repositories } from '@antares/db';
-import { expandInputs, formatIngestSummary, ingestFiles, type IngestStats } from '@antares/pipeline';
+import { expandInputs, formatIngestSummary, ingestFiles, WatchMatcher, type IngestStats } from '@antares/pipeline';
 import { loadConfig, type Config } from '@antares/server';
 import { openLevel2 } from './level2.ts';
 import { createProgress } from '../progress.ts';
 
-/** `config` names where chat notifications of failing filters go; the environment's by default. */
+/** `config` gives the site address that chat notifications link to; the environment's by default. */
 export async function runIngest(repos: Repositories, inputs: string[], config: Config = loadConfig()): Promise<IngestStats> {
   const files = expandInputs(inputs);
-  const level2 = await openLevel2(config, repos, 'skip');
+  const level2 = await openLevel2(repos, 'skip');
   const progress = createProgress('ingest', files.length, 'files');
   const started = Date.now();
   try {
     const stats = await ingestFiles(repos, files, {
       level2: level2.stage,
+      watch: new WatchMatcher(siteUrlOf(config)),
       onProgress: (p) => progress.update(p.filesDone, `${p.packetsRead} packets`),
     });
     progress.stop();
@@ -28,4 +29,9 @@ export async function runIngest(repos: Repositories, inputs: string[], config: C
   } finally {
     await level2.close();
   }
+}
+
+/** The address links in chat messages point to. */
+export function siteUrlOf(config: Config): string {
+  return config.publicUrl ?? `http://localhost:${config.port}`;
 }

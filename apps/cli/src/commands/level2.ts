@@ -1,14 +1,12 @@
-import path from 'node:path';
 import type { Repositories } from '@antares/db';
-import type { Config } from '@antares/server';
-import { APT_INSTALL, FilterSandboxPool, Level2Stage, createChatNotifier, missingSandboxPrerequisites } from '@antares/pipeline';
+import { APT_INSTALL, FilterSandboxPool, Level2Stage, missingSandboxPrerequisites, outboxNotifier } from '@antares/pipeline';
 
 /**
  * Level 2 for a command: the enabled filters in a sandbox pool. `whenNoFilters: 'skip'` (a one-off
  * ingest) starts nothing when no filter is enabled; a long-running server keeps a stage anyway, since
  * filters can be enabled while it runs.
  */
-export async function openLevel2(config: Config, repos: Repositories, whenNoFilters: 'skip' | 'keep'): Promise<{ stage?: Level2Stage; close(): Promise<void> }> {
+export async function openLevel2(repos: Repositories, whenNoFilters: 'skip' | 'keep'): Promise<{ stage?: Level2Stage; close(): Promise<void> }> {
   if (whenNoFilters === 'skip' && (await repos.filters.listForPipeline()).length === 0) return { close: async () => {} };
   const missing = missingSandboxPrerequisites();
   if (missing.length > 0) {
@@ -16,8 +14,8 @@ export async function openLevel2(config: Config, repos: Repositories, whenNoFilt
     return { close: async () => {} };
   }
   const pool = new FilterSandboxPool({ maxWorkers: 8 });
-  const notifier = createChatNotifier({ slackToken: config.slackToken, outboxFile: path.join(config.dataDir, 'chat-outbox.jsonl') });
-  const stage = new Level2Stage(repos, pool, { notifier });
+  // Failure reports go to the chat outbox, delivered by the server (see ChatDispatcher).
+  const stage = new Level2Stage(repos, pool, { notifier: outboxNotifier(repos) });
   await stage.refresh();
   console.log(`Level 2: ${stage.filterCount} enabled filter(s)`);
   return { stage, close: () => pool.close() };

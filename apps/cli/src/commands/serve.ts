@@ -1,6 +1,7 @@
 import type { Repositories } from '@antares/db';
 import { buildServer, type Config } from '@antares/server';
-import { APT_INSTALL, createFilterSandbox, InboxWatcher } from '@antares/pipeline';
+import { APT_INSTALL, ChatDispatcher, createFilterSandbox, InboxWatcher, slackSender, WatchMatcher } from '@antares/pipeline';
+import { siteUrlOf } from './ingest.ts';
 import { openLevel2 } from './level2.ts';
 
 export async function runServe(config: Config, repos: Repositories, close: () => Promise<void>): Promise<void> {
@@ -12,8 +13,10 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
   await repos.revokedTokens.purgeExpired();
   const app = await buildServer({ config, repos, logger: true, filterSandbox: checker.sandbox });
   const inbox = config.inboxDir ? await startInbox(config, repos, config.inboxDir) : undefined;
+  const chat = await startChat(config, repos);
   const shutdown = async () => {
     await inbox?.stop();
+    await chat?.stop();
     await app.close();
     await checker.close();
     await close();
@@ -27,8 +30,8 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
 
 /** The server's drop folder for alert files, with Level 2 (see InboxWatcher). */
 async function startInbox(config: Config, repos: Repositories, dir: string): Promise<{ stop(): Promise<void> }> {
-  const level2 = await openLevel2(config, repos, 'keep');
-  const watcher = new InboxWatcher(repos, dir, { level2: level2.stage, pollMs: config.inboxPollSeconds * 1000 });
+  const level2 = await openLevel2(repos, 'keep');
+  const watcher = new InboxWatcher(repos, dir, { level2: level2.stage, watch: new WatchMatcher(siteUrlOf(config)), pollMs: config.inboxPollSeconds * 1000 });
   watcher.start();
   console.log(`Alert files dropped into ${dir} are ingested`);
   return {
@@ -37,4 +40,17 @@ async function startInbox(config: Config, repos: Repositories, dir: string): Pro
       await level2.close();
     },
   };
+}
+
+/** Delivers the chat outbox while the server runs, when a Slack token or webhook is configured. */
+async function startChat(config: Config, repos: Repositories): Promise<ChatDispatcher | undefined> {
+  const sender = slackSender({ token: config.slackToken, webhookUrl: config.slackWebhookUrl, apiUrl: config.slackApiUrl });
+  if (!sender) {
+    const pending = await repos.chatOutbox.pendingCount();
+    if (pending > 0) console.warn(`${pending} chat notification(s) wait in the outbox: set ANTARES_SLACK_TOKEN or ANTARES_SLACK_WEBHOOK_URL to deliver them`);
+    return undefined;
+  }
+  const dispatcher = new ChatDispatcher(repos, sender);
+  dispatcher.start();
+  return dispatcher;
 }

@@ -1,10 +1,11 @@
-import type { NewThumbnail, Repositories } from '@antares/db';
+import type { NewThumbnail, Repositories, WatchTarget } from '@antares/db';
 import type { ZtfPacket } from '../sources/ztf-avro.ts';
 import { level1, reasonKey } from '../stages/level1.ts';
 import { alertFromRow, packetRows, type AlertRecord, type PacketRow } from '../stages/ztf-alerts.ts';
 import { LocusIndex, associationRanges, newLocusId, type PositionedLocus } from '../stages/associate.ts';
 import { summarizeLocus, summaryOf } from '../stages/locus-properties.ts';
 import { packetThumbnails } from '../stages/thumbnails.ts';
+import type { WatchMatcher } from '../stages/watch-match.ts';
 import { htmId } from '@antares/astro';
 
 /** Counters that `antares ingest` reports; one object is threaded through every batch of a run. */
@@ -40,7 +41,12 @@ interface AcceptedPacket {
  * throughput target is 1,000 alerts/s); the transaction keeps a crash from leaving half a batch.
  * Returns the ids of the loci the batch created or updated (Level 2 runs on them).
  */
-export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], stats: IngestStats): Promise<string[]> {
+export interface IngestBatchOptions {
+  /** Watch lists: alerts within a watched object's radius mark the locus and queue a chat message. */
+  watch?: WatchMatcher;
+}
+
+export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], stats: IngestStats, options: IngestBatchOptions = {}): Promise<string[]> {
   const timeReceived = Math.floor(Date.now() / 1000);
   const accepted: AcceptedPacket[] = [];
   for (const packet of packets) {
@@ -80,6 +86,8 @@ export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], sta
     const newLoci: PositionedLocus[] = [];
     const touched = new Set<string>();
     const alertsToStore = [];
+    const watchMatches: WatchMatch[] = [];
+    if (options.watch) await options.watch.refresh(tx);
     const thumbnails: NewThumbnail[] = [];
     const year = new Date().getUTCFullYear();
     for (const p of fresh) {
@@ -106,6 +114,7 @@ export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], sta
           properties: alert.properties, summary: summaryOf(alert.properties),
         });
       }
+      for (const target of options.watch?.match(ra, dec) ?? []) watchMatches.push({ locus_id: locus.locus_id, alert: p.trigger, target });
       const cutouts = packetThumbnails(p.packet, p.trigger.alert_id, locus.locus_id);
       thumbnails.push(...cutouts.thumbnails);
       stats.thumbnailErrors += cutouts.errors;
@@ -122,9 +131,36 @@ export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], sta
     stats.lociCreated += newLoci.length;
     stats.lociUpdated += touched.size - newLoci.length;
     await recomputeLoci(tx, [...touched], thumbnails.map((t) => t.alert_id));
+    if (options.watch && watchMatches.length > 0) await recordWatchMatches(tx, options.watch, watchMatches);
     await cutoutsWritten;
     return [...touched];
   });
+}
+
+interface WatchMatch {
+  locus_id: string;
+  alert: AlertRecord;
+  target: WatchTarget;
+}
+
+/**
+ * Marks the matched loci and queues one chat message per (watch object, alert), in the batch's
+ * transaction: a crash loses neither, and ingesting the same alert again queues nothing new.
+ */
+async function recordWatchMatches(tx: Repositories, watch: WatchMatcher, matches: WatchMatch[]): Promise<void> {
+  const byLocus = new Map<string, { locus_id: string; watch_list_ids: string[]; watch_object_ids: string[] }>();
+  for (const m of matches) {
+    const entry = byLocus.get(m.locus_id) ?? { locus_id: m.locus_id, watch_list_ids: [], watch_object_ids: [] };
+    entry.watch_list_ids.push(String(m.target.watch_list_id));
+    entry.watch_object_ids.push(String(m.target.watch_object_id));
+    byLocus.set(m.locus_id, entry);
+  }
+  await tx.loci.addWatchMatches([...byLocus.values()]);
+  await tx.chatOutbox.enqueue(matches.filter((m) => m.target.slack_channel).map((m) => ({
+    channel: m.target.slack_channel!,
+    text: watch.message(m.target, m.locus_id, m.alert),
+    dedup_key: `watch:${m.target.watch_object_id}:${m.alert.alert_id}`,
+  })));
 }
 
 /** Recomputes position and properties of loci from all their alerts (pure stage + one bulk update). */

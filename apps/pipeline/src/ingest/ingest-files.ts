@@ -5,6 +5,7 @@ import { decodeAvroFile } from '../sources/ztf-avro.ts';
 import type { ZtfPacket } from '../sources/ztf-avro.ts';
 import { emptyStats, ingestBatch, type IngestStats } from './ingest-batch.ts';
 import type { Level2Stage } from '../filters/level2.ts';
+import type { WatchMatcher } from '../stages/watch-match.ts';
 
 export interface IngestProgress {
   filesDone: number;
@@ -16,6 +17,8 @@ export interface IngestFilesOptions {
   batchSize?: number;
   /** Level 2 filters, run on the loci of each batch once it is stored. */
   level2?: Level2Stage;
+  /** Watch lists, matched against every new alert. */
+  watch?: WatchMatcher;
   onProgress?: (progress: IngestProgress) => void;
 }
 
@@ -52,7 +55,7 @@ export async function ingestFiles(repos: Repositories, files: string[], options:
     const packets = batch;
     batch = [];
     await running;
-    running = ingestBatch(repos, packets, stats).then((touched) => options.level2?.run(touched));
+    running = ingestBatch(repos, packets, stats, { watch: options.watch }).then((touched) => options.level2?.run(touched));
     // Keep a failure from going unobserved until the next flush; it is rethrown there.
     running.catch(() => {});
   };

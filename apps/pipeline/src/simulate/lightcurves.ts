@@ -210,9 +210,10 @@ export function agn(rng: Rng, w: Window): LightCurve {
   };
 }
 
-export function nova(rng: Rng, w: Window, progenitorR: number | null): LightCurve {
+/** `peakRangeR`: Galactic novae by default; M31's (distance modulus 24.4) peak at R ~16-18.5. */
+export function nova(rng: Rng, w: Window, progenitorR: number | null, peakRangeR: [number, number] = [14.8, 17.5]): LightCurve {
   const peak = rng.uniform(w.start - 8, w.end - 1);
-  const peakR = rng.uniform(14.8, 17.5);
+  const peakR = rng.uniform(peakRangeR[0], peakRangeR[1]);
   const peakG = peakR + rng.uniform(0.1, 0.5);
   const riseDays = rng.uniform(1.5, 3);
   const t2 = rng.logUniform(5, 40); // days to decline by 2 mag: fast vs slow novae

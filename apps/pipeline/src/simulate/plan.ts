@@ -4,6 +4,7 @@
 // afterwards, so planning is cheap and fully determines the survey.
 import { agn, cepheid, eclipsingBinary, flareStar, magToFlux, nova, rrLyrae, snIa, snIIP,
   type FlareStar, type LightCurve, type Window } from './lightcurves.ts';
+import { isM31Object, m31Position } from './m31.ts';
 import { Rng } from './prng.ts';
 import { buildSchedule, fieldOf, pidOf, type Exposure } from './schedule.ts';
 
@@ -81,10 +82,12 @@ function starColor(rng: Rng, magR: number): [number, number] {
   return [magR + rng.uniform(0.3, 1.2), magR];
 }
 
-function makeObject(seed: number, index: number, cls: SimClass, w: Window): SimObject {
+function makeObject(seed: number, index: number, cls: SimClass, w: Window, inM31 = false): SimObject {
   const rng = new Rng(seed, 'object', index);
-  const ra = rng.uniform(0, 360);
-  const dec = (Math.asin(rng.uniform(Math.sin(-Math.PI / 6), 0.999)) * 180) / Math.PI; // dec > -30
+  let ra = rng.uniform(0, 360);
+  let dec = (Math.asin(rng.uniform(Math.sin(-Math.PI / 6), 0.999)) * 180) / Math.PI; // dec > -30
+  // Drawn from a stream of its own, so the object's other properties come out as for any object.
+  if (inM31) ({ ra, dec } = m31Position(new Rng(seed, 'm31', index)));
   const statics: StaticSource[] = [];
   const nField = rng.int(6);
   for (let i = 0; i < nField; i++) {
@@ -123,6 +126,14 @@ function makeObject(seed: number, index: number, cls: SimClass, w: Window): SimO
       break;
     }
     case 'Nova': {
+      if (inM31) {
+        // At 780 kpc the progenitor is far below the reference image's depth; what the reference shows
+        // at the nova is M31's own (red, extended) bulge or disk light, a few arcsec across.
+        lc = nova(rng, w, null, [16, 18.5]);
+        const magR = rng.uniform(17.5, 19.5);
+        refIdx = counterpart([magR + rng.uniform(0.7, 1.0), magR], false, rng.uniform(2.5, 4), rng.uniform(1, 4));
+        break;
+      }
       const progenitor = rng.chance(0.7) ? rng.uniform(19.5, 21.5) : null;
       lc = nova(rng, w, progenitor);
       if (progenitor !== null) refIdx = counterpart(fromFlux(lc.refFlux), true);
@@ -247,7 +258,9 @@ export function planSurvey(opts: { objects: number; nights: number; seed: number
       let u = rng.next() * total;
       for (const c of SIM_CLASSES) if ((u -= WEIGHTS[c]) < 0 || c === 'Bogus') { cls = c; break; }
     }
-    objects.push(makeObject(seed, i, cls, window));
+    // A few are novae in M31 instead (after the class draw, which the other objects' classes follow).
+    const inM31 = isM31Object(i);
+    objects.push(makeObject(seed, i, inM31 ? 'Nova' : cls, window, inM31));
   }
   const schedule = buildSchedule(seed, startMjd, objects.map((o) => o.field), -PREROLL_NIGHTS, opts.nights - 1);
   const tblids = new Map<bigint, number>();

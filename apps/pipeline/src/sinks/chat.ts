@@ -1,5 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
+import type { Repositories } from '@antares/db';
 
 /** A chat message to a channel (`#name`) or a user (`@name`), as filters and watch lists name them. */
 export interface ChatMessage {
@@ -7,45 +6,101 @@ export interface ChatMessage {
   text: string;
 }
 
+/** Where the pipeline puts a message: the chat outbox table, delivered later by the ChatDispatcher. */
 export interface ChatNotifier {
   send(message: ChatMessage): Promise<void>;
 }
 
+/** Queues messages in the outbox (no de-duplication: each failure report is its own message). */
+export function outboxNotifier(repos: Repositories): ChatNotifier {
+  return { send: async (message) => { await repos.chatOutbox.enqueue([{ ...message, dedup_key: null }]); } };
+}
+
+/** Delivers one message; throws when the chat service did not take it. */
+export type ChatSender = (message: ChatMessage) => Promise<void>;
+
+export interface SlackSettings {
+  /** An incoming-webhook URL: the message goes to the webhook's channel, the text names the target. */
+  webhookUrl?: string;
+  /** A bot token for chat.postMessage (the channel is honoured). */
+  token?: string;
+  /** Slack's Web API base; tests point it at a local receiver. */
+  apiUrl?: string;
+}
+
+/** A Slack sender (chat.postMessage-shaped payloads), or undefined when nothing is configured. */
+export function slackSender(settings: SlackSettings): ChatSender | undefined {
+  if (!settings.webhookUrl && !settings.token) return undefined;
+  return async ({ channel, text }) => {
+    const url = settings.token ? `${settings.apiUrl ?? 'https://slack.com/api'}/chat.postMessage` : settings.webhookUrl!;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', ...(settings.token ? { authorization: `Bearer ${settings.token}` } : {}) },
+      body: JSON.stringify({ channel, text, unfurl_links: false }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const body = await response.text();
+    if (!response.ok) throw new Error(`HTTP ${response.status}${body ? `: ${body.slice(0, 200)}` : ''}`);
+    // The Web API answers 200 with {"ok": false, "error": ...} for refused messages; webhooks answer "ok".
+    if (settings.token) {
+      const parsed = JSON.parse(body) as { ok?: boolean; error?: string };
+      if (!parsed.ok) throw new Error(parsed.error ?? 'refused');
+    }
+  };
+}
+
+/** Seconds before the next attempt after `attempts` failures: 5 s doubling, at most an hour. */
+export function retryDelaySeconds(attempts: number): number {
+  return Math.min(3600, 5 * 2 ** Math.min(attempts, 10));
+}
+
 /**
- * Chat notifications: to Slack (chat.postMessage) when the operator configured a bot token, else to a
- * JSON-lines outbox file in the data folder and the log, so nothing is lost and tests can read them.
- * A delivery failure is logged and written to the outbox; it never stops the pipeline.
+ * Delivers the chat outbox: due messages oldest first, each marked sent once the service took it, or
+ * rescheduled with backoff. Messages survive restarts (they are rows); one is marked sent right after
+ * its delivery, so only a crash in between could deliver it twice.
  */
-export function createChatNotifier(options: {
-  slackToken?: string; outboxFile: string; log?: (line: string) => void;
-  /** Slack's Web API; tests point it at a local server. */
-  slackApiUrl?: string;
-}): ChatNotifier {
-  const log = options.log ?? console.log;
-  const toOutbox = (message: ChatMessage, note?: string) => {
-    mkdirSync(path.dirname(options.outboxFile), { recursive: true });
-    appendFileSync(options.outboxFile, `${JSON.stringify({ at: new Date().toISOString(), ...message, ...(note ? { note } : {}) })}\n`);
-  };
-  return {
-    async send(message) {
-      if (!options.slackToken) {
-        toOutbox(message);
-        log(`chat (outbox) ${message.channel}: ${message.text.split('\n')[0]}`);
-        return;
-      }
+export class ChatDispatcher {
+  private timer?: NodeJS.Timeout;
+  private running: Promise<number> = Promise.resolve(0);
+  private stopped = false;
+
+  constructor(private readonly repos: Repositories, private readonly sender: ChatSender,
+    private readonly options: { pollMs?: number; log?: (line: string) => void; retryDelaySeconds?: (attempts: number) => number } = {}) {}
+
+  start(): void {
+    const tick = () => {
+      this.running = this.deliverDue().catch((error) => {
+        (this.options.log ?? console.error)(`chat outbox: ${(error as Error).message}`);
+        return 0;
+      });
+      void this.running.then(() => {
+        if (!this.stopped) this.timer = setTimeout(tick, this.options.pollMs ?? 1000);
+      });
+    };
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** One pass over the due messages; returns how many were delivered. */
+  async deliverDue(limit = 100): Promise<number> {
+    let delivered = 0;
+    for (const message of await this.repos.chatOutbox.due(limit)) {
+      if (this.stopped) break;
       try {
-        const response = await fetch(`${options.slackApiUrl ?? 'https://slack.com/api'}/chat.postMessage`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${options.slackToken}` },
-          body: JSON.stringify({ channel: message.channel, text: message.text }),
-          signal: AbortSignal.timeout(10_000),
-        });
-        const body = (await response.json().catch(() => ({}))) as { ok?: boolean; error?: string };
-        if (!response.ok || !body.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
+        await this.sender(message);
+        await this.repos.chatOutbox.markSent(message.message_id);
+        delivered++;
       } catch (error) {
-        toOutbox(message, `not delivered: ${(error as Error).message}`);
-        log(`chat to ${message.channel} not delivered: ${(error as Error).message}`);
+        const delay = (this.options.retryDelaySeconds ?? retryDelaySeconds)(message.attempts + 1);
+        await this.repos.chatOutbox.markFailed(message.message_id, (error as Error).message, delay);
+        (this.options.log ?? console.warn)(`chat to ${message.channel} failed (attempt ${message.attempts + 1}, retry in ${delay} s): ${(error as Error).message}`);
       }
-    },
-  };
+    }
+    return delivered;
+  }
 }

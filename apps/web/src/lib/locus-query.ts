@@ -93,6 +93,11 @@ export function tagFilter(tag: string): SearchFilter {
   return { type: 'terms', field: 'tags', value: [tag], text: `Tags: ${tag}` };
 }
 
+/** The loci a watch list matched (the View Loci link of the watch lists). */
+export function watchListFilter(watchListId: string, name: string): SearchFilter {
+  return { type: 'term', field: 'watch_list_ids', value: watchListId, text: `Watch List: ${name}` };
+}
+
 /** One filter as an Elasticsearch clause: `{type: {field: value}}`, or `{type: field}` for clause bodies. */
 export function filterClause(filter: SearchFilter): Record<string, unknown> {
   if (typeof filter.field === 'string' && filter.value !== undefined) {

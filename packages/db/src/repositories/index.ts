@@ -8,6 +8,9 @@ import { AnnotationRepository } from './annotations.ts';
 import { AnnouncementRepository } from './announcements.ts';
 import { FilterRepository } from './filters.ts';
 import { TagRepository } from './tags.ts';
+import { WatchListRepository } from './watch-lists.ts';
+import { ChatOutboxRepository } from './chat-outbox.ts';
+import { StreamRepository } from './streams.ts';
 
 /** Every repository over one database handle (or one transaction). */
 export class Repositories {
@@ -20,6 +23,9 @@ export class Repositories {
   readonly announcements: AnnouncementRepository;
   readonly filters: FilterRepository;
   readonly tags: TagRepository;
+  readonly watchLists: WatchListRepository;
+  readonly chatOutbox: ChatOutboxRepository;
+  readonly streams: StreamRepository;
 
   /** `kind` picks the faster of two equivalent statements where the two databases differ. */
   constructor(readonly db: Kysely<Database>, readonly kind: 'pglite' | 'postgres' = 'pglite') {
@@ -32,6 +38,9 @@ export class Repositories {
     this.announcements = new AnnouncementRepository(db);
     this.filters = new FilterRepository(db);
     this.tags = new TagRepository(db);
+    this.watchLists = new WatchListRepository(db);
+    this.chatOutbox = new ChatOutboxRepository(db);
+    this.streams = new StreamRepository(db);
   }
 
   /**

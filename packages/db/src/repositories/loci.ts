@@ -156,6 +156,16 @@ export class LocusRepository {
       WHERE l.locus_id = r.locus_id`.execute(this.db);
   }
 
+  /** Watch-list matches: list and object ids added to each locus (kept sorted and distinct). */
+  async addWatchMatches(matches: Array<{ locus_id: string; watch_list_ids: string[]; watch_object_ids: string[] }>): Promise<void> {
+    if (matches.length === 0) return;
+    await sql`UPDATE locus AS l SET
+        watch_list_ids = ARRAY(SELECT DISTINCT x FROM unnest(l.watch_list_ids || m.watch_list_ids) AS x ORDER BY x),
+        watch_object_ids = ARRAY(SELECT DISTINCT x FROM unnest(l.watch_object_ids || m.watch_object_ids) AS x ORDER BY x)
+      FROM jsonb_to_recordset(${JSON.stringify(matches)}::jsonb) AS m(locus_id text, watch_list_ids text[], watch_object_ids text[])
+      WHERE l.locus_id = m.locus_id`.execute(this.db);
+  }
+
   /** Bulk load of complete loci (benchmarks and fixtures): one statement per call. */
   async bulkInsert(rows: Array<NewLocus & { properties: JsonObject; tags: string[] }>): Promise<void> {
     if (rows.length === 0) return;

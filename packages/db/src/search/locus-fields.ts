@@ -17,6 +17,8 @@ const TOP_LEVEL_FIELDS: Record<string, LocusField> = {
   tags: { name: 'tags', kind: 'array', column: 'tags' },
   catalogs: { name: 'catalogs', kind: 'array', column: 'catalogs' },
   grav_wave_events: { name: 'grav_wave_events', kind: 'array', column: 'grav_wave_events' },
+  watch_list_ids: { name: 'watch_list_ids', kind: 'array', column: 'watch_list_ids' },
+  watch_object_ids: { name: 'watch_object_ids', kind: 'array', column: 'watch_object_ids' },
 };
 
 // Properties that have their own indexed column (migration 0001); the rest are read from the jsonb.

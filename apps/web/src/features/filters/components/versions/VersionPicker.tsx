@@ -5,10 +5,10 @@ import { STATUS_BADGE, statusText, type VersionStatus } from '../../api/transiti
 import type { FilterVersion } from '../../api/filters';
 import { versionLabel } from './version-format';
 
-export function StatusBadge({ status }: { status: string }) {
+export function StatusBadge({ status, testId }: { status: string; testId?: string }) {
   const bg = STATUS_BADGE[status as VersionStatus] ?? 'secondary';
   return (
-    <Badge bg={bg} text={bg === 'warning' || bg === 'info' ? 'dark' : undefined} data-testid="version-status">
+    <Badge bg={bg} text={bg === 'warning' || bg === 'info' ? 'dark' : undefined} data-testid={testId}>
       {statusText(status)}
     </Badge>
   );
@@ -39,7 +39,7 @@ export function VersionPicker({
             </option>
           ))}
         </Form.Select>
-        {selected && <StatusBadge status={selected.status} />}
+        {selected && <StatusBadge status={selected.status} testId="version-status" />}
       </div>
       {selected && (
         <dl className="small text-body-secondary mb-0 mt-2 version-facts">

@@ -1,0 +1,79 @@
+import { LIMITS, MESSAGES } from '@antares/contract';
+import type { NewWatchObject, Repositories, WatchListRow } from '@antares/db';
+import { ApiError, badRequest, notFound } from '../errors.ts';
+import type { Identity } from '../auth/authenticator.ts';
+import { policies } from '../policies/index.ts';
+import { stringField } from './body.ts';
+
+/** The spec's watch radius limit (degrees). */
+export const WATCH_RADIUS_MAX = 0.01;
+/** Objects accepted in one list. */
+export const WATCH_OBJECTS_MAX = 100_000;
+const NAME_MAX = 255;
+const DESCRIPTION_MAX = 10_000;
+const COMMENT_MAX = 1000;
+
+const OBJECT_RANGES: Array<[keyof NewWatchObject & string, string, number, number]> = [
+  ['ra', 'right_ascension', 0, 360],
+  ['dec', 'declination', -90, 90],
+  ['radius', 'radius', 0, WATCH_RADIUS_MAX],
+];
+
+/** Watch lists: owner-only (admins may read); the spec's limits checked here, whatever the client did. */
+export class WatchListService {
+  constructor(private readonly repos: Repositories) {}
+
+  async create(identity: Identity, ownerId: number, attributes: Record<string, unknown>): Promise<WatchListRow> {
+    if (identity.user.user_id !== ownerId) throw new ApiError(403, 'Forbidden', 'You may not create watch lists for another user');
+    const name = this.text(attributes, 'name', NAME_MAX, true)!;
+    const description = this.text(attributes, 'description', DESCRIPTION_MAX, true)!;
+    const channel = this.text(attributes, 'slack_channel', LIMITS.slackChannelMax, false);
+    const objects = this.objects(attributes.objects);
+    return this.repos.watchLists.create({ user_id: ownerId, name, description, slack_channel: channel || null }, objects);
+  }
+
+  /** A list the caller may read: the owner's or, for admins, anyone's; others get "not found". */
+  async readable(watchListId: number, identity: Identity): Promise<WatchListRow> {
+    const list = await this.repos.watchLists.findById(watchListId);
+    if (!list || (list.user_id !== identity.user.user_id && !identity.user.admin)) throw notFound(`No watch list with id ${watchListId}`);
+    return list;
+  }
+
+  async delete(watchListId: number, identity: Identity): Promise<void> {
+    const list = await this.readable(watchListId, identity);
+    policies.assertSelf(identity, list.user_id, 'the watch lists');
+    await this.repos.watchLists.delete(watchListId);
+  }
+
+  private text(attributes: Record<string, unknown>, name: string, max: number, required: boolean): string | undefined {
+    const value = (stringField(attributes, name) ?? '').trim();
+    if (required && value === '') throw badRequest(`${name}: ${MESSAGES.required}`, `/data/attributes/${name}`);
+    if (value.length > max) throw badRequest(`${name}: ${MESSAGES.maxLength(max)}`, `/data/attributes/${name}`);
+    return value;
+  }
+
+  private objects(value: unknown): NewWatchObject[] {
+    if (!Array.isArray(value) || value.length === 0) throw badRequest(`objects: ${MESSAGES.required}`, '/data/attributes/objects');
+    if (value.length > WATCH_OBJECTS_MAX) throw badRequest(`objects: at most ${WATCH_OBJECTS_MAX} objects per watch list`, '/data/attributes/objects');
+    return value.map((raw, i) => {
+      const at = (field: string) => `/data/attributes/objects/${i}/${field}`;
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest(`objects[${i}] must be an object`, `/data/attributes/objects/${i}`);
+      const item = raw as Record<string, unknown>;
+      const object: NewWatchObject = { ra: 0, dec: 0, radius: 0, comment: null };
+      for (const [key, field, min, max] of OBJECT_RANGES) {
+        const v = item[field];
+        if (v === undefined || v === null || v === '') throw badRequest(`objects[${i}].${field}: ${MESSAGES.required}`, at(field));
+        if (typeof v !== 'number' || !Number.isFinite(v)) throw badRequest(`objects[${i}].${field}: Field must be a number.`, at(field));
+        if (v < min || v > max) throw badRequest(`objects[${i}].${field}: Field must be between ${min} and ${max}.`, at(field));
+        (object[key] as number) = v;
+      }
+      const comment = item.comment;
+      if (comment !== undefined && comment !== null) {
+        if (typeof comment !== 'string') throw badRequest(`objects[${i}].comment must be a string`, at('comment'));
+        if (comment.length > COMMENT_MAX) throw badRequest(`objects[${i}].comment: ${MESSAGES.maxLength(COMMENT_MAX)}`, at('comment'));
+        object.comment = comment.trim() === '' ? null : comment;
+      }
+      return object;
+    });
+  }
+}

@@ -1,0 +1,113 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+import { USER_DATA_KEY } from '../../../lib/session';
+import type { ListParams } from '../../../lib/use-server-list';
+import type { WatchObjectInput } from './objects-csv';
+
+export interface WatchObject {
+  id?: string;
+  right_ascension: number;
+  declination: number;
+  radius: number;
+  comment: string | null;
+  created_at: string;
+}
+
+export interface WatchList {
+  id: string;
+  name: string;
+  description: string;
+  slack_channel: string | null;
+  created_at: string;
+  object_count: number;
+  ownerId?: string;
+  /** Only in the single-list answer (GET /watch_lists/{id}): every object, newest first. */
+  objects?: WatchObject[];
+}
+
+export interface NewWatchList {
+  name: string;
+  description: string;
+  slack_channel?: string;
+  objects: WatchObjectInput[];
+}
+
+type WatchListResource = JsonApiResource<Omit<WatchList, 'id' | 'ownerId'>>;
+
+/** Watch lists belong to the signed-in user's data: dropped on logout. */
+export const WATCH_LISTS_KEY = [USER_DATA_KEY, 'watch-lists'] as const;
+
+function toWatchList(item: WatchListResource): WatchList {
+  const owner = item.relationships?.owner?.data as { id?: string | number } | undefined;
+  return {
+    ...item.attributes,
+    id: String(item.id),
+    slack_channel: item.attributes.slack_channel ?? null,
+    object_count: item.attributes.object_count ?? item.attributes.objects?.length ?? 0,
+    ownerId: owner?.id === undefined ? undefined : String(owner.id),
+  };
+}
+
+const userPath = (userId: string) => `/users/${encodeURIComponent(userId)}/watch_lists`;
+const listPath = (watchListId: string) => `/watch_lists/${encodeURIComponent(watchListId)}`;
+
+/** GET /users/{id}/watch_lists: one page of the user's lists and their count. */
+export async function getWatchLists(userId: string, { page, perPage, sort }: ListParams, signal?: AbortSignal) {
+  const document = await apiGet<JsonApiDocument<WatchListResource[]>>(
+    userPath(userId),
+    { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort },
+    signal,
+  );
+  const watchLists = (document.data ?? []).map(toWatchList);
+  return { watchLists, count: document.meta?.count ?? watchLists.length };
+}
+
+export function useWatchLists(userId: string | undefined, params: ListParams) {
+  return useQuery({
+    queryKey: [...WATCH_LISTS_KEY, 'list', userId, params],
+    queryFn: ({ signal }) => getWatchLists(userId!, params, signal),
+    enabled: Boolean(userId),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}
+
+/** GET /watch_lists/{id}: the list with all its objects. */
+export async function getWatchList(watchListId: string, signal?: AbortSignal): Promise<WatchList> {
+  const document = await apiGet<JsonApiDocument<WatchListResource>>(listPath(watchListId), undefined, signal);
+  return toWatchList(document.data);
+}
+
+export function useWatchList(watchListId: string) {
+  return useQuery({
+    queryKey: [...WATCH_LISTS_KEY, 'detail', watchListId],
+    queryFn: ({ signal }) => getWatchList(watchListId, signal),
+  });
+}
+
+/** POST /users/{id}/watch_lists; an empty slack channel is left out. */
+export async function createWatchList(userId: string, watchList: NewWatchList): Promise<WatchList> {
+  const { slack_channel, ...rest } = watchList;
+  const attributes = slack_channel ? { ...rest, slack_channel } : rest;
+  const response = await apiFetch(userPath(userId), {
+    method: 'POST',
+    body: { data: { type: 'watch_list', attributes } },
+  });
+  const document = (await response.json()) as JsonApiDocument<WatchListResource>;
+  return toWatchList(document.data);
+}
+
+export async function deleteWatchList(watchListId: string): Promise<void> {
+  await apiFetch(listPath(watchListId), { method: 'DELETE' });
+}
+
+/**
+ * Deletes several lists at once (in parallel); resolves with the ids that could not be deleted and
+ * the first failure.
+ */
+export async function deleteWatchLists(ids: readonly string[]): Promise<{ failed: string[]; error: unknown }> {
+  const results = await Promise.allSettled(ids.map((id) => deleteWatchList(id)));
+  const failed = ids.filter((_, i) => results[i].status === 'rejected');
+  const firstFailure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  return { failed, error: firstFailure?.reason };
+}
