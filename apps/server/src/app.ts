@@ -14,6 +14,7 @@ import { announcementRoutes } from './routes/announcements/index.ts';
 import { filterRoutes } from './routes/filters/index.ts';
 import { tagAndRunnerRoutes } from './routes/tags/index.ts';
 import { watchListRoutes } from './routes/watch-lists/index.ts';
+import { streamRoutes } from './routes/streams/index.ts';
 import type { FilterSandbox } from './services/filter-service.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { TokenService } from './auth/tokens.ts';
@@ -63,6 +64,7 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
   filterRoutes(app, context);
   tagAndRunnerRoutes(app, context);
   watchListRoutes(app, context);
+  streamRoutes(app, context);
   await openApiRoutes(app, context);
   await siteRoutes(app, context);
   if (webDist) await webAppFiles(app, webDist);

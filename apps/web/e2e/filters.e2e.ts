@@ -12,6 +12,20 @@ const NO_VERSIONS = 'This filter does not have submitted versions yet. Remember 
 /** Every filter this suite creates has this in its name (clean-up finds them by it). */
 const MARK = 'E2E tagger';
 
+/** Accessibility check once the pointer is out of the way and transitions (modal fades) have ended. */
+async function checkA11y(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+  await expectNoSeriousViolations(page);
+}
+
 const headerTexts = async (page: Page, table: string) =>
   (await page.locator(`#${table} thead th`).allTextContents()).map((h) => h.replace(/[▲▼↕?]/g, '').replace(/Reflects only.*$/, '').trim());
 
@@ -66,21 +80,22 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     // Continue with invalid fields sends nothing.
     await page.getByRole('button', { name: 'Continue' }).click();
     expect(new URL(page.url()).pathname).toBe('/filters/create');
-    await expectNoSeriousViolations(page);
+    await checkA11y(page);
 
     // Cancel with unsaved edits asks first; dismissing stays, accepting leaves.
-    page.once('dialog', (dialog) => {
-      expect(dialog.message()).toBe(UNSAVED);
-      void dialog.dismiss();
-    });
-    await page.getByRole('link', { name: 'Cancel' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/filters/create');
+    const first = page.waitForEvent('dialog');
+    void page.getByRole('link', { name: 'Cancel' }).click();
+    const stay = await first;
+    expect(stay.message()).toBe(UNSAVED);
+    await stay.dismiss();
+    await page.getByRole('heading', { name: 'New Filter Submission' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/filters/create');
     expect(await nameField.inputValue()).toBe(`A${'b'.repeat(64)}`);
-    const prompt = page.waitForEvent('dialog');
-    await page.getByRole('link', { name: 'Cancel' }).click();
-    const dialog = await prompt;
-    expect(dialog.message()).toBe(UNSAVED);
-    await dialog.accept();
+    const second = page.waitForEvent('dialog');
+    void page.getByRole('link', { name: 'Cancel' }).click();
+    const leave = await second;
+    expect(leave.message()).toBe(UNSAVED);
+    await leave.accept();
     await page.waitForURL((url) => url.pathname === '/filters');
   });
 
@@ -114,7 +129,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     const at = lines.findIndex((line) => line.trim() === 'if True:');
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toBe(`${lines[at].replace('if True:', '')}    pass`);
-    await expectNoSeriousViolations(page);
+    await checkA11y(page);
   });
 
   it('refuses a name already in use', async () => {
@@ -155,7 +170,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${name}.py` }).click()]);
     expect(download.suggestedFilename()).toBe(`${name}.py`);
     expect((await downloadBytes(download)).toString('utf8')).toBe(code);
-    await expectNoSeriousViolations(page);
+    await checkA11y(page);
   });
 
   it('tests the code in the sandbox: a dry-run report of the recent loci, and the load error of broken code', async () => {
@@ -174,7 +189,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     await okRow.getByText('ok', { exact: true }).waitFor();
     await okRow.getByText(/^checked ANT/).waitFor();
     await okRow.getByText(`${tag}_alerts`).waitFor();
-    await expectNoSeriousViolations(page);
+    await checkA11y(page);
 
     // Broken code: uploading starts a new version; the test says the code did not load.
     await uploadCode(page, BROKEN_CODE, 'broken.py');
@@ -196,7 +211,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByLabel(/to confirm/).fill(name.slice(0, -1));
     expect(await confirm.isDisabled()).toBe(true);
-    await expectNoSeriousViolations(page);
+    await checkA11y(page);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await toggle.isChecked()).toBe(false);
@@ -214,7 +229,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     const row = page.locator('#filter-table tbody tr', { hasText: name });
     expect(await row.getByRole('link', { name }).getAttribute('href')).toBe(filterPath);
     expect(await row.getByLabel(`Public: ${name}`).isChecked()).toBe(true);
-    await expectNoSeriousViolations(page);
+    await checkA11y(page);
   });
 
   it('lets an admin review the version (feedback modal) and enable it', async () => {
@@ -230,7 +245,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     expect(await row.getByRole('link', { name: user.name }).getAttribute('href')).toBe(`mailto:${user.email}`);
     expect(await row.getByLabel(`Public: ${name}`).isChecked()).toBe(true);
     expect(await row.locator('td').last().textContent()).toBe('No');
-    await expectNoSeriousViolations(adminPage);
+    await checkA11y(adminPage);
 
     await row.getByRole('link', { name }).click();
     await adminPage.waitForURL((url) => url.pathname === `/admin/filters/${filterId}`);
@@ -243,7 +258,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     await buttons.getByRole('button', { name: 'Mark as reviewed' }).click();
     const modal = adminPage.getByTestId('transition-modal');
     await modal.getByLabel('Feedback (optional)').fill('  Readable code, PEP8.  ');
-    await expectNoSeriousViolations(adminPage);
+    await checkA11y(adminPage);
     await modal.getByRole('button', { name: 'Mark as reviewed' }).click();
     await modal.waitFor({ state: 'detached' });
     await expect.poll(() => adminPage.getByTestId('version-status').textContent()).toBe('reviewed');
@@ -258,7 +273,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     await expect.poll(() => adminPage.getByTestId('version-status').textContent()).toBe('enabled');
     expect(await buttons.getByRole('button').allTextContents()).toEqual(['Disable']);
     await adminPage.getByText(/Enabled: Yes version #\d+/).waitFor();
-    await expectNoSeriousViolations(adminPage);
+    await checkA11y(adminPage);
   });
 
   it('tags ingested loci; the tag is on the tags page and its View Loci link lists them', async () => {
@@ -278,7 +293,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     await page.locator('#tags-page-size').selectOption('100');
     const row = page.locator('#tags tbody tr', { hasText: tag });
     await row.waitFor();
-    await expectNoSeriousViolations(page);
+    await checkA11y(page);
     await row.getByRole('link', { name: 'View Loci' }).click();
     await page.waitForURL((url) => url.pathname === '/loci');
     expect(listQuery(page).filters).toEqual([{ type: 'terms', field: 'tags', value: [tag], text: `Tags: ${tag}` }]);
@@ -308,7 +323,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     await adminPage.getByRole('heading', { name: 'Available filters' }).waitFor();
     expect(await headerTexts(adminPage, 'filter-runner-table')).toEqual(['Name', 'Enabled']);
     expect(await adminPage.locator('#filter-runner-table thead th[aria-sort=descending]').textContent()).toContain('Name');
-    await expectNoSeriousViolations(adminPage);
+    await checkA11y(adminPage);
     // Other enabled filters may come first: show 100 a page.
     await adminPage.locator('#filter-runner-table-page-size').selectOption('100');
     const toggle = adminPage.getByLabel(`Enabled: ${name}`);

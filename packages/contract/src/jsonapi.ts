@@ -4,7 +4,7 @@ export interface ResourceObject<Attributes = Record<string, unknown>> {
   id: string;
   attributes: Attributes;
   relationships?: Record<string, { links?: { related?: string }; data?: unknown }>;
-  links?: { self?: string };
+  links?: { self?: string } & Record<string, string>;
   meta?: Record<string, unknown>;
 }
 

@@ -156,6 +156,11 @@ export interface StreamMessageTable {
   created_at: Generated<Date>;
 }
 
+export interface StreamRelayTable {
+  relay: string;
+  last_message_id: number;
+}
+
 export interface SchemaMigrationTable {
   version: string;
   applied_at: Generated<Date>;
@@ -177,4 +182,5 @@ export interface Database {
   watch_object: WatchObjectTable;
   chat_outbox: ChatOutboxTable;
   stream_message: StreamMessageTable;
+  stream_relay: StreamRelayTable;
 }

@@ -91,6 +91,12 @@ describe.skipIf(missing.length > 0)('Level 2 filters in the pipeline', () => {
       expect(locus.tags).toEqual([]);
     }
 
+    // Every tagged locus update fed the tag's output stream with the locus as it then was.
+    const messages = await database.repos.streams.read('multi_detection', 0, 10_000);
+    expect(new Set(messages.map((m) => m.locus_id))).toEqual(new Set(rows.map((l) => l.locus_id)));
+    for (const m of messages) expect((m.locus as { tags: string[] }).tags).toContain('multi_detection');
+    expect((await database.repos.streams.read('followed', 0, 10_000)).length).toBe(messages.length);
+
     expect(level2.stats.disabled).toEqual(['Broken']);
     const broken = await database.repos.filters.findById(brokenId);
     expect(broken?.enabled_version_id).toBeNull();

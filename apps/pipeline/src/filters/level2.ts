@@ -74,7 +74,10 @@ export class Level2Stage {
       .filter((l) => Number(l.properties.num_mag_values ?? 0) >= LEVEL2_MIN_MEASUREMENTS);
     if (loci.length === 0) return;
     const inputs = await locusInputsFor(this.repos, loci);
-    const results = new Map(inputs.map((l) => [l.locus_id, { tags: new Set<string>(), properties: {} as Record<string, unknown>, alert: {} as Record<string, unknown> }]));
+    // `emitted`: every tag a filter gave the locus in this run, new or not (each feeds its stream).
+    const results = new Map(inputs.map((l) => [l.locus_id, {
+      tags: new Set<string>(), emitted: new Set<string>(), properties: {} as Record<string, unknown>, alert: {} as Record<string, unknown>,
+    }]));
     for (const filter of [...this.filters]) {
       const reports = await this.pool.run(filter.key, inputs);
       for (const [i, report] of reports.entries()) {
@@ -83,7 +86,10 @@ export class Level2Stage {
         if (report.status === 'ok') {
           this.consecutiveFailures.set(filter.filterId, 0);
           // Later filters see what earlier ones produced.
-          for (const tag of report.new_tags) if (!input.tags.includes(tag)) { input.tags.push(tag); result.tags.add(tag); }
+          for (const tag of report.new_tags) {
+            result.emitted.add(tag);
+            if (!input.tags.includes(tag)) { input.tags.push(tag); result.tags.add(tag); }
+          }
           Object.assign(input.properties, report.new_locus_properties);
           Object.assign(result.properties, report.new_locus_properties);
           Object.assign(result.alert, report.new_alert_properties);
@@ -100,6 +106,15 @@ export class Level2Stage {
     await this.repos.alerts.mergeProperties(inputs
       .map((l) => ({ alert_id: l.alert_id!, properties: results.get(l.locus_id)!.alert }))
       .filter((u) => Object.keys(u.properties).length > 0));
+    // Output streams: the locus as it now is, once per tag it was given.
+    const byId = new Map(loci.map((l) => [l.locus_id, l]));
+    await this.repos.streams.append(inputs.flatMap((input) => [...results.get(input.locus_id)!.emitted].map((stream) => {
+      const row = byId.get(input.locus_id)!;
+      return {
+        stream, locus_id: input.locus_id, alert_id: input.alert_id ?? null,
+        locus: { ra: row.ra, dec: row.dec, htm16: row.htm16, properties: input.properties, tags: [...input.tags].sort(), catalogs: row.catalogs, grav_wave_events: row.grav_wave_events },
+      };
+    })));
   }
 
   private async recordFailure(filter: LoadedFilter, report: LocusReport): Promise<void> {

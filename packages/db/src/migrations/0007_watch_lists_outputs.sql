@@ -55,3 +55,9 @@ CREATE TABLE stream_message (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX stream_message_stream ON stream_message (stream, message_id);
+
+-- How far the Kafka relay has published the streams (one row; absent until it first runs).
+CREATE TABLE stream_relay (
+  relay text PRIMARY KEY,
+  last_message_id bigint NOT NULL
+);

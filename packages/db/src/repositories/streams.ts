@@ -39,4 +39,20 @@ export class StreamRepository {
     const row = await sql<{ m: string | null }>`SELECT max(message_id) AS m FROM stream_message WHERE stream = ${stream}`.execute(this.db);
     return Number(row.rows[0].m ?? 0);
   }
+
+  /** Messages of every stream after a global offset (the Kafka relay). */
+  async readAll(after: number, limit: number): Promise<StreamMessageRow[]> {
+    const rows = await this.db.selectFrom('stream_message').selectAll().where('message_id', '>', after).orderBy('message_id').limit(limit).execute();
+    return rows.map((r) => ({ ...r, message_id: Number(r.message_id) }));
+  }
+
+  async relayOffset(relay: string): Promise<number> {
+    const row = await this.db.selectFrom('stream_relay').select('last_message_id').where('relay', '=', relay).executeTakeFirst();
+    return Number(row?.last_message_id ?? 0);
+  }
+
+  async saveRelayOffset(relay: string, offset: number): Promise<void> {
+    await this.db.insertInto('stream_relay').values({ relay, last_message_id: offset })
+      .onConflict((oc) => oc.column('relay').doUpdateSet({ last_message_id: offset })).execute();
+  }
 }

@@ -55,6 +55,14 @@ def property_name(feature, band):
     return f'feature_{feature}_magn_{band}'
 
 
+def quantile(ordered, q):
+    """numpy's default (linear) quantile of an already sorted array: np.percentile costs ~20x more."""
+    position = (len(ordered) - 1) * q
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
 def band_features(t, m, e):
     """Features of one band's detections (numpy arrays, time order). NaN where not computable."""
     n = len(m)
@@ -67,10 +75,9 @@ def band_features(t, m, e):
     apart = dt >= MIN_PAIR_SEPARATION_DAYS
     if apart.any():
         out['maximum_slope'] = np.max(np.abs(np.diff(m)[apart] / dt[apart]))
-    median = np.median(m)
-    out['median_absolute_deviation'] = np.median(np.abs(m - median))
-    q25, q75 = np.percentile(m, (25.0, 75.0))
-    out['inter_percentile_range_25'] = q75 - q25
+    ordered = np.sort(m)
+    out['median_absolute_deviation'] = quantile(np.sort(np.abs(m - quantile(ordered, 0.5))), 0.5)
+    out['inter_percentile_range_25'] = quantile(ordered, 0.75) - quantile(ordered, 0.25)
     w = 1.0 / (e * e)
     sw = w.sum()
     weighted_mean = (w * m).sum() / sw

@@ -11,10 +11,11 @@ function ms(value: number | null | undefined): string {
   return typeof value === 'number' && Number.isFinite(value) ? `${value.toFixed(2)} ms` : 'n/a';
 }
 
-function ErrorDetails({ error }: { error: FilterTestError }) {
+/** An error of the filter code: type, message and traceback (red text, except inside a red alert). */
+function ErrorDetails({ error, inAlert = false }: { error: FilterTestError; inAlert?: boolean }) {
   return (
     <>
-      <span className="text-danger">
+      <span className={inAlert ? 'fw-semibold' : 'text-danger'}>
         {error.type}: {error.message}
       </span>
       {error.traceback && (
@@ -67,7 +68,7 @@ export function TestReport({ report }: { report: FilterTestReport }) {
         <Alert.Heading as="h3" className="h6">
           The code did not load
         </Alert.Heading>
-        {report.load_error && <ErrorDetails error={report.load_error} />}
+        {report.load_error && <ErrorDetails error={report.load_error} inAlert />}
         {report.stdout && <pre className="small mt-2 mb-0 text-wrap">{report.stdout}</pre>}
       </Alert>
     );
