@@ -34,6 +34,9 @@ const schema = z.object({
   ANTARES_SLACK_TOKEN: z.string().optional(),
   ANTARES_SLACK_WEBHOOK_URL: z.string().url().optional(),
   ANTARES_SLACK_API_URL: z.string().url().default('https://slack.com/api'),
+  /** Kafka brokers (host:port, comma-separated): the output streams are published there too, one topic per stream. */
+  ANTARES_KAFKA_BROKERS: z.string().optional(),
+  ANTARES_KAFKA_TOPIC_PREFIX: z.string().default(''),
 });
 
 export type Config = {
@@ -60,6 +63,8 @@ export type Config = {
   slackToken?: string;
   slackWebhookUrl?: string;
   slackApiUrl: string;
+  kafkaBrokers: string[];
+  kafkaTopicPrefix: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -92,6 +97,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     slackToken: e.ANTARES_SLACK_TOKEN,
     slackWebhookUrl: e.ANTARES_SLACK_WEBHOOK_URL,
     slackApiUrl: e.ANTARES_SLACK_API_URL,
+    kafkaBrokers: (e.ANTARES_KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean),
+    kafkaTopicPrefix: e.ANTARES_KAFKA_TOPIC_PREFIX,
     ...overrides,
   };
 }

@@ -1,5 +1,5 @@
 import type { Repositories } from '@antares/db';
-import { buildServer, type Config } from '@antares/server';
+import { buildServer, connectKafkaProducer, KafkaRelay, type Config } from '@antares/server';
 import { APT_INSTALL, ChatDispatcher, createFilterSandbox, InboxWatcher, slackSender, WatchMatcher } from '@antares/pipeline';
 import { siteUrlOf } from './ingest.ts';
 import { openLevel2 } from './level2.ts';
@@ -14,9 +14,11 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
   const app = await buildServer({ config, repos, logger: true, filterSandbox: checker.sandbox });
   const inbox = config.inboxDir ? await startInbox(config, repos, config.inboxDir) : undefined;
   const chat = await startChat(config, repos);
+  const kafka = config.kafkaBrokers.length > 0 ? await startKafka(config, repos) : undefined;
   const shutdown = async () => {
     await inbox?.stop();
     await chat?.stop();
+    await kafka?.stop();
     await app.close();
     await checker.close();
     await close();
@@ -53,4 +55,18 @@ async function startChat(config: Config, repos: Repositories): Promise<ChatDispa
   const dispatcher = new ChatDispatcher(repos, sender);
   dispatcher.start();
   return dispatcher;
+}
+
+/** Publishes the output streams to Kafka (ANTARES_KAFKA_BROKERS), one topic per stream. */
+async function startKafka(config: Config, repos: Repositories): Promise<{ stop(): Promise<void> }> {
+  const producer = await connectKafkaProducer(config.kafkaBrokers);
+  const relay = new KafkaRelay(repos, producer, { siteUrl: siteUrlOf(config), topicPrefix: config.kafkaTopicPrefix });
+  relay.start();
+  console.log(`Output streams are published to Kafka at ${config.kafkaBrokers.join(', ')}`);
+  return {
+    async stop() {
+      await relay.stop();
+      await producer.disconnect();
+    },
+  };
 }

@@ -34,12 +34,13 @@ export class StreamService {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const rows = await this.repos.streams.read(stream, after, limit);
-      if (rows.length > 0 || Date.now() >= deadline || isClosed()) return this.withLoci(rows);
+      if (rows.length > 0 || Date.now() >= deadline || isClosed()) return this.messagesOf(rows);
       await new Promise((resolve) => setTimeout(resolve, Math.min(STREAM_POLL_MS, Math.max(0, deadline - Date.now()))));
     }
   }
 
-  private async withLoci(rows: StreamMessageRow[]): Promise<StreamMessage[]> {
+  /** Log rows as messages: each with its locus snapshot and lightcurve. */
+  async messagesOf(rows: StreamMessageRow[]): Promise<StreamMessage[]> {
     if (rows.length === 0) return [];
     const alerts = await this.repos.alerts.listByLoci([...new Set(rows.map((r) => r.locus_id))]);
     const byLocus = new Map<string, AlertRow[]>();

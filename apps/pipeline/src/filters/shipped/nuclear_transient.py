@@ -14,7 +14,8 @@ All of these, on the triggering alert:
   star, not a nucleus.
 - Real, not an artefact: subtraction residuals of bright galaxy cores are the commonest bogus alerts,
   so a stricter real-bogus cut than Level 1's rb >= 0.55: `ztf_rb` >= 0.65 and, when the packet has it,
-  the deep-learning score `ztf_drb` >= 0.8.
+  the deep-learning score `ztf_drb` >= 0.8. A drb of exactly 0 is "not computed": packets from before the
+  drb model (2019) carry 0, as the 2018 alerts re-served by ALeRCE in ../shared/data show.
 
 Alerts without these fields (history rows, upper limits, other surveys) are skipped through
 REQUIRED_ALERT_PROPERTIES. Cost: a few dict lookups.
@@ -55,7 +56,7 @@ class NuclearTransient(dk.Filter):
         distpsnr1 = _number(props.get('ztf_distpsnr1'))
         sgscore1 = _number(props.get('ztf_sgscore1'))
         rb = _number(props.get('ztf_rb'))
-        drb = _number(props.get('ztf_drb'))
+        drb = _number(props.get('ztf_drb')) or None  # 0 = not computed
         if distnr is None or not 0 <= distnr <= MAX_DISTNR_PIXELS:
             return
         if distpsnr1 is None or not 0 <= distpsnr1 <= MAX_DISTPSNR1_ARCSEC:

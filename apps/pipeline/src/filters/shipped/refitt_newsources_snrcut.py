@@ -18,6 +18,9 @@ All of these, judged at the triggering ZTF detection (time t, band b, magnitude 
   before, and is brighter now).
 - SNR cut: SNR = 1.0857 / `ztf_sigmapsf` >= 10 (magnitude error <= 0.11) on the trigger, good enough
   photometry to fit a rise.
+- Real: the deep-learning real-bogus score `ztf_drb` >= 0.5 when the packet has one (0 means "not
+  computed": packets from before the drb model). Young transients are faint, near the detection limit,
+  where artefacts are most common, and Level 1 only cuts on the older `rb` (>= 0.55).
 - Not a star and not an asteroid: no star-like Pan-STARRS1 source within 1" (`ztf_sgscore1` > 0.5 with
   `ztf_distpsnr1` <= 1"; flaring M dwarfs are the main impostors of young transients) and no known solar
   system object within 5" (`ztf_ssdistnr`).
@@ -31,6 +34,7 @@ import antares.devkit as dk
 MAX_AGE_DAYS = 10.0
 MAX_DETECTIONS = 15
 MIN_SNR = 10.0
+MIN_DRB = 0.5
 STAR_SGSCORE_MIN = 0.5  # strictly above; 0.5 itself is ZTF's "not classified"
 STAR_RADIUS_ARCSEC = 1.0
 SSO_RADIUS_ARCSEC = 5.0
@@ -51,8 +55,8 @@ class RefittNewsourcesSnrcut(dk.Filter):
             'name': 'refitt_newsources_snrcut',
             'description': 'Young rising transient for REFITT: first detected at most 10 days before the '
                            'triggering ZTF detection, at most 15 detections, all positive, brighter than '
-                           'its earliest detection or an earlier limit in the same band, SNR >= 10, and no '
-                           'star-like PS1 source within 1" or known asteroid within 5".',
+                           'its earliest detection or an earlier limit in the same band, SNR >= 10, drb >= 0.5, '
+                           'and no star-like PS1 source within 1" or known asteroid within 5".',
         },
     ]
 
@@ -64,7 +68,8 @@ class RefittNewsourcesSnrcut(dk.Filter):
         band = props.get('ant_passband')
         if mag is None or sigma is None or not sigma > 0 or MAG_ERR_TO_FLUX_FRACTION / sigma < MIN_SNR:
             return
-        if self._stellar_or_moving(props):
+        drb = _number(props.get('ztf_drb')) or None  # 0 = not computed
+        if (drb is not None and drb < MIN_DRB) or self._stellar_or_moving(props):
             return
         t = trigger.mjd
         first_time = t

@@ -1,0 +1,82 @@
+import { deflateSync } from 'node:zlib';
+import { BSON } from 'bson';
+import type { Repositories } from '@antares/db';
+import { StreamService } from '../services/stream-service.ts';
+import { streamLocusDocument } from '../serializers/stream.ts';
+
+/** What the relay needs of a Kafka producer (kafkajs' Producer has it); tests give their own. */
+export interface StreamProducer {
+  sendBatch(batch: { topicMessages: Array<{ topic: string; messages: Array<{ key: string; value: Buffer }> }> }): Promise<unknown>;
+}
+
+const RELAY = 'kafka';
+
+/** A connected kafkajs producer for these brokers. */
+export async function connectKafkaProducer(brokers: string[]): Promise<StreamProducer & { disconnect(): Promise<void> }> {
+  const { Kafka, logLevel } = await import('kafkajs');
+  const producer = new Kafka({ clientId: 'antares', brokers, logLevel: logLevel.WARN }).producer();
+  await producer.connect();
+  return producer;
+}
+
+/** The message value the real antares-client decodes: zlib(BSON(JSON:API locus document)). */
+export function encodeStreamMessage(document: object): Buffer {
+  return deflateSync(BSON.serialize(document));
+}
+
+/**
+ * Publishes the output streams to Kafka, one topic per stream: it follows the durable stream log and
+ * keeps its offset in the database, so a restart continues where it stopped (a message can be
+ * published twice after a crash, never skipped).
+ */
+export class KafkaRelay {
+  private timer?: NodeJS.Timeout;
+  private running: Promise<number> = Promise.resolve(0);
+  private stopped = false;
+  private readonly streams: StreamService;
+
+  constructor(private readonly repos: Repositories, private readonly producer: StreamProducer,
+    private readonly options: { siteUrl: string; topicPrefix?: string; pollMs?: number; log?: (line: string) => void }) {
+    this.streams = new StreamService(repos);
+  }
+
+  start(): void {
+    const tick = () => {
+      this.running = this.publishPending().catch((error) => {
+        (this.options.log ?? console.error)(`kafka relay: ${(error as Error).message}`);
+        return 0;
+      });
+      void this.running.then(() => {
+        if (!this.stopped) this.timer = setTimeout(tick, this.options.pollMs ?? 1000);
+      });
+    };
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Publishes everything after the saved offset, a batch at a time; returns how many messages. */
+  async publishPending(batchSize = 500): Promise<number> {
+    let published = 0;
+    for (;;) {
+      const after = await this.repos.streams.relayOffset(RELAY);
+      const rows = await this.repos.streams.readAll(after, batchSize);
+      if (rows.length === 0 || this.stopped) return published;
+      const messages = await this.streams.messagesOf(rows);
+      const byTopic = new Map<string, Array<{ key: string; value: Buffer }>>();
+      for (const m of messages) {
+        const topic = `${this.options.topicPrefix ?? ''}${m.row.stream}`;
+        const list = byTopic.get(topic) ?? [];
+        list.push({ key: m.row.locus_id, value: encodeStreamMessage(streamLocusDocument(this.options.siteUrl, m)) });
+        byTopic.set(topic, list);
+      }
+      await this.producer.sendBatch({ topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })) });
+      await this.repos.streams.saveRelayOffset(RELAY, rows.at(-1)!.message_id);
+      published += rows.length;
+    }
+  }
+}
