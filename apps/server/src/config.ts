@@ -34,6 +34,8 @@ const schema = z.object({
   ANTARES_SLACK_TOKEN: z.string().optional(),
   ANTARES_SLACK_WEBHOOK_URL: z.string().url().optional(),
   ANTARES_SLACK_API_URL: z.string().url().default('https://slack.com/api'),
+  /** The first retry of an undelivered chat message waits this long; each further one twice as long. */
+  ANTARES_CHAT_RETRY_SECONDS: z.coerce.number().positive().default(5),
   /** Kafka brokers (host:port, comma-separated): the output streams are published there too, one topic per stream. */
   ANTARES_KAFKA_BROKERS: z.string().optional(),
   ANTARES_KAFKA_TOPIC_PREFIX: z.string().default(''),
@@ -63,6 +65,7 @@ export type Config = {
   slackToken?: string;
   slackWebhookUrl?: string;
   slackApiUrl: string;
+  chatRetrySeconds: number;
   kafkaBrokers: string[];
   kafkaTopicPrefix: string;
 };
@@ -97,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     slackToken: e.ANTARES_SLACK_TOKEN,
     slackWebhookUrl: e.ANTARES_SLACK_WEBHOOK_URL,
     slackApiUrl: e.ANTARES_SLACK_API_URL,
+    chatRetrySeconds: e.ANTARES_CHAT_RETRY_SECONDS,
     kafkaBrokers: (e.ANTARES_KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean),
     kafkaTopicPrefix: e.ANTARES_KAFKA_TOPIC_PREFIX,
     ...overrides,

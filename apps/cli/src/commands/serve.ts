@@ -1,6 +1,6 @@
 import type { Repositories } from '@antares/db';
 import { buildServer, connectKafkaProducer, KafkaRelay, type Config } from '@antares/server';
-import { APT_INSTALL, ChatDispatcher, createFilterSandbox, InboxWatcher, slackSender, WatchMatcher } from '@antares/pipeline';
+import { APT_INSTALL, ChatDispatcher, createFilterSandbox, InboxWatcher, retryDelaySeconds, slackSender, WatchMatcher } from '@antares/pipeline';
 import { siteUrlOf } from './ingest.ts';
 import { openLevel2 } from './level2.ts';
 
@@ -52,7 +52,7 @@ async function startChat(config: Config, repos: Repositories): Promise<ChatDispa
     if (pending > 0) console.warn(`${pending} chat notification(s) wait in the outbox: set ANTARES_SLACK_TOKEN or ANTARES_SLACK_WEBHOOK_URL to deliver them`);
     return undefined;
   }
-  const dispatcher = new ChatDispatcher(repos, sender);
+  const dispatcher = new ChatDispatcher(repos, sender, { retryDelaySeconds: (attempts) => retryDelaySeconds(attempts, config.chatRetrySeconds) });
   dispatcher.start();
   return dispatcher;
 }

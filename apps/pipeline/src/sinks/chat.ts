@@ -49,9 +49,9 @@ export function slackSender(settings: SlackSettings): ChatSender | undefined {
   };
 }
 
-/** Seconds before the next attempt after `attempts` failures: 5 s doubling, at most an hour. */
-export function retryDelaySeconds(attempts: number): number {
-  return Math.min(3600, 5 * 2 ** Math.min(attempts, 10));
+/** Seconds before the next attempt after `attempts` failures: `base` (5 s) doubling, at most an hour. */
+export function retryDelaySeconds(attempts: number, base = 5): number {
+  return Math.min(3600, base * 2 ** Math.min(attempts, 10));
 }
 
 /**

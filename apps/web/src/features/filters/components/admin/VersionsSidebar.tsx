@@ -29,7 +29,7 @@ export function VersionsSidebar({ versions, selectedId, onSelect }: { versions: 
                 <StatusBadge status={version.status} />
               </span>
               <span className="small text-break">{truncateComment(version.comment)}</span>
-              <span className="small opacity-75">{isoUtcText(version.created_at)}</span>
+              <span className="small">{isoUtcText(version.created_at)} (UTC)</span>
             </ListGroup.Item>
           ))}
         </ListGroup>
