@@ -1,12 +1,14 @@
 import { benchApi } from './api.ts';
 import { benchIngest } from './ingest.ts';
 import { benchFilters } from './filters.ts';
+import { benchWatchlists } from './watchlists.ts';
 
-/** `npm run bench -- <ingest|api|filters|web> [options]`: benchmarks that print numbers (never timed test assertions). */
+/** `npm run bench -- <ingest|api|filters|watchlists|web> [options]`: benchmarks that print numbers (never timed test assertions). */
 const benches: Record<string, (args: string[]) => Promise<void>> = {
   ingest: benchIngest,
   api: benchApi,
   filters: benchFilters,
+  watchlists: benchWatchlists,
   // Loaded on demand: it brings the browser driver along.
   web: async (args) => (await import('@antares/web/bench')).benchWeb(args),
 };

@@ -13,6 +13,11 @@ import { VersionsViewer } from './versions/VersionsViewer';
  */
 export function Component() {
   const filterId = useParams().filterId ?? '';
+  // Another filter is another page: its selection and drafts start afresh.
+  return <FilterDetail key={filterId} filterId={filterId} />;
+}
+
+function FilterDetail({ filterId }: { filterId: string }) {
   const { user } = useSession();
   const filter = useFilter(filterId);
   const versions = useVersions(filterId);

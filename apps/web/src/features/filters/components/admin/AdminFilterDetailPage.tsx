@@ -13,6 +13,11 @@ import { VersionsSidebar } from './VersionsSidebar';
 /** Filter detail (Admin view): the filter page plus a versions sidebar and the review transition buttons. */
 export function Component() {
   const filterId = useParams().filterId ?? '';
+  // Another filter is another page: its selection and drafts start afresh.
+  return <AdminFilterDetail key={filterId} filterId={filterId} />;
+}
+
+function AdminFilterDetail({ filterId }: { filterId: string }) {
   const filter = useFilter(filterId);
   const versions = useVersions(filterId);
   const [selectedId, select] = useVersionSelection(filter.data, versions.data);
