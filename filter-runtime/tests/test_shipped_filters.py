@@ -175,6 +175,34 @@ def test_extragalactic_edges(packets):
     assert not tagged('extragalactic', dict(low, catalog_objects={'gaia_dr3_gaia_source': [{'source_id': 1}]}))
 
 
+def test_extragalactic_from_the_built_in_deep_sky_catalog():
+    need_science_stack()
+    from astropy.coordinates import SkyCoord
+    import astropy.units as u
+    # Real rows of d3-celestial's dsos.14.json (the pipeline's deep_sky_objects catalog).
+    m31_row = {'desig': 'M 31', 'type': 's', 'morph': 'SA(s)b', 'mag': '3.44', 'dim': '189.1x61.7', 'bv': 0.92}
+    m31 = SkyCoord(10.6847 * u.deg, 41.26875 * u.deg)
+    positions = {r['objectId']: (float(r['ra']), float(r['dec'])) for r in index_rows()}
+
+    def at(ra, dec, catalogs):  # no alerts: only the catalog can say so
+        sep = m31.separation(SkyCoord(ra * u.deg, dec * u.deg)).arcsec
+        rows = {name: [dict(row, separation_arcsec=sep) for row in rows] for name, rows in catalogs.items()}
+        return tagged('extragalactic', {'locus_id': 'L', 'ra': ra, 'dec': dec, 'alerts': [], 'catalog_objects': rows})
+    # The two real ZTF alerts in M31 (0.21 and 0.42 deg from its centre) lie within half its minor axis
+    # (30.9'), so on the galaxy whatever the orientation.
+    for oid in ('ZTF18acbycbx', 'ZTF18abpvcmz'):
+        assert at(*positions[oid], {'deep_sky_objects': [m31_row]})
+    # 0.6 deg out along the major axis (PA 35): still in M31's disk, but the catalog row alone (no
+    # position angle) cannot tell it from a point 0.6 deg off the minor axis, outside the disk.
+    far = m31.directional_offset_by(35 * u.deg, 0.6 * u.deg)
+    assert not at(far.ra.deg, far.dec.deg, {'deep_sky_objects': [m31_row]})
+    assert at(far.ra.deg, far.dec.deg, {'deep_sky_objects': [dict(m31_row, dim='')]})  # size unknown: the match counts
+    near = positions['ZTF18acbycbx']
+    open_cluster = {'desig': 'NGC 869', 'type': 'oc', 'morph': 'I3r', 'mag': '3.8', 'dim': '30', 'bv': 0.5}
+    assert not at(*near, {'deep_sky_objects': [open_cluster]})
+    assert not at(*near, {'hipparcos': [{'id': 1}]})
+
+
 # -- nuclear_transient ----------------------------------------------------------------------------
 
 def expected_nuclear(rec):

@@ -6,6 +6,7 @@ import { describeDatabase, openConfiguredDatabase } from './database.ts';
 import { runIngest } from './commands/ingest.ts';
 import { runServe } from './commands/serve.ts';
 import { ensureDemoData, ensureWebBuilt } from './commands/demo.ts';
+import { ensureBuiltinCatalogs, runCatalogImport, runCatalogList, runCatalogRemove, type CatalogImportOptions } from './commands/catalog.ts';
 import { createProgress } from './progress.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -29,6 +30,7 @@ program.command('start')
     const config = loadConfig(process.env, options.port ? { port: options.port } : {});
     console.log(`Database: ${describeDatabase(config)}`);
     const database = await openConfiguredDatabase(config);
+    await ensureBuiltinCatalogs(database.repos);
     await ensureDemoData(database.repos, config.dataDir);
     ensureWebBuilt(REPO_ROOT);
     await runServe(config, database.repos, database.close);
@@ -96,6 +98,50 @@ program.command('user')
       await database.close();
     }
   });
+
+const catalog = program.command('catalog').description('catalogs of known objects that loci are matched to');
+catalog.command('import')
+  .description('import (or replace) a catalog from a CSV, JSON or whitespace-separated text file, then re-match every locus')
+  .requiredOption('--name <name>', 'catalog name (letters, digits, _ . -)')
+  .requiredOption('--file <file>', 'the catalog file')
+  .requiredOption('--format <format>', 'csv (with a header row), json (array or GeoJSON points) or txt (whitespace columns, see --columns)')
+  .option('--ra-col <column>', 'right ascension column (default ra, ra_deg, RA, ...)')
+  .option('--dec-col <column>', 'declination column (default dec, dec_deg, DEC, ...)')
+  .option('--id-col <column>', 'object id column (default id, name, ...)')
+  .option('--name-col <column>', 'object name column')
+  .option('--ra-unit <unit>', 'deg (default) or hours')
+  .option('--columns <names>', 'txt format: the column names, comma-separated')
+  .option('--radius <r>', 'extended sources: one match radius for every row', Number)
+  .option('--radius-unit <unit>', 'arcsec (default), arcmin or deg')
+  .option('--radius-col <column>', 'extended sources: a per-row match radius')
+  .option('--diameter-col <column>', 'extended sources: a per-row size (major axis), halved into the radius')
+  .action(async (options: CatalogImportOptions) => {
+    if (!['csv', 'json', 'txt'].includes(options.format)) throw new InvalidArgumentError('--format must be csv, json or txt');
+    if (options.radiusUnit && !['arcsec', 'arcmin', 'deg'].includes(options.radiusUnit)) throw new InvalidArgumentError('--radius-unit must be arcsec, arcmin or deg');
+    if (options.raUnit && !['deg', 'hours'].includes(options.raUnit)) throw new InvalidArgumentError('--ra-unit must be deg or hours');
+    const database = await openConfiguredDatabase(loadConfig());
+    try {
+      await runCatalogImport(database.repos, options);
+    } finally {
+      await database.close();
+    }
+  });
+catalog.command('list').description('list the catalogs').action(async () => {
+  const database = await openConfiguredDatabase(loadConfig());
+  try {
+    await runCatalogList(database.repos);
+  } finally {
+    await database.close();
+  }
+});
+catalog.command('remove').description('remove a catalog and re-match the loci that matched it').argument('<name>').action(async (name: string) => {
+  const database = await openConfiguredDatabase(loadConfig());
+  try {
+    await runCatalogRemove(database.repos, name);
+  } finally {
+    await database.close();
+  }
+});
 
 program.command('migrate')
   .description('apply pending database migrations')

@@ -13,3 +13,7 @@ export { SHIPPED_FILTERS, type ShippedFilter } from './filters/shipped/index.ts'
 export { InboxWatcher, type InboxOptions } from './sources/inbox.ts';
 export { ChatDispatcher, outboxNotifier, slackSender, retryDelaySeconds, type ChatNotifier, type ChatMessage, type ChatSender } from './sinks/chat.ts';
 export { WatchIndex, WatchMatcher, MAX_WATCH_RADIUS_DEG } from './stages/watch-match.ts';
+export { importCatalog, removeCatalog, CATALOG_NAME, type ImportProgress } from './catalogs/import-catalog.ts';
+export { matchPositions, crossmatchLoci, crossmatchAllLoci } from './catalogs/crossmatch.ts';
+export { CatalogFileError, readCatalogRows, type CatalogFormat, type SourceRow } from './catalogs/read-rows.ts';
+export { toCatalogObjects, coverOf, POINT_RADIUS_DEG, type CatalogColumns, type AngleUnit } from './catalogs/catalog-objects.ts';

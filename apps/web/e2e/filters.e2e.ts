@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
-import { downloadBytes, expectNoSeriousViolations, listQuery, login, open, watchPage } from './support/app';
+import { apiSession, downloadBytes, listQuery, login, open, watchPage } from './support/app';
 import { E2E_ACCOUNTS } from './support/accounts';
-import { BROKEN_CODE, disableTestFilters, dropSimulatedAlerts, editorText, lociWithTag, pollUntil, taggerCode, uploadCode } from './support/filters';
+import { BROKEN_CODE, checkA11y, disableTestFilters, headerTexts, dropSimulatedAlerts, editorText, lociWithTag, pollUntil, taggerCode, uploadCode } from './support/filters';
 
 const enabled = requireChromium();
 const { admin, user } = E2E_ACCOUNTS;
@@ -11,23 +11,6 @@ const UNSAVED = 'You have unsaved changes, do you really want to leave?';
 const NO_VERSIONS = 'This filter does not have submitted versions yet. Remember to submit one when you are ready.';
 /** Every filter this suite creates has this in its name (clean-up finds them by it). */
 const MARK = 'E2E tagger';
-
-/** Accessibility check once the pointer is out of the way and transitions (modal fades) have ended. */
-async function checkA11y(page: Page): Promise<void> {
-  await page.mouse.move(0, 0);
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
-  await expectNoSeriousViolations(page);
-}
-
-const headerTexts = async (page: Page, table: string) =>
-  (await page.locator(`#${table} thead th`).allTextContents()).map((h) => h.replace(/[▲▼↕?]/g, '').replace(/Reflects only.*$/, '').trim());
 
 describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
   let userSession: BrowserSession;
@@ -43,6 +26,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
   const comment = `First light: tags every locus it sees (${stamp})`;
   let filterPath = '';
   let filterId = '';
+  let versionId = '';
 
   beforeAll(async () => {
     await disableTestFilters(admin, MARK);
@@ -159,6 +143,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
 
     const select = page.getByLabel('Version', { exact: true });
     await select.waitFor();
+    versionId = await select.inputValue();
     const label = (await select.locator('option:checked').textContent()) ?? '';
     expect(label).toContain(`${comment.slice(0, 30)}...`);
     expect(label).not.toContain(comment.slice(0, 31));
@@ -315,6 +300,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     await card.click();
     await page.getByLabel(`Python source of ${name}`).getByText(`locus.tag('${tag}')`).waitFor();
     expect(versionCalls.length).toBe(1);
+    await checkA11y(page);
   });
 
   it('lists the filter in the filter runner, where the admin can pause and resume it', async () => {
@@ -357,6 +343,69 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     await open(page, filterPath);
     expect(await page.getByTestId('version-feedback').textContent()).toBe('The end-to-end test is over.');
     expect(await page.getByTestId('version-status').textContent()).toBe('disabled');
+    expect(watch.problems()).toEqual([]);
+    expect(adminWatch.problems()).toEqual([]);
+  });
+
+  it('shows the spec error messages: refused code, a stale transition, visibility and versions failures', async () => {
+    // The server's sandbox check refuses a version whose code does not load.
+    await open(page, filterPath);
+    await uploadCode(page, BROKEN_CODE, 'broken.py');
+    await page.getByLabel('Comment').fill('Broken on purpose');
+    await page.getByRole('button', { name: 'Submit Version' }).click();
+    await page.getByRole('alert').filter({ hasText: /^Error submitting new version: .*SyntaxError/ }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => editorText(page)).toBe(code);
+
+    // Another admin moved the version meanwhile: the transition offered by the stale page is refused.
+    await open(adminPage, `/admin/filters/${filterId}`);
+    const buttons = adminPage.getByTestId('transition-buttons');
+    expect(await buttons.getByRole('button').allTextContents()).toEqual(['Mark as pending', 'Enable']);
+    const call = await apiSession(admin);
+    const moved = await call(`/filters/${filterId}/versions/${versionId}`, {
+      method: 'PATCH',
+      body: { data: { type: 'filter_version', attributes: { status: 'PENDING_REVIEW' } } },
+    });
+    expect(moved.status).toBe(200);
+    await buttons.getByRole('button', { name: 'Enable' }).click();
+    const modal = adminPage.getByTestId('transition-modal');
+    await modal.getByRole('button', { name: 'Enable' }).click();
+    await buttons.getByRole('alert').filter({ hasText: /^Error transitioning version: A PENDING_REVIEW version cannot become ENABLED/ }).waitFor();
+
+    // A failed visibility change: the red alert with the error as JSON, and the switch reverts.
+    const patchFilter = new RegExp(`/v1/filters/${filterId}$`);
+    await page.route(patchFilter, (route) =>
+      route.request().method() === 'PATCH'
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/vnd.api+json',
+            body: JSON.stringify({ errors: [{ status: '500', title: 'Internal Server Error', detail: 'the database is unavailable' }] }),
+          })
+        : route.fallback(),
+    );
+    const toggle = page.getByLabel('Public', { exact: true });
+    expect(await toggle.isChecked()).toBe(true);
+    await toggle.click();
+    const dialog = page.getByTestId('confirmation-dialog');
+    await dialog.getByText(`Are you sure you want to make the filter "${name}" private?`).waitFor();
+    await dialog.getByLabel(/to confirm/).fill(name);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    const failure = page.getByTestId('action-error');
+    await failure.getByText('Error changing filter visibility').waitFor();
+    await failure.getByText('the database is unavailable').waitFor();
+    expect(await toggle.isChecked()).toBe(true);
+    await failure.getByRole('button', { name: 'Close' }).click();
+    await failure.waitFor({ state: 'detached' });
+    await page.unroute(patchFilter);
+
+    // The versions cannot be fetched.
+    const versionsList = new RegExp(`/v1/filters/${filterId}/versions\\?`);
+    await page.route(versionsList, (route) =>
+      route.fulfill({ status: 503, contentType: 'application/vnd.api+json', body: JSON.stringify({ errors: [{ status: '503', title: 'Service Unavailable' }] }) }),
+    );
+    await open(page, filterPath);
+    await page.getByText('There was an error fetching data. Please try again later.').waitFor();
+    await page.unroute(versionsList);
     expect(watch.problems()).toEqual([]);
     expect(adminWatch.problems()).toEqual([]);
   });

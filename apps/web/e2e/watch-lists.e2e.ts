@@ -154,9 +154,9 @@ describe.skipIf(!enabled)('watch lists', () => {
     ['a missing field', '10,20,0.001\n11,21\n', /^Line 2: radius missing/],
     ['an empty number', '10,20,0.001\n11,,0.001\n', /^Line 2: declination is required/],
     ['text in a number', '10,20,0.001\n\n11,21,wide\n', /^Line 3: radius is not a number: "wide"/],
-    ['a right ascension out of range', '360.5,20,0.001\n', /^Line 1: right_ascension must be between 0.0 to 360.0/],
-    ['a declination out of range', '10,20,0.001\n10,-91,0.001\n', /^Line 2: declination must be between -90.0 to 90.0/],
-    ['a radius out of range', '10,20,0.02,too wide\n', /^Line 1: radius must be between 0.0 to 0.01/],
+    ['a right ascension out of range', '360.5,20,0.001\n', /^Line 1: right_ascension must be between 0.0 and 360.0/],
+    ['a declination out of range', '10,20,0.001\n10,-91,0.001\n', /^Line 2: declination must be between -90.0 and 90.0/],
+    ['a radius out of range', '10,20,0.02,too wide\n', /^Line 1: radius must be between 0.0 and 0.01/],
     ['only empty lines', '\n\n   \n\r\n', /^Problem: the file holds no objects/],
     ['an unclosed quote', '10,20,0.001,"open\n', /^Line 1: a quoted field is not closed properly/],
     ['10 MB of garbage', () => randomBytes(10 * 1024 * 1024), /^(Line \d+|Problem): /],
@@ -313,11 +313,16 @@ describe.skipIf(!enabled)('watch lists', () => {
     });
     try {
       await del.click();
-      await sent;
+      // Not a timing check: sequential deletions would wait here for ever.
+      await Promise.race([
+        sent,
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${held.length} DELETE call(s) under way at once: not in parallel`)), 30_000)),
+      ]);
       held.forEach((h) => h.release());
       expect(held.map((h) => h.url.split('/').at(-1)).sort()).toEqual([ids['E2E range A'], ids['E2E range C']].sort());
       await pollUntil(() => rows.locator('td:nth-child(2)').allTextContents(), (names) => names.length === 2, 30_000, 'rows after deletion');
     } finally {
+      held.forEach((h) => h.release());
       await page.unroute('**/v1/watch_lists/*');
     }
     expect(await rows.locator('td:nth-child(2)').allTextContents()).toEqual(['E2E range B', 'E2E hundred thousand']);

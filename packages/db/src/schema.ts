@@ -161,6 +161,37 @@ export interface StreamRelayTable {
   last_message_id: number;
 }
 
+export interface CatalogTable {
+  catalog_id: Generated<number>;
+  name: string;
+  kind: 'point' | 'extended';
+  row_count: Generated<number>;
+  source: Generated<string>;
+  imported_at: Generated<Date>;
+}
+
+export interface CatalogObjectTable {
+  object_id: Generated<number>;
+  catalog_id: number;
+  object_key: string;
+  object_name: string | null;
+  ra: number;
+  dec: number;
+  radius: number;
+  properties: ColumnType<JsonObject, string, string>;
+}
+
+export interface CatalogCoverTable {
+  htm10: number;
+  object_id: number;
+}
+
+export interface LocusCatalogMatchTable {
+  locus_id: string;
+  object_id: number;
+  separation: number;
+}
+
 export interface SchemaMigrationTable {
   version: string;
   applied_at: Generated<Date>;
@@ -183,4 +214,8 @@ export interface Database {
   chat_outbox: ChatOutboxTable;
   stream_message: StreamMessageTable;
   stream_relay: StreamRelayTable;
+  catalog: CatalogTable;
+  catalog_object: CatalogObjectTable;
+  catalog_cover: CatalogCoverTable;
+  locus_catalog_match: LocusCatalogMatchTable;
 }

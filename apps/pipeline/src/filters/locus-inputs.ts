@@ -3,10 +3,18 @@ import type { LocusForFilter } from './sandbox-pool.ts';
 
 /**
  * Loci as filters see them (filter-runtime/PROTOCOL.md): every alert with its properties, oldest first,
- * the newest as the triggering one. One query for all the alerts of the batch.
+ * the newest as the triggering one, and the catalog objects it matches. One query for all the alerts of
+ * the batch, one for the matches.
  */
 export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Promise<LocusForFilter[]> {
   const alerts = await repos.alerts.listByLoci(loci.map((l) => l.locus_id));
+  // locus.catalog_objects: {catalog name: [catalog rows]} of the locus' matches, nearest first.
+  const catalogObjects = new Map<string, Record<string, Array<Record<string, unknown>>>>();
+  for (const m of await repos.catalogs.matchesOfLoci(loci.map((l) => l.locus_id))) {
+    const own = catalogObjects.get(m.locus_id) ?? {};
+    (own[m.catalog_name] ??= []).push({ ...m.properties, catalog_object_id: m.object_key, separation_arcsec: m.separation * 3600 });
+    catalogObjects.set(m.locus_id, own);
+  }
   const byLocus = new Map<string, typeof alerts>();
   for (const alert of alerts) {
     const list = byLocus.get(alert.locus_id);
@@ -19,7 +27,7 @@ export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Pro
       locus_id: locus.locus_id, ra: locus.ra, dec: locus.dec, properties: { ...locus.properties }, tags: [...locus.tags],
       alerts: own.map((a) => ({ alert_id: a.alert_id, mjd: a.mjd, survey: a.survey, properties: a.properties })),
       alert_id: own.at(-1)?.alert_id,
-      catalog_objects: {},
+      catalog_objects: catalogObjects.get(locus.locus_id) ?? {},
     };
   });
 }

@@ -6,6 +6,7 @@ import { LocusIndex, associationRanges, newLocusId, type PositionedLocus } from 
 import { summarizeLocus, summaryOf } from '../stages/locus-properties.ts';
 import { packetThumbnails } from '../stages/thumbnails.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
+import { crossmatchLoci } from '../catalogs/crossmatch.ts';
 import { htmId } from '@antares/astro';
 
 /** Counters that `antares ingest` reports; one object is threaded through every batch of a run. */
@@ -131,6 +132,8 @@ export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], sta
     stats.lociCreated += newLoci.length;
     stats.lociUpdated += touched.size - newLoci.length;
     await recomputeLoci(tx, [...touched], thumbnails.map((t) => t.alert_id));
+    // Catalog matches at the loci's new positions (wire format section 5: catalog lookup).
+    await crossmatchLoci(tx, [...touched]);
     if (options.watch && watchMatches.length > 0) await recordWatchMatches(tx, options.watch, watchMatches);
     await cutoutsWritten;
     return [...touched];

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, renameSync, copyFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { apiSession, baseURL } from './app';
+import { apiSession, baseURL, expectNoSeriousViolations } from './app';
 import { WEB_ROOT } from './server';
 
 const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
@@ -114,3 +114,21 @@ export async function disableTestFilters(admin: { username: string; password: st
     });
   }
 }
+
+/** Accessibility check once the pointer is out of the way and transitions (modal fades) have ended. */
+export async function checkA11y(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+  await expectNoSeriousViolations(page);
+}
+
+/** A table's header texts without sort arrows and help badges. */
+export const headerTexts = async (page: Page, table: string) =>
+  (await page.locator(`#${table} thead th`).allTextContents()).map((h) => h.replace(/[▲▼↕?]/g, '').replace(/Reflects only.*$/, '').trim());

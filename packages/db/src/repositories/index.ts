@@ -11,6 +11,7 @@ import { TagRepository } from './tags.ts';
 import { WatchListRepository } from './watch-lists.ts';
 import { ChatOutboxRepository } from './chat-outbox.ts';
 import { StreamRepository } from './streams.ts';
+import { CatalogRepository } from './catalogs.ts';
 
 /** Every repository over one database handle (or one transaction). */
 export class Repositories {
@@ -26,6 +27,7 @@ export class Repositories {
   readonly watchLists: WatchListRepository;
   readonly chatOutbox: ChatOutboxRepository;
   readonly streams: StreamRepository;
+  readonly catalogs: CatalogRepository;
 
   /** `kind` picks the faster of two equivalent statements where the two databases differ. */
   constructor(readonly db: Kysely<Database>, readonly kind: 'pglite' | 'postgres' = 'pglite') {
@@ -41,6 +43,7 @@ export class Repositories {
     this.watchLists = new WatchListRepository(db);
     this.chatOutbox = new ChatOutboxRepository(db);
     this.streams = new StreamRepository(db);
+    this.catalogs = new CatalogRepository(db);
   }
 
   /**

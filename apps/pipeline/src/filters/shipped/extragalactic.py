@@ -1,21 +1,26 @@
 """Extragalactic: loci that sit on a galaxy (or a quasar), so that the transient is most likely outside
 the Milky Way.
 
-Two kinds of evidence, the first that applies wins:
+Two kinds of evidence; either is enough:
 
-1. Catalog cross-matches (`locus.catalog_objects`): any match in a catalog whose entries are all
-   extragalactic (galaxies: 2MASS extended sources, SDSS galaxies, RC3; quasars/AGN: Milliquas,
-   Veron-Cetty & Veron). The pipeline only lists a catalog when the locus lies within that catalog's
-   match radius (a galaxy's own size for extended sources), so a match is the host.
-2. Until the pipeline fills `catalog_objects`, the Pan-STARRS1 cross-match that ZTF puts in every alert
-   packet: the nearest PS1 source (`ztf_distpsnr1`, arcsec) with its star/galaxy score
-   (`ztf_sgscore1`, Tachibana & Miller 2018: 0 galaxy-like ... 1 star-like; ZTF writes exactly 0.5 when
-   the source could not be classified and -999 when there is no PS1 source within 30").
-   Tagged when that nearest source is galaxy-like (sgscore1 < 0.5) and within 5": supernovae mostly
-   lie within a few arcsec of their host's PS1 centroid, while a chance galaxy within 5" (PS1 counts,
-   a few thousand galaxies per square degree at high latitude) happens for only a few per cent of
-   random positions. Only at |b| >= 10 deg: near the Galactic plane the PS1
-   star/galaxy separation fails (crowded, blended stars look extended) and extinction hides galaxies.
+1. Catalog cross-matches (`locus.catalog_objects`; the pipeline lists a catalog row when the locus lies
+   within the row's match radius, a galaxy's own size for extended sources):
+   - any match in a catalog whose entries are all extragalactic (galaxies: 2MASS extended sources, SDSS
+     galaxies, RC3; quasars/AGN: Milliquas, Veron-Cetty & Veron);
+   - a galaxy (`type` g, s, s0, sd, i or e: galaxy, spiral, lenticular, dwarf spheroidal, irregular,
+     elliptical) in the built-in `deep_sky_objects` catalog (d3-celestial's NGC/IC/Messier list), within
+     half its minor axis (`dim` "major x minor" arcmin). That catalog's match circle is the major axis,
+     but an inclined disk fills only part of it (M31's is 3:1): inside the minor axis the locus is on
+     the galaxy whatever its orientation. Clusters, nebulae and galaxy clusters do not count.
+2. The Pan-STARRS1 cross-match that ZTF puts in every alert packet: the nearest PS1 source
+   (`ztf_distpsnr1`, arcsec) with its star/galaxy score (`ztf_sgscore1`, Tachibana & Miller 2018:
+   0 galaxy-like ... 1 star-like; ZTF writes exactly 0.5 when the source could not be classified and
+   -999 when there is no PS1 source within 30"). Tagged when that nearest source is galaxy-like
+   (sgscore1 < 0.5) and within 5": supernovae mostly lie within a few arcsec of their host's PS1
+   centroid, while a chance galaxy within 5" (a few thousand PS1 galaxies per square degree at high
+   latitude) happens for only a few per cent of random positions. Only at |b| >= 10 deg: near the
+   Galactic plane the PS1 star/galaxy separation fails (crowded, blended stars look extended) and
+   extinction hides galaxies.
 
 The PS1 fields exist only on an alert packet's own candidate (not on its history rows), so the newest
 alert carrying them is used. Cost: a few dict lookups; the galactic latitude is one dot product.
@@ -26,6 +31,8 @@ import antares.devkit as dk
 
 # Catalogs (pipeline catalog keys) whose every row is a galaxy or a quasar/AGN.
 EXTRAGALACTIC_CATALOGS = ('2mass_xsc', 'sdss_gals', 'RC3', 'milliquas', 'veron_agn_qso')
+# Catalogs of mixed objects: the row's `type` values that are galaxies (d3-celestial's codes).
+GALAXY_TYPES = {'deep_sky_objects': frozenset(('g', 's', 's0', 'sd', 'i', 'e'))}
 HOST_RADIUS_ARCSEC = 5.0
 GALAXY_SGSCORE_MAX = 0.5  # strictly below: 0.5 itself is ZTF's "not classified"
 MIN_ABS_GALACTIC_LATITUDE_DEG = 10.0
@@ -48,20 +55,42 @@ def _number(value):
     return value if isinstance(value, (int, float)) and math.isfinite(value) else None
 
 
+def _minor_axis_arcsec(dim):
+    """The smaller of "AxB" (or "A") arcmin, in arcsec; None when the size is not given."""
+    try:
+        sizes = [float(part) for part in str(dim).lower().split('x')]
+    except ValueError:
+        return None
+    return 60.0 * min(sizes) if sizes and min(sizes) > 0 else None
+
+
+def on_catalogued_galaxy(catalogs):
+    if any(catalogs.get(name) for name in EXTRAGALACTIC_CATALOGS):
+        return True
+    for name, types in GALAXY_TYPES.items():
+        for row in catalogs.get(name) or ():
+            if row.get('type') not in types:
+                continue
+            minor = _minor_axis_arcsec(row.get('dim'))
+            separation = _number(row.get('separation_arcsec'))
+            if minor is None or separation is None or separation <= minor / 2:
+                return True
+    return False
+
+
 class Extragalactic(dk.Filter):
     NAME = 'Extragalactic'
     OUTPUT_TAGS = [
         {
             'name': 'extragalactic',
-            'description': 'Locus lies on a galaxy or quasar: a match in an extragalactic catalog, or (until '
-                           'catalog matching is available) the nearest Pan-STARRS1 source within 5" is '
-                           'galaxy-like (ztf_sgscore1 < 0.5), at Galactic latitude |b| >= 10 deg.',
+            'description': 'Locus lies on a galaxy or quasar: a match in an extragalactic catalog or on a '
+                           'catalogued galaxy (within half its minor axis), or the nearest Pan-STARRS1 source '
+                           'within 5" is galaxy-like (ztf_sgscore1 < 0.5), at Galactic latitude |b| >= 10 deg.',
         },
     ]
 
     def run(self, locus):
-        catalogs = locus.catalog_objects
-        if any(catalogs.get(name) for name in EXTRAGALACTIC_CATALOGS):
+        if on_catalogued_galaxy(locus.catalog_objects):
             locus.tag('extragalactic')
             return
         if abs(galactic_latitude(locus.ra, locus.dec)) < MIN_ABS_GALACTIC_LATITUDE_DEG:

@@ -29,8 +29,8 @@ export const SHIPPED_FILTERS: readonly ShippedFilter[] = [
   },
   {
     name: 'extragalactic', priority: 30, file: 'extragalactic.py',
-    description: 'Tags loci on a galaxy or quasar: extragalactic catalog match, or a galaxy-like Pan-STARRS1 source within 5" away from the Galactic plane.',
-    tagDescription: `Locus lies on a galaxy or quasar: a match in an extragalactic catalog, or (until catalog matching is available) the nearest Pan-STARRS1 source within 5" is galaxy-like (ztf_sgscore1 < 0.5), at Galactic latitude |b| >= 10 deg.`,
+    description: 'Tags loci on a galaxy or quasar: a catalogued galaxy or quasar, or a galaxy-like Pan-STARRS1 source within 5" away from the Galactic plane.',
+    tagDescription: `Locus lies on a galaxy or quasar: a match in an extragalactic catalog or on a catalogued galaxy (within half its minor axis), or the nearest Pan-STARRS1 source within 5" is galaxy-like (ztf_sgscore1 < 0.5), at Galactic latitude |b| >= 10 deg.`,
   },
   {
     name: 'nuclear_transient', priority: 40, file: 'nuclear_transient.py',

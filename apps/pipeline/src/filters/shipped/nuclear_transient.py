@@ -24,7 +24,7 @@ import math
 
 import antares.devkit as dk
 
-MAX_DISTNR_PIXELS = 0.6
+MAX_DISTNR_PIXELS = 0.5
 MAX_DISTPSNR1_ARCSEC = 1.0
 GALAXY_SGSCORE_MAX = 0.5  # strictly below
 MIN_RB = 0.65

@@ -64,6 +64,25 @@ export const openApiDocument = {
     '/v1/alert_properties/{name}': { get: { summary: 'One alert property', parameters: [idParam('name')], responses: { 200: jsonApi('An alert_property'), ...errors } } },
     '/v1/loci_properties': { get: { summary: 'Locus property catalogue', parameters: [...page, sort], responses: { 200: jsonApi('locus_property resources'), ...errors } } },
     '/v1/loci_properties/{name}': { get: { summary: 'One locus property', parameters: [idParam('name')], responses: { 200: jsonApi('A locus_property'), ...errors } } },
+    '/v1/tags': { get: { summary: 'Tags of enabled public filters', parameters: [...page, sort], responses: { 200: jsonApi('tag resources'), ...errors } } },
+    '/v1/streams': { get: { summary: 'Output streams (one per tag) with message counts and newest offsets', responses: { 200: jsonApi('stream resources') } } },
+    '/v1/streams/{name}/messages': {
+      get: {
+        summary: 'Messages of a stream after an offset, oldest first; each holds the JSON:API locus document',
+        parameters: [idParam('name'),
+          { name: 'after', in: 'query', schema: { type: 'integer', minimum: 0 }, description: 'Offset of the last message already read (0: from the start).' },
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 500 } },
+          { name: 'wait', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 30 }, description: 'Seconds to wait for a first message (long-poll).' }],
+        responses: { 200: jsonApi('stream_message resources; meta.next_offset is the next `after`'), ...errors },
+      },
+    },
+    '/v1/streams/{name}/events': {
+      get: {
+        summary: 'Server-sent events of a stream: `id` is the offset, `data` the locus document; resumes from Last-Event-ID or `after`',
+        parameters: [idParam('name'), { name: 'after', in: 'query', schema: { type: 'integer', minimum: 0 } }],
+        responses: { 200: { description: 'text/event-stream' }, ...errors },
+      },
+    },
     '/config.json': { get: { summary: 'Runtime configuration of the web app', responses: { 200: { description: 'apiURL, frontendURL, supportEmail, issueTrackerURL, chatInvitationURL' } } } },
   },
   components: {

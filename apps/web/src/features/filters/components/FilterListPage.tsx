@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import { Link } from 'react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '../../../components/DataTable';
@@ -37,8 +36,7 @@ export function Component() {
   const filters = useUserFilters(isAuthenticated ? user?.id : undefined, list.params);
   const visibility = usePublicToggle();
 
-  const columns = useMemo<ColumnDef<Filter>[]>(
-    () => [
+  const columns: ColumnDef<Filter>[] = [
       { id: 'name', header: 'Name', accessorKey: 'name', cell: ({ row }) => <Link to={`/filters/${row.original.id}`}>{row.original.name}</Link> },
       {
         id: 'description',
@@ -53,9 +51,7 @@ export function Component() {
       { id: 'public', header: 'Public', accessorKey: 'public', cell: ({ row }) => visibility.switchFor(row.original) },
       { id: 'enabled', header: 'Enabled', enableSorting: false, cell: ({ row }) => <EnabledBadge filter={row.original} /> },
       { id: 'created_at', header: 'Created At (UTC)', accessorKey: 'created_at', meta: { className: 'text-nowrap' }, cell: ({ row }) => isoUtcText(row.original.created_at) },
-    ],
-    [visibility],
-  );
+  ];
 
   if (!isAuthenticated) return <FindObjectsOfInterest signedIn={false} />;
   if (filters.isSuccess && filters.data.count === 0) return <FindObjectsOfInterest signedIn />;

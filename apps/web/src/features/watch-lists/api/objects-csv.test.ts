@@ -19,10 +19,10 @@ describe('checkRow', () => {
     expect(checkRow(['ra', 'dec', 'radius'])).toBe('right_ascension is not a number: "ra"');
     expect(checkRow(['0x10', '1', '0.001'])).toMatch(/^right_ascension is not a number/);
     expect(checkRow(['Infinity', '1', '0.001'])).toMatch(/^right_ascension is not a number/);
-    expect(checkRow(['360.0001', '1', '0.001'])).toBe('right_ascension must be between 0.0 to 360.0 (found 360.0001)');
+    expect(checkRow(['360.0001', '1', '0.001'])).toBe('right_ascension must be between 0.0 and 360.0 (found 360.0001)');
     expect(checkRow(['-0.5', '1', '0.001'])).toMatch(/^right_ascension must be between/);
-    expect(checkRow(['1', '-90.5', '0.001'])).toMatch(/^declination must be between -90.0 to 90.0/);
-    expect(checkRow(['1', '1', '0.02'])).toMatch(/^radius must be between 0.0 to 0.01/);
+    expect(checkRow(['1', '-90.5', '0.001'])).toMatch(/^declination must be between -90.0 and 90.0/);
+    expect(checkRow(['1', '1', '0.02'])).toMatch(/^radius must be between 0.0 and 0.01/);
     expect(checkRow(['1', '1', '-0.001'])).toMatch(/^radius must be between/);
     expect(checkRow(['1', '1', '0.001', 'a', 'b'])).toMatch(/^5 fields, at most 4/);
     expect(checkRow(['1', '1', '0.001', 'c'.repeat(1001)])).toBe('comment has more than 1000 characters');

@@ -16,9 +16,9 @@ export const MAX_OBJECTS = 100_000;
 export const COMMENT_MAX = 1000;
 
 export const RANGES = {
-  right_ascension: { min: 0, max: 360, text: '0.0 to 360.0' },
-  declination: { min: -90, max: 90, text: '-90.0 to 90.0' },
-  radius: { min: 0, max: 0.01, text: '0.0 to 0.01' },
+  right_ascension: { min: 0, max: 360, text: 'between 0.0 and 360.0' },
+  declination: { min: -90, max: 90, text: 'between -90.0 and 90.0' },
+  radius: { min: 0, max: 0.01, text: 'between 0.0 and 0.01' },
 } as const;
 
 type NumberField = keyof typeof RANGES;
@@ -29,7 +29,7 @@ export const CSV_RULES: readonly string[] = [
   'The file is CSV with no header row.',
   'Each row is right_ascension,declination,radius[,comment]; the comment is optional (quote it if it contains commas).',
   'right_ascension, declination and radius are required numbers, in degrees.',
-  `right_ascension is between ${RANGES.right_ascension.text}, declination between ${RANGES.declination.text} and radius between ${RANGES.radius.text} degree.`,
+  `right_ascension is ${RANGES.right_ascension.text}, declination ${RANGES.declination.text} and radius ${RANGES.radius.text} degree.`,
   `A comment has at most ${COMMENT_MAX} characters.`,
   'Empty lines are skipped.',
   `At most ${MAX_OBJECTS.toLocaleString('en-US')} objects.`,
@@ -64,7 +64,7 @@ export function checkRow(fields: readonly string[]): WatchObjectInput | string {
     if (!NUMBER.test(text)) return `${field} is not a number: "${text.length > 40 ? `${text.slice(0, 40)}...` : text}"`;
     const value = Number(text);
     const range = RANGES[field];
-    if (!(value >= range.min && value <= range.max)) return `${field} must be between ${range.text} (found ${text})`;
+    if (!(value >= range.min && value <= range.max)) return `${field} must be ${range.text} (found ${text})`;
     values[field] = value;
   }
   const object: WatchObjectInput = { right_ascension: values.right_ascension!, declination: values.declination!, radius: values.radius! };

@@ -5,7 +5,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { LIMITS } from '@antares/contract';
+import { LIMITS, MESSAGES } from '@antares/contract';
 import { firstError } from '../../../lib/api-client';
 import { getConfig } from '../../../lib/config';
 import { useSession } from '../../../lib/use-session';
@@ -62,7 +62,8 @@ export function Component() {
     value: values[name],
     onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
     onBlur: () => setTouched((t) => ({ ...t, [name]: true })),
-    isInvalid: Boolean(touched[name] && errors[name]),
+    // 'Field is required.' waits for the field to be left; a too-long value shows at once.
+    isInvalid: Boolean(errors[name] && (touched[name] || errors[name] !== MESSAGES.required)),
     disabled: submitting,
   });
 
