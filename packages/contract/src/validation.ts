@@ -25,6 +25,12 @@ export const LIMITS = {
   filterDescriptionMax: 2048,
   commentMax: 255,
   slackChannelMax: 100,
+  // Watch lists: the radius limit is the spec's; the others are ours (the spec sets none).
+  watchListNameMax: 255,
+  watchListDescriptionMax: 10_000,
+  watchObjectCommentMax: 1000,
+  watchObjectsMax: 100_000,
+  watchRadiusMaxDeg: 0.01,
 } as const;
 
 export const ANNOUNCEMENT_VARIANTS = ['primary', 'secondary', 'success', 'danger', 'warning', 'info', 'light', 'dark'] as const;

@@ -2,13 +2,15 @@ import { benchApi } from './api.ts';
 import { benchIngest } from './ingest.ts';
 import { benchFilters } from './filters.ts';
 import { benchWatchlists } from './watchlists.ts';
+import { benchCrossmatch } from './crossmatch.ts';
 
-/** `npm run bench -- <ingest|api|filters|watchlists|web> [options]`: benchmarks that print numbers (never timed test assertions). */
+/** `npm run bench -- <ingest|api|filters|watchlists|crossmatch|web> [options]`: benchmarks that print numbers (never timed test assertions). */
 const benches: Record<string, (args: string[]) => Promise<void>> = {
   ingest: benchIngest,
   api: benchApi,
   filters: benchFilters,
   watchlists: benchWatchlists,
+  crossmatch: benchCrossmatch,
   // Loaded on demand: it brings the browser driver along.
   web: async (args) => (await import('@antares/web/bench')).benchWeb(args),
 };

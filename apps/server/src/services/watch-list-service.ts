@@ -5,13 +5,11 @@ import type { Identity } from '../auth/authenticator.ts';
 import { policies } from '../policies/index.ts';
 import { stringField } from './body.ts';
 
-/** The spec's watch radius limit (degrees). */
-export const WATCH_RADIUS_MAX = 0.01;
-/** Objects accepted in one list. */
-export const WATCH_OBJECTS_MAX = 100_000;
-const NAME_MAX = 255;
-const DESCRIPTION_MAX = 10_000;
-const COMMENT_MAX = 1000;
+const WATCH_RADIUS_MAX = LIMITS.watchRadiusMaxDeg;
+const WATCH_OBJECTS_MAX = LIMITS.watchObjectsMax;
+const NAME_MAX = LIMITS.watchListNameMax;
+const DESCRIPTION_MAX = LIMITS.watchListDescriptionMax;
+const COMMENT_MAX = LIMITS.watchObjectCommentMax;
 
 const OBJECT_RANGES: Array<[keyof NewWatchObject & string, string, number, number]> = [
   ['ra', 'right_ascension', 0, 360],
@@ -54,10 +52,10 @@ export class WatchListService {
 
   private objects(value: unknown): NewWatchObject[] {
     if (!Array.isArray(value) || value.length === 0) throw badRequest(`objects: ${MESSAGES.required}`, '/data/attributes/objects');
-    if (value.length > WATCH_OBJECTS_MAX) throw badRequest(`objects: at most ${WATCH_OBJECTS_MAX} objects per watch list`, '/data/attributes/objects');
+    if (value.length > WATCH_OBJECTS_MAX) throw badRequest(`objects: Field may not have more than ${WATCH_OBJECTS_MAX} objects.`, '/data/attributes/objects');
     return value.map((raw, i) => {
       const at = (field: string) => `/data/attributes/objects/${i}/${field}`;
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest(`objects[${i}] must be an object`, `/data/attributes/objects/${i}`);
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest(`objects[${i}]: Field must be an object.`, `/data/attributes/objects/${i}`);
       const item = raw as Record<string, unknown>;
       const object: NewWatchObject = { ra: 0, dec: 0, radius: 0, comment: null };
       for (const [key, field, min, max] of OBJECT_RANGES) {
@@ -69,7 +67,7 @@ export class WatchListService {
       }
       const comment = item.comment;
       if (comment !== undefined && comment !== null) {
-        if (typeof comment !== 'string') throw badRequest(`objects[${i}].comment must be a string`, at('comment'));
+        if (typeof comment !== 'string') throw badRequest(`objects[${i}].comment: Field must be a string.`, at('comment'));
         if (comment.length > COMMENT_MAX) throw badRequest(`objects[${i}].comment: ${MESSAGES.maxLength(COMMENT_MAX)}`, at('comment'));
         object.comment = comment.trim() === '' ? null : comment;
       }

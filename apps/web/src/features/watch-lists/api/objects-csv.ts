@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { LIMITS } from '@antares/contract';
 
 /**
  * The objects file of a new watch list, checked in the browser before anything is sent: CSV without
@@ -11,14 +12,14 @@ import Papa from 'papaparse';
 export const INVALID_CSV_MESSAGE = 'Invalid CSV file. Please make sure that your file meets the requirements.';
 
 /** The most objects one watch list takes in one request (the server's limit). */
-export const MAX_OBJECTS = 100_000;
+export const MAX_OBJECTS = LIMITS.watchObjectsMax;
 /** The longest comment the server keeps. */
-export const COMMENT_MAX = 1000;
+export const COMMENT_MAX = LIMITS.watchObjectCommentMax;
 
 export const RANGES = {
   right_ascension: { min: 0, max: 360, text: 'between 0.0 and 360.0' },
   declination: { min: -90, max: 90, text: 'between -90.0 and 90.0' },
-  radius: { min: 0, max: 0.01, text: 'between 0.0 and 0.01' },
+  radius: { min: 0, max: LIMITS.watchRadiusMaxDeg, text: 'between 0.0 and 0.01' },
 } as const;
 
 type NumberField = keyof typeof RANGES;

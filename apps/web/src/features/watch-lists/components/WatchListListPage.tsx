@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import Button from 'react-bootstrap/Button';
-import { ActionError } from '../../../components/ActionError';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorState } from '../../../components/ErrorState';
 import { LoginPromptButton } from '../../../components/LoginPrompt';
@@ -43,7 +42,6 @@ export function Component() {
   const client = useQueryClient();
   const [selection, setSelection] = useState<RangeSelection>(NO_SELECTION);
   const [deleting, setDeleting] = useState(false);
-  const [deleteError, setDeleteError] = useState<unknown>(null);
 
   const rows = watchLists.data?.watchLists ?? [];
   const order = rows.map((w) => w.id);
@@ -63,10 +61,9 @@ export function Component() {
 
   const remove = async () => {
     setDeleting(true);
-    setDeleteError(null);
-    const { failed, error } = await deleteWatchLists([...selection.ids]);
+    // The spec: a deletion failure is not shown; the lists that failed stay selected to try again.
+    const { failed } = await deleteWatchLists([...selection.ids]);
     setSelection({ ids: new Set(failed), anchor: null });
-    if (failed.length > 0) setDeleteError(error);
     await client.invalidateQueries({ queryKey: WATCH_LISTS_KEY });
     setDeleting(false);
   };
@@ -84,7 +81,6 @@ export function Component() {
           {deleting ? 'Deleting...' : 'Delete Watch List(s)'}
         </Button>
       </div>
-      {deleteError !== null && <ActionError title="Some watch lists could not be deleted" error={deleteError} onClose={() => setDeleteError(null)} />}
       {watchLists.isError ? (
         <ErrorState title="Error Loading Watch Lists" message="There was an error loading your watch lists." error={watchLists.error} />
       ) : (

@@ -1,8 +1,8 @@
 import { LIMITS, MESSAGES } from '@antares/contract';
 
 /** The server's own limits for name and description (the spec gives none). */
-export const WATCH_LIST_NAME_MAX = 255;
-export const WATCH_LIST_DESCRIPTION_MAX = 10_000;
+export const WATCH_LIST_NAME_MAX = LIMITS.watchListNameMax;
+export const WATCH_LIST_DESCRIPTION_MAX = LIMITS.watchListDescriptionMax;
 
 /** Name and description: required ('Field is required.'), and within the server's length limit. */
 export function validateRequired(value: string, max: number): string | null {
