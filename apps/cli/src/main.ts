@@ -104,7 +104,7 @@ catalog.command('import')
   .description('import (or replace) a catalog from a CSV, JSON or whitespace-separated text file, then re-match every locus')
   .requiredOption('--name <name>', 'catalog name (letters, digits, _ . -)')
   .requiredOption('--file <file>', 'the catalog file')
-  .requiredOption('--format <format>', 'csv (with a header row), json (array or GeoJSON points) or txt (whitespace columns, see --columns)')
+  .requiredOption('--format <format>', 'csv (with a header row), json (array or GeoJSON points), fits (a binary table) or txt (whitespace columns, see --columns)')
   .option('--ra-col <column>', 'right ascension column (default ra, ra_deg, RA, ...)')
   .option('--dec-col <column>', 'declination column (default dec, dec_deg, DEC, ...)')
   .option('--id-col <column>', 'object id column (default id, name, ...)')
@@ -116,7 +116,7 @@ catalog.command('import')
   .option('--radius-col <column>', 'extended sources: a per-row match radius')
   .option('--diameter-col <column>', 'extended sources: a per-row size (major axis), halved into the radius')
   .action(async (options: CatalogImportOptions) => {
-    if (!['csv', 'json', 'txt'].includes(options.format)) throw new InvalidArgumentError('--format must be csv, json or txt');
+    if (!['csv', 'json', 'txt', 'fits'].includes(options.format)) throw new InvalidArgumentError('--format must be csv, json, fits or txt');
     if (options.radiusUnit && !['arcsec', 'arcmin', 'deg'].includes(options.radiusUnit)) throw new InvalidArgumentError('--radius-unit must be arcsec, arcmin or deg');
     if (options.raUnit && !['deg', 'hours'].includes(options.raUnit)) throw new InvalidArgumentError('--ra-unit must be deg or hours');
     const database = await openConfiguredDatabase(loadConfig());

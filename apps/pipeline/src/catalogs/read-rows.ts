@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
+import { readFitsTables } from '../fits/table.ts';
 
-export type CatalogFormat = 'csv' | 'json' | 'txt';
+export type CatalogFormat = 'csv' | 'json' | 'txt' | 'fits';
 
 /** One row of a catalog file with the line it came from (for error messages). */
 export interface SourceRow {
@@ -18,9 +19,11 @@ export class CatalogFileError extends Error {
  * - csv: a header row, then one object per line (numbers typed, empty lines skipped);
  * - json: an array of objects, or a GeoJSON FeatureCollection of points (`ra`/`dec` from the geometry,
  *   RA in -180..180 as d3-celestial writes it, plus `id` and the feature's properties);
- * - txt: whitespace-separated columns named by `columns`, "quoted strings" kept whole, `#` comments.
+ * - txt: whitespace-separated columns named by `columns`, "quoted strings" kept whole, `#` comments;
+ * - fits: the first binary table (row numbers stand for lines).
  */
 export function readCatalogRows(file: string, format: CatalogFormat, columns?: string[]): SourceRow[] {
+  if (format === 'fits') return fitsRows(readFileSync(file));
   const text = readFileSync(file, 'utf8');
   if (format === 'csv') return csvRows(text);
   if (format === 'json') return jsonRows(text);
@@ -81,4 +84,19 @@ function txtRows(text: string, columns: string[]): SourceRow[] {
     rows.push({ line: i + 1, values });
   });
   return rows;
+}
+
+function fitsRows(bytes: Uint8Array): SourceRow[] {
+  let tables;
+  try {
+    tables = readFitsTables(bytes);
+  } catch (error) {
+    throw new CatalogFileError(`not a readable FITS table: ${(error as Error).message}`);
+  }
+  const [table] = tables;
+  if (!table) throw new CatalogFileError('the FITS file has no binary table');
+  return Array.from({ length: table.rows }, (_, r) => ({
+    line: r + 1,
+    values: Object.fromEntries(table.columns.map((c) => [c, table.data[c][r]])),
+  }));
 }

@@ -52,12 +52,12 @@ function parseValue(raw: string): string | number | boolean {
   return Number.isNaN(num) ? v : num;
 }
 
-interface ParsedHeader {
+export interface ParsedHeader {
   header: FitsHeader;
   dataOffset: number;
 }
 
-function parseHeader(bytes: Uint8Array): ParsedHeader {
+export function parseHeader(bytes: Uint8Array): ParsedHeader {
   const header: FitsHeader = {};
   const decoder = new TextDecoder('latin1');
   for (let off = 0; off + CARD <= bytes.length; off += CARD) {

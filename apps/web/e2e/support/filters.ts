@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -74,6 +74,14 @@ export function dropSimulatedAlerts(dataDir: string, seed: number, prefix: strin
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+/** Where each dropped file is: 'done' or 'failed' once the server took it, else 'waiting'. */
+export function inboxStates(dataDir: string, files: string[]): ('done' | 'failed' | 'waiting')[] {
+  const inbox = path.join(dataDir, 'inbox');
+  return files.map((name) =>
+    existsSync(path.join(inbox, 'done', name)) ? 'done' : existsSync(path.join(inbox, 'failed', name)) ? 'failed' : 'waiting',
+  );
 }
 
 /** The ids of the loci carrying a tag, through the locus search (GET /v1/loci with a terms filter). */
