@@ -53,7 +53,12 @@ export function filterVersionResource(version: FilterVersionRow, filter: FilterR
 }
 
 export function runnerResource(filter: FilterRow): ResourceObject {
-  return { type: 'filter_runner_filter', id: filter.name, attributes: { name: filter.name, enabled: filter.runner_enabled } };
+  return {
+    type: 'filter_runner_filter',
+    id: filter.name,
+    attributes: { name: filter.name, enabled: filter.runner_enabled, filter_id: String(filter.filter_id) },
+    relationships: { filter: { data: { type: 'filter', id: String(filter.filter_id) } } },
+  };
 }
 
 export function tagResource(tag: TagRow): ResourceObject {

@@ -83,7 +83,8 @@ export class FilterRepository {
   /** Filters with an enabled version: what the filter runner lists and the pipeline runs. */
   async listRunnable(options: { sort: string; limit: number; offset: number }): Promise<{ rows: FilterRow[]; count: number }> {
     const rows = await this.base().where('enabled_version_id', 'is not', null)
-      .orderBy(compileListSort(options.sort.replace(/^(-?)enabled$/, '$1runner_enabled'), { ...FILTER_SORT, runner_enabled: 'runner_enabled' }))
+      // The runner's id is the filter name (spec: "Name (the id, sortable)").
+      .orderBy(compileListSort(options.sort.replace(/^(-?)enabled$/, '$1runner_enabled'), { ...FILTER_SORT, id: 'name', runner_enabled: 'runner_enabled' }))
       .orderBy('filter_id', 'desc').limit(options.limit).offset(options.offset).execute() as FilterRow[];
     const count = await this.db.selectFrom('filter').select((eb) => eb.fn.countAll().as('n'))
       .where('enabled_version_id', 'is not', null).executeTakeFirstOrThrow();
