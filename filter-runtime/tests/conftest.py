@@ -3,6 +3,7 @@
 Missing prerequisites skip the sandbox tests with the apt command that installs them, except under
 CI=true, where they fail: CI must really run them.
 """
+import itertools
 import json
 import os
 import secrets
@@ -40,6 +41,9 @@ def require_prerequisites():
         pytest.skip(message)
 
 
+_SLOTS = itertools.count()
+
+
 class WorkerDied(Exception):
     def __init__(self, code, reports):
         super().__init__(f'worker exited with {code} after {len(reports)} reports')
@@ -62,12 +66,20 @@ class Worker:
         else:
             argv = ['/usr/bin/python3', '-B', '-m', 'antares_runtime.worker']
             env = dict(os.environ, PYTHONPATH=RUNTIME, ANTARES_LOCUS_TIMEOUT_S=str(locus_timeout_s))
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd='/')
-        self.sel = selectors.DefaultSelector()
-        self.sel.register(self.proc.stdout, selectors.EVENT_READ)
-        self.buf = b''
-        self.seq = 0
-        ready = self._line(60)
+        # A sandbox can fail to start while the kernel still reaps an earlier one's processes (bwrap:
+        # "Creating new namespace failed: Resource temporarily unavailable"): that is the machine, so
+        # try again a few times, as the server's pool does.
+        for attempt in range(1, 6):
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd='/')
+            self.sel = selectors.DefaultSelector()
+            self.sel.register(self.proc.stdout, selectors.EVENT_READ)
+            self.buf = b''
+            self.seq = 0
+            ready = self._line(60)
+            if ready is not None or not sandboxed or attempt == 5:
+                break
+            self.proc.wait()
+            time.sleep(0.3 * attempt)
         assert ready and ready['op'] == 'ready', ready
 
     def _line(self, timeout):
@@ -136,7 +148,9 @@ def sandboxed_worker():
     workers = []
 
     def make(**kwargs):
-        w = Worker(sandboxed=True, slot=len(workers) + 10, **kwargs)
+        # A slot of its own (slots pick the sandbox uid): what a test before left running cannot count
+        # against this worker's process limit.
+        w = Worker(sandboxed=True, slot=10 + next(_SLOTS) % 140, **kwargs)
         workers.append(w)
         return w
     yield make

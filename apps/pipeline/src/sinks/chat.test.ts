@@ -83,7 +83,8 @@ describe('chat notifications', () => {
   });
 
   it('backs off 5 s doubling up to an hour, and has no sender without configuration', () => {
-    expect([1, 2, 3, 10, 20].map(retryDelaySeconds)).toEqual([10, 20, 40, 3600, 3600]);
+    expect([1, 2, 3, 10, 20].map((attempts) => retryDelaySeconds(attempts))).toEqual([10, 20, 40, 3600, 3600]);
+    expect(retryDelaySeconds(2, 0.5)).toBe(2);
     expect(retryDelaySeconds(0)).toBe(5);
     expect(slackSender({})).toBeUndefined();
   });
