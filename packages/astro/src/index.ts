@@ -7,3 +7,5 @@ export * from './coords.ts';
 export * from './galactic.ts';
 export * from './time.ts';
 export * from './magnitudes.ts';
+export * from './healpix.ts';
+export * from './skymap.ts';

@@ -6,16 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2E_ACCOUNTS } from './accounts';
+import { SEED_RECIPE, SURVEY, seedDatabase } from './seed';
 
 export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
-/** A small simulated survey: enough loci, alerts and cutouts for every flow, quick to ingest. */
-const SURVEY = { objects: '120', nights: '8', seed: '2026' };
-
-function run(args: string[], env: NodeJS.ProcessEnv): void {
-  const result = spawnSync('npx', ['tsx', 'apps/cli/src/main.ts', ...args], { cwd: REPO_ROOT, env, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`antares ${args.join(' ')} failed with status ${result.status}`);
-}
 
 /**
  * The accounts the tests sign in with, made by the operators' command (`antares user create`). The
@@ -63,10 +57,11 @@ async function waitForServer(url: string, child: ChildProcess, timeoutMs: number
 
 
 /**
- * A fingerprint of the database migrations: a cached e2e database made with other migrations is
- * not reused (a schema that changed under it would make the server fail).
+ * A fingerprint of the database migrations and of the seed recipe (seed.ts, catalog-seed.ts):
+ * a cached e2e database made with other migrations or another recipe is not reused (a schema that
+ * changed under it would make the server fail; an older recipe lacks data the tests expect).
  */
-function schemaFingerprint(): string {
+function seedFingerprint(): string {
   const dir = path.join(REPO_ROOT, 'packages/db/src/migrations');
   const hash = createHash('sha1');
   if (existsSync(dir)) {
@@ -75,6 +70,7 @@ function schemaFingerprint(): string {
       hash.update(readFileSync(path.join(dir, name)));
     }
   }
+  for (const recipe of SEED_RECIPE) hash.update(readFileSync(recipe));
   return hash.digest('hex').slice(0, 10);
 }
 
@@ -92,16 +88,18 @@ export async function startAntares(): Promise<RunningServer> {
     if (build.status !== 0) throw new Error('the web app failed to build');
   }
   // The database is kept between runs (seeded once); ANTARES_E2E_DATA_DIR overrides its place.
+  const fingerprint = seedFingerprint();
   const dataDir =
-    process.env.ANTARES_E2E_DATA_DIR ?? path.join(tmpdir(), `antares-web-e2e-${SURVEY.objects}-${SURVEY.nights}-${SURVEY.seed}-${schemaFingerprint()}`);
+    process.env.ANTARES_E2E_DATA_DIR ?? path.join(tmpdir(), `antares-web-e2e-${SURVEY.objects}-${SURVEY.nights}-${SURVEY.seed}-${fingerprint}`);
   const env: NodeJS.ProcessEnv = { ...process.env, ANTARES_DATA_DIR: dataDir, ANTARES_WEB_DIST: path.join(WEB_ROOT, 'dist'), DATABASE_URL: '' };
+  // The marker holds the fingerprint: a folder given by ANTARES_E2E_DATA_DIR that was seeded with an
+  // older recipe is seeded again (every step is idempotent: re-ingesting changes nothing, an import
+  // replaces its catalog).
   const seeded = path.join(dataDir, '.e2e-seeded');
-  if (!existsSync(seeded)) {
+  if (!existsSync(seeded) || readFileSync(seeded, 'utf8').split('\n')[0] !== fingerprint) {
     mkdirSync(dataDir, { recursive: true });
-    const survey = path.join(dataDir, 'survey');
-    run(['simulate', '--out', survey, '--objects', SURVEY.objects, '--nights', SURVEY.nights, '--seed', SURVEY.seed], env);
-    run(['ingest', survey], env);
-    writeFileSync(seeded, new Date().toISOString());
+    seedDatabase(dataDir, env);
+    writeFileSync(seeded, `${fingerprint}\n${new Date().toISOString()}\n`);
   }
   createAccounts(env);
   const port = await freePort();
