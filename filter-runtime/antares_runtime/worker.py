@@ -95,6 +95,10 @@ def recheck(report, allowed):
                              'message': 'undeclared or mistyped outputs: ' + ', '.join(problems)})
 
 
+class ProtocolMismatch(Exception):
+    """The pool referred to an alert this worker does not hold (a pool bug, reported per locus)."""
+
+
 def _codec():
     """JSON encode/decode built from the C accelerator objects, captured before any user code runs:
     patching json's Python classes or functions later (user code shares this interpreter) changes
@@ -143,6 +147,28 @@ def main():
     timer = signal.ITIMER_REAL
     perf = time.perf_counter
     filters = {}
+    # Alerts this worker was sent before, by id: the pool sends an alert once and then only its id
+    # (PROTOCOL.md, "Alert references"); it names in `forget` the ones it no longer tracks.
+    alert_cache = {}
+
+    def resolve_alerts(raw):
+        """Replace alert ids in a locus by the alerts sent earlier; False if one is unknown."""
+        alerts = raw.get('alerts') if isinstance(raw, dict) else None
+        if not isinstance(alerts, list):
+            return True
+        resolved = []
+        for a in alerts:
+            if isinstance(a, str):
+                cached = alert_cache.get(a)
+                if cached is None:
+                    return False
+                resolved.append(cached)
+            else:
+                if isinstance(a, dict) and isinstance(a.get('alert_id'), str):
+                    alert_cache[a['alert_id']] = a
+                resolved.append(a)
+        raw['alerts'] = resolved
+        return True
 
     def closed_in_child():
         # A filter's os.fork() child must never speak on the protocol channel.
@@ -229,10 +255,14 @@ def main():
             return
         instance, decl, allowed = entry
         seconds = float(msg.get('locus_timeout_s') or default_timeout)
+        for alert_id in msg.get('forget') or ():
+            alert_cache.pop(alert_id, None)
         times = []
         for i, raw in enumerate(batch):
             capture.reset()
             try:
+                if not resolve_alerts(raw):
+                    raise ProtocolMismatch('the locus names an alert this worker was never sent')
                 report, _ = call_user(seconds, run_one_, instance, decl, raw)
             except LocusTimeout:
                 in_user[0] = False

@@ -103,9 +103,11 @@ export class Level2Stage {
       .filter((u) => u.tags.length > 0 || Object.keys(u.properties).length > 0);
     this.stats.tagsAdded += updates.reduce((n, u) => n + u.tags.length, 0);
     await this.repos.loci.applyFilterResults(updates);
-    await this.repos.alerts.mergeProperties(inputs
-      .map((l) => ({ alert_id: l.alert_id!, properties: results.get(l.locus_id)!.alert }))
-      .filter((u) => Object.keys(u.properties).length > 0));
+    const alertUpdates = inputs.map((l) => ({ alert_id: l.alert_id!, properties: results.get(l.locus_id)!.alert }))
+      .filter((u) => Object.keys(u.properties).length > 0);
+    await this.repos.alerts.mergeProperties(alertUpdates);
+    // Workers hold the alerts they were sent: these changed, so they are sent again in full.
+    this.pool.invalidateAlerts(alertUpdates.map((u) => u.alert_id));
     // Output streams: the locus as it now is, once per tag it was given.
     const byId = new Map(loci.map((l) => [l.locus_id, l]));
     await this.repos.streams.append(inputs.flatMap((input) => [...results.get(input.locus_id)!.emitted].map((stream) => {

@@ -31,6 +31,13 @@ export function formatPropertyValue(value: unknown): string {
   return String(value);
 }
 
+/** A value of a catalog row as the catalog has it: numbers unrounded (positions need every digit), objects as JSON. */
+export function formatCatalogValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
 /** 'Showing X-Y of N' style bounds for a 1-based page. */
 export function pageBounds(page: number, perPage: number, count: number): { from: number; to: number } {
   if (count <= 0) return { from: 0, to: 0 };

@@ -1,22 +1,24 @@
 import Table from 'react-bootstrap/Table';
 import { ErrorState } from '../../../components/ErrorState';
 import { SkeletonRows } from '../../../components/SkeletonRows';
-import { formatPropertyValue } from '../../../lib/format';
+import { formatCatalogValue } from '../../../lib/format';
 import { useCatalogSamples, type CatalogSample } from '../api/get-catalog-samples';
 
+/** A catalog's sample rows, every column as the catalog has it (values unrounded; numeric columns right-aligned). */
 function SampleTable({ name, samples }: { name: string; samples: CatalogSample[] }) {
   const columns = [...new Set(samples.flatMap((sample) => Object.keys(sample.data)))];
+  const numeric = new Set(columns.filter((column) => samples.every((sample) => sample.data[column] == null || typeof sample.data[column] === 'number')));
   return (
     <section className="mb-4" aria-labelledby={`catalog-${name}`}>
       <h2 id={`catalog-${name}`} className="h5 font-monospace">
         {name}
       </h2>
-      <Table responsive size="sm" striped className="small">
+      <Table responsive size="sm" striped className="small" data-testid="catalog-sample-table">
         <caption className="visually-hidden">Sample rows of {name}</caption>
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column} scope="col">
+              <th key={column} scope="col" className={numeric.has(column) ? 'numeric' : undefined}>
                 {column}
               </th>
             ))}
@@ -26,8 +28,8 @@ function SampleTable({ name, samples }: { name: string; samples: CatalogSample[]
           {samples.map((sample) => (
             <tr key={sample.id}>
               {columns.map((column) => (
-                <td key={column} className="text-nowrap">
-                  {formatPropertyValue(sample.data[column])}
+                <td key={column} className={numeric.has(column) ? 'text-nowrap numeric' : 'text-nowrap'}>
+                  {formatCatalogValue(sample.data[column])}
                 </td>
               ))}
             </tr>
@@ -44,9 +46,13 @@ export function Component() {
     <>
       <h1 className="h3">Catalogs</h1>
       <p className="text-body-secondary">
-        ANTARES cross-matches every locus against these astronomical catalogs. Below are a few sample rows of each. Filters see the matched rows as{' '}
-        <code>locus.catalog_objects</code>; the same data is available through the ANTARES developer kit (and{' '}
-        <code>antares_client.search.get_catalog_samples()</code>), so you can test filters that use it.
+        ANTARES cross-matches every locus against these astronomical catalogs: within 1 arcsec for point sources, and within each object's own
+        radius for extended sources. Below are a few sample rows of each catalog; a locus page lists all of its matches.
+      </p>
+      <p className="text-body-secondary" data-testid="devkit-note">
+        Filters see the matched rows as <code>locus.catalog_objects</code> (a dictionary of rows by catalog name). To get the same data in the
+        ANTARES developer kit, search the catalogs at a position with <code>dk.search_catalogs(ra, dec)</code> (after{' '}
+        <code>import antares.devkit as dk</code>), or call the API's <code>/v1/catalog_search/&#123;ra&#125;/&#123;dec&#125;</code>.
       </p>
       {samples.isError ? (
         <ErrorState title="Error Loading Catalogs" message="There was an error loading catalog data." error={samples.error} />

@@ -4,32 +4,50 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { DataTable } from '../../../../components/DataTable';
 import { firstError } from '../../../../lib/api-client';
-import { formatFixed, formatPropertyValue } from '../../../../lib/format';
+import { formatCatalogValue, formatFixed } from '../../../../lib/format';
 import { useCatalogMatches, type CatalogMatch } from '../../api/get-catalog-matches';
 
+/** The spec's catalog match fields in its order: object name, ra, dec, catalog name, radius, separation, properties. */
 const COLUMNS: ColumnDef<CatalogMatch>[] = [
-  { id: 'meta.catalog_name', header: 'Catalog', accessorKey: 'catalog_name', enableSorting: false },
   { id: 'object_name', header: 'Object', accessorFn: (m) => m.object_name ?? m.name ?? m.object_id, enableSorting: false },
   { id: 'ra', header: 'RA', accessorKey: 'ra', meta: { numeric: true }, cell: ({ getValue }) => formatFixed(getValue(), 4), enableSorting: false },
   { id: 'dec', header: 'Dec', accessorKey: 'dec', meta: { numeric: true }, cell: ({ getValue }) => formatFixed(getValue(), 4), enableSorting: false },
+  { id: 'meta.catalog_name', header: 'Catalog', accessorKey: 'catalog_name', enableSorting: false },
   {
     id: 'meta.radius',
-    header: 'Radius (")',
+    header: 'Radius (arcsec)',
     accessorKey: 'radius',
     meta: { numeric: true },
     enableSorting: false,
     cell: ({ getValue }) => (typeof getValue() === 'number' ? formatFixed(getValue()) : 'N/A'),
   },
-  { id: 'meta.separation', header: 'Separation (")', accessorKey: 'separation', meta: { numeric: true }, cell: ({ getValue }) => formatFixed(getValue()) },
   {
-    id: 'details',
-    header: 'Details',
+    id: 'meta.separation',
+    header: 'Separation (arcsec)',
+    accessorKey: 'separation',
+    meta: { numeric: true },
+    sortDescFirst: false,
+    cell: ({ getValue }) => formatFixed(getValue()),
+  },
+  {
+    id: 'properties',
+    header: 'Properties',
     enableSorting: false,
-    cell: ({ row }) => (
-      <Button size="sm" variant="link" className="p-0" aria-expanded={row.getIsExpanded()} onClick={row.getToggleExpandedHandler()}>
-        {row.getIsExpanded() ? 'Hide' : 'Show'}
-      </Button>
-    ),
+    cell: ({ row }) => {
+      const name = row.original.object_name ?? row.original.name ?? row.original.object_id ?? row.original.id;
+      return (
+        <Button
+          size="sm"
+          variant="link"
+          className="p-0"
+          aria-expanded={row.getIsExpanded()}
+          aria-label={`${row.getIsExpanded() ? 'Hide' : 'Show'} properties of ${name}`}
+          onClick={row.getToggleExpandedHandler()}
+        >
+          {row.getIsExpanded() ? 'Hide' : 'Show'}
+        </Button>
+      );
+    },
   },
 ];
 
@@ -85,7 +103,7 @@ export function CatalogMatches({ locusId }: { locusId: string }) {
           {Object.entries(row.original.properties).map(([key, value]) => (
             <div key={key} className="col-md-6 d-flex gap-2">
               <dt className="text-nowrap">{key}</dt>
-              <dd className="mb-0 text-break">{formatPropertyValue(value)}</dd>
+              <dd className="mb-0 text-break">{formatCatalogValue(value)}</dd>
             </div>
           ))}
         </dl>
