@@ -358,6 +358,10 @@ export class FilterSandboxPool {
    * they change, so this cuts what is encoded and decoded per locus run by an order of magnitude.
    */
   private encodeBatch(w: Worker, loci: LocusForFilter[]): { batch: unknown[]; forget: string[] } {
+    // What earlier batches evicted; the worker drops it before reading this batch. This batch's own
+    // evictions wait for the next one: they may be among the ids it refers to.
+    const forget = w.forget;
+    w.forget = [];
     const batch = loci.map((locus) => ({
       ...locus,
       alerts: locus.alerts.map((alert) => {
@@ -376,8 +380,6 @@ export class FilterSandboxPool {
         w.forget.push(id);
       }
     }
-    const forget = w.forget;
-    w.forget = [];
     return { batch, forget };
   }
 
