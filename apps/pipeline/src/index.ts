@@ -17,3 +17,4 @@ export { importCatalog, removeCatalog, CATALOG_NAME, type ImportProgress } from 
 export { matchPositions, crossmatchLoci, crossmatchAllLoci } from './catalogs/crossmatch.ts';
 export { CatalogFileError, readCatalogRows, type CatalogFormat, type SourceRow } from './catalogs/read-rows.ts';
 export { toCatalogObjects, coverOf, POINT_RADIUS_DEG, type CatalogColumns, type AngleUnit } from './catalogs/catalog-objects.ts';
+export { parseIgwnNotice, readSkyMap, skyMapPeak, GwNoticeError, NOTICE_TYPES, type GwNotice, type NoticeType } from './gw/notice.ts';

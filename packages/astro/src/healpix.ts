@@ -82,8 +82,9 @@ export function healpixNestPixel(order: number, raDeg: number, decDeg: number): 
   return BigInt(face) * BigInt(nside) * BigInt(nside) + (spread(ix) | (spread(iy) << 1n));
 }
 
-// Face layout: the ring (0 north, 1 equator, 2 south) and the longitude index of each base pixel.
-const FACE_RING = [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3];
+// Face layout (HEALPix's jrll and jpll): the ring index of each base pixel's corner, in units of nside,
+// and its longitude index.
+const FACE_RING = [2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4];
 const FACE_PHI = [1, 3, 5, 7, 0, 2, 4, 6, 1, 3, 5, 7];
 
 /** The centre of a NESTED pixel, in degrees. */
@@ -112,7 +113,7 @@ export function healpixNestCenter(order: number, pixel: bigint): { ra: number; d
     z = ((2 * nside - jr) * 2) / (3 * nside);
     kshift = (jr - nside) & 1;
   }
-  let jp = (FACE_PHI[face] * nr + ix - iy + 1 + kshift) / 2;
+  let jp = Math.floor((FACE_PHI[face] * nr + ix - iy + 1 + kshift) / 2);
   if (jp > 4 * nside) jp -= 4 * nside;
   if (jp < 1) jp += 4 * nside;
   const phi = (jp - (kshift + 1) * 0.5) * (HALF_PI / nr);
