@@ -165,7 +165,12 @@ describe.skipIf(!enabled)('catalogs', () => {
     await waitForFirstObject(page, matches[0].objectName);
     expect(await separationHeader.getAttribute('aria-sort')).toBe('ascending');
     await section.getByLabel('Show', { exact: true }).selectOption('25');
+    await page.waitForFunction(
+      (n) => [...document.querySelectorAll('#catalog-matches tbody tr')].filter((row) => row.querySelectorAll('td').length > 1).length === n,
+      matches.length,
+    );
     await section.getByText(`Showing 1 to ${matches.length} of ${matches.length} entries`).waitFor();
+    expect(matchRequests.at(-1)?.searchParams.get('page[limit]')).toBe('25');
     expect(await shown()).toEqual(matches.map(expectedRow));
     await expectNoSeriousViolations(page);
     expect(watch.problems()).toEqual([]);

@@ -17,4 +17,5 @@ export { TagRepository, type TagRow } from './repositories/tags.ts';
 export { WatchListRepository, type WatchListRow, type WatchObjectRow, type NewWatchObject, type WatchTarget } from './repositories/watch-lists.ts';
 export { ChatOutboxRepository, type ChatOutboxRow } from './repositories/chat-outbox.ts';
 export { StreamRepository, type StreamMessageRow } from './repositories/streams.ts';
+export { GravWaveRepository, type GravWaveNoticeRow, type GravWaveEventRow, type NewGravWaveNotice, type GravWaveAssociation } from './repositories/grav-waves.ts';
 export { CatalogRepository, type CatalogRow, type NewCatalogObject, type CatalogCandidate, type CatalogMatchRow } from './repositories/catalogs.ts';

@@ -192,6 +192,30 @@ export interface LocusCatalogMatchTable {
   separation: number;
 }
 
+export interface GravWaveNoticeTable {
+  notice_id: Generated<number>;
+  gracedb_id: string;
+  notice_type: string;
+  notice_datetime: Date;
+  event_datetime: Date | null;
+  false_alarm_rate: number | null;
+  skymap_base64: string | null;
+  area50: number | null;
+  area90: number | null;
+  external_coinc: ColumnType<unknown, string | null, string | null>;
+  full_notice: ColumnType<JsonObject, string, string>;
+  version_id: number;
+  created_at: Generated<Date>;
+}
+
+export interface GravWaveEventTable {
+  gracedb_id: string;
+  latest_notice_id: number;
+  event_datetime: Date | null;
+  retracted: Generated<boolean>;
+  updated_at: Generated<Date>;
+}
+
 export interface SchemaMigrationTable {
   version: string;
   applied_at: Generated<Date>;
@@ -218,4 +242,6 @@ export interface Database {
   catalog_object: CatalogObjectTable;
   catalog_cover: CatalogCoverTable;
   locus_catalog_match: LocusCatalogMatchTable;
+  grav_wave_notice: GravWaveNoticeTable;
+  grav_wave_event: GravWaveEventTable;
 }

@@ -23,11 +23,11 @@ export function catalogEntryResource(match: CatalogMatchRow): ResourceObject {
   };
 }
 
-/** A `catalog_sample`: an object id, its catalog and the whole row. */
+/** A `catalog_sample` (wire format: `id` is the object's own id), its catalog and the whole row. */
 export function catalogSampleResource(sample: { catalog_name: string; object_key: string; ra: number; dec: number; properties: Record<string, unknown> }): ResourceObject {
   return {
     type: 'catalog_sample',
-    id: `${sample.catalog_name}:${sample.object_key}`,
+    id: sample.object_key,
     attributes: { object_id: sample.object_key, catalog_name: sample.catalog_name, data: sample.properties },
   };
 }

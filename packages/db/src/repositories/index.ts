@@ -12,6 +12,7 @@ import { WatchListRepository } from './watch-lists.ts';
 import { ChatOutboxRepository } from './chat-outbox.ts';
 import { StreamRepository } from './streams.ts';
 import { CatalogRepository } from './catalogs.ts';
+import { GravWaveRepository } from './grav-waves.ts';
 
 /** Every repository over one database handle (or one transaction). */
 export class Repositories {
@@ -28,6 +29,7 @@ export class Repositories {
   readonly chatOutbox: ChatOutboxRepository;
   readonly streams: StreamRepository;
   readonly catalogs: CatalogRepository;
+  readonly gravWaves: GravWaveRepository;
 
   /** `kind` picks the faster of two equivalent statements where the two databases differ. */
   constructor(readonly db: Kysely<Database>, readonly kind: 'pglite' | 'postgres' = 'pglite') {
@@ -44,6 +46,7 @@ export class Repositories {
     this.chatOutbox = new ChatOutboxRepository(db);
     this.streams = new StreamRepository(db);
     this.catalogs = new CatalogRepository(db);
+    this.gravWaves = new GravWaveRepository(db);
   }
 
   /**

@@ -57,11 +57,11 @@ describe('catalog API', () => {
 
   it('gives samples of every catalog and searches the catalogs at a position', async () => {
     const samples = await server.getJson('/v1/catalog_samples?n=2');
-    expect(samples.body.data.map((d: { id: string }) => d.id)).toEqual(['test_galaxies:G1', 'test_stars:S1', 'test_stars:S2']);
+    expect(samples.body.data.map((d: { id: string; attributes: { catalog_name: string } }) => `${d.attributes.catalog_name}:${d.id}`)).toEqual(['test_galaxies:G1', 'test_stars:S1', 'test_stars:S2']);
     expect(samples.body.data[1].attributes).toMatchObject({ catalog_name: 'test_stars', object_id: 'S1', data: { name: 'near', mag: 12.5 } });
     expect((await server.getJson('/v1/catalog_samples?n=0')).status).toBe(400);
     const search = await server.getJson(`/v1/catalog_search/${locus.ra}/${locus.dec + 5 / 3600}`);
-    expect(search.body.data.map((d: { id: string }) => d.id)).toEqual(['test_galaxies:G1', 'test_stars:S3']);
+    expect(search.body.data.map((d: { id: string; attributes: { catalog_name: string } }) => `${d.attributes.catalog_name}:${d.id}`)).toEqual(['test_galaxies:G1', 'test_stars:S3']);
     expect((await server.getJson('/v1/catalog_search/400/0')).status).toBe(400);
     expect((await server.getJson('/v1/catalog_search/abc/0')).status).toBe(400);
   });
