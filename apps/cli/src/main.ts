@@ -6,6 +6,7 @@ import { describeDatabase, openConfiguredDatabase } from './database.ts';
 import { runIngest } from './commands/ingest.ts';
 import { runServe } from './commands/serve.ts';
 import { ensureDemoData, ensureWebBuilt } from './commands/demo.ts';
+import { runGwIngest, type GwIngestOptions } from './commands/gw.ts';
 import { ensureBuiltinCatalogs, runCatalogImport, runCatalogList, runCatalogRemove, type CatalogImportOptions } from './commands/catalog.ts';
 import { createProgress } from './progress.ts';
 
@@ -142,6 +143,23 @@ catalog.command('remove').description('remove a catalog and re-match the loci th
     await database.close();
   }
 });
+
+const gw = program.command('gw').description('gravitational-wave events');
+gw.command('ingest')
+  .description('ingest IGWN alert JSON notices (or FITS sky maps with --id and --event-time) and associate alerts with them')
+  .argument('<files...>', 'notice files (.json) or sky maps (.fits, .fits.gz)')
+  .option('--id <gracedb_id>', 'FITS sky maps: the superevent id')
+  .option('--event-time <iso>', 'FITS sky maps: when the event happened')
+  .option('--type <type>', 'FITS sky maps: the notice type (default INITIAL)')
+  .option('--window-days <days>', 'associate alerts observed this many days after the event (default 14)', Number)
+  .action(async (files: string[], options: GwIngestOptions) => {
+    const database = await openConfiguredDatabase(loadConfig());
+    try {
+      await runGwIngest(database.repos, files, options);
+    } finally {
+      await database.close();
+    }
+  });
 
 program.command('migrate')
   .description('apply pending database migrations')

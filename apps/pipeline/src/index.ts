@@ -18,3 +18,4 @@ export { matchPositions, crossmatchLoci, crossmatchAllLoci } from './catalogs/cr
 export { CatalogFileError, readCatalogRows, type CatalogFormat, type SourceRow } from './catalogs/read-rows.ts';
 export { toCatalogObjects, coverOf, POINT_RADIUS_DEG, type CatalogColumns, type AngleUnit } from './catalogs/catalog-objects.ts';
 export { parseIgwnNotice, readSkyMap, skyMapPeak, GwNoticeError, NOTICE_TYPES, type GwNotice, type NoticeType } from './gw/notice.ts';
+export { GwMatcher, ingestNotice, DEFAULT_GW_WINDOW_DAYS } from './gw/association.ts';

@@ -16,6 +16,7 @@ import { tagAndRunnerRoutes } from './routes/tags/index.ts';
 import { watchListRoutes } from './routes/watch-lists/index.ts';
 import { streamRoutes } from './routes/streams/index.ts';
 import { catalogRoutes } from './routes/catalogs/index.ts';
+import { gravWaveRoutes } from './routes/grav-waves/index.ts';
 import type { FilterSandbox } from './services/filter-service.ts';
 import { Authenticator } from './auth/authenticator.ts';
 import { TokenService } from './auth/tokens.ts';
@@ -67,6 +68,7 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
   watchListRoutes(app, context);
   streamRoutes(app, context);
   catalogRoutes(app, context);
+  gravWaveRoutes(app, context);
   await openApiRoutes(app, context);
   await siteRoutes(app, context);
   if (webDist) await webAppFiles(app, webDist);

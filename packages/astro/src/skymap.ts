@@ -35,6 +35,7 @@ export class CredibleSkyMap {
   private readonly densest: number;
   private readonly orderOf: Uint8Array;
   private readonly pixelOf: Float64Array;
+  private readonly density: Float64Array;
 
   constructor(orders: ArrayLike<number>, pixels: ArrayLike<number>, densityPerSr: ArrayLike<number>) {
     const n = densityPerSr.length;
@@ -43,6 +44,7 @@ export class CredibleSkyMap {
     this.orderOf = Uint8Array.from(orders);
     this.pixelOf = Float64Array.from(pixels);
     const density = Float64Array.from(densityPerSr, (d) => (d > 0 ? d : 0));
+    this.density = density;
     const order = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
     order.sort((a, b) => density[b] - density[a]);
@@ -115,6 +117,15 @@ export class CredibleSkyMap {
       if (i !== undefined) return { level: this.levels[i] / this.totalProbability, areaDeg2: this.areas[i] };
     }
     return null;
+  }
+
+  /** Probability density at a position, per square degree (of the map's total). */
+  densityAt(raDeg: number, decDeg: number): number {
+    for (const layer of this.layers) {
+      const i = layer.find(Number(healpixNestPixel(layer.order, raDeg, decDeg)));
+      if (i !== undefined) return this.density[i] / SQ_DEG_PER_SR / this.totalProbability;
+    }
+    return 0;
   }
 
   /** Area (deg²) of the smallest region holding probability `level` (0..1). */

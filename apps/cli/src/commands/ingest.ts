@@ -1,5 +1,5 @@
 import type { Repositories } from '@antares/db';
-import { expandInputs, formatIngestSummary, ingestFiles, WatchMatcher, type IngestStats } from '@antares/pipeline';
+import { expandInputs, formatIngestSummary, GwMatcher, ingestFiles, WatchMatcher, type IngestStats } from '@antares/pipeline';
 import { loadConfig, type Config } from '@antares/server';
 import { openLevel2 } from './level2.ts';
 import { createProgress } from '../progress.ts';
@@ -14,6 +14,7 @@ export async function runIngest(repos: Repositories, inputs: string[], config: C
     const stats = await ingestFiles(repos, files, {
       level2: level2.stage,
       watch: new WatchMatcher(siteUrlOf(config)),
+      gw: new GwMatcher(),
       onProgress: (p) => progress.update(p.filesDone, `${p.packetsRead} packets`),
     });
     progress.stop();

@@ -1,6 +1,6 @@
 import type { Repositories } from '@antares/db';
 import { buildServer, connectKafkaProducer, KafkaRelay, type Config } from '@antares/server';
-import { APT_INSTALL, ChatDispatcher, createFilterSandbox, InboxWatcher, retryDelaySeconds, slackSender, WatchMatcher } from '@antares/pipeline';
+import { APT_INSTALL, ChatDispatcher, createFilterSandbox, GwMatcher, InboxWatcher, retryDelaySeconds, slackSender, WatchMatcher } from '@antares/pipeline';
 import { siteUrlOf } from './ingest.ts';
 import { openLevel2 } from './level2.ts';
 
@@ -33,7 +33,7 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
 /** The server's drop folder for alert files, with Level 2 (see InboxWatcher). */
 async function startInbox(config: Config, repos: Repositories, dir: string): Promise<{ stop(): Promise<void> }> {
   const level2 = await openLevel2(repos, 'keep');
-  const watcher = new InboxWatcher(repos, dir, { level2: level2.stage, watch: new WatchMatcher(siteUrlOf(config)), pollMs: config.inboxPollSeconds * 1000 });
+  const watcher = new InboxWatcher(repos, dir, { level2: level2.stage, watch: new WatchMatcher(siteUrlOf(config)), gw: new GwMatcher(), pollMs: config.inboxPollSeconds * 1000 });
   watcher.start();
   console.log(`Alert files dropped into ${dir} are ingested`);
   return {

@@ -1,5 +1,5 @@
 import type { LocusRow, Repositories } from '@antares/db';
-import type { LocusForFilter } from './sandbox-pool.ts';
+import type { AlertForFilter, LocusForFilter } from './sandbox-pool.ts';
 
 /**
  * Loci as filters see them (filter-runtime/PROTOCOL.md): every alert with its properties, oldest first,
@@ -21,11 +21,18 @@ export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Pro
     if (list) list.push(alert);
     else byLocus.set(alert.locus_id, [alert]);
   }
+  // locus.grav_wave_events_metadata: the latest notice of each event the locus is associated with.
+  const gwMetadata = new Map((await repos.gravWaves.latestNotices([...new Set(loci.flatMap((l) => l.grav_wave_events))]))
+    .map((n) => [n.gracedb_id, { ...n.full_notice, notice_type: n.notice_type, notice_datetime: n.notice_datetime.toISOString(), area50: n.area50, area90: n.area90 }]));
   return loci.map((locus) => {
     const own = byLocus.get(locus.locus_id) ?? [];
     return {
       locus_id: locus.locus_id, ra: locus.ra, dec: locus.dec, properties: { ...locus.properties }, tags: [...locus.tags],
-      alerts: own.map((a) => ({ alert_id: a.alert_id, mjd: a.mjd, survey: a.survey, properties: a.properties })),
+      alerts: own.map((a) => ({
+        alert_id: a.alert_id, mjd: a.mjd, survey: a.survey, properties: a.properties,
+        grav_wave_events: a.grav_wave_events as unknown as AlertForFilter['grav_wave_events'],
+      })),
+      grav_wave_events_metadata: Object.fromEntries(locus.grav_wave_events.filter((id) => gwMetadata.has(id)).map((id) => [id, gwMetadata.get(id)!])),
       alert_id: own.at(-1)?.alert_id,
       catalog_objects: catalogObjects.get(locus.locus_id) ?? {},
     };

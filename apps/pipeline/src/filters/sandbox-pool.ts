@@ -76,8 +76,11 @@ class Worker {
   private ready = false;
   private timer?: NodeJS.Timeout;
   dead?: WorkerFailure;
-  /** Alert ids this worker holds (it was sent them), least recently used first; see `encodeBatch`. */
-  readonly sentAlerts = new Set<string>();
+  /**
+   * Alert ids this worker holds (it was sent them), least recently used first, each with what could
+   * have changed since (its GW associations); see `encodeBatch`.
+   */
+  readonly sentAlerts = new Map<string, string>();
   /** Ids dropped from `sentAlerts`, for the worker to drop too with its next batch. */
   forget: string[] = [];
   cpuSeconds = 0;
@@ -365,8 +368,11 @@ export class FilterSandboxPool {
     const batch = loci.map((locus) => ({
       ...locus,
       alerts: locus.alerts.map((alert) => {
-        const known = w.sentAlerts.delete(alert.alert_id);
-        w.sentAlerts.add(alert.alert_id);
+        // A new GW notice can change an alert's associations: then it is sent in full again.
+        const version = alert.grav_wave_events?.length ? JSON.stringify(alert.grav_wave_events) : '';
+        const known = w.sentAlerts.get(alert.alert_id) === version;
+        w.sentAlerts.delete(alert.alert_id);
+        w.sentAlerts.set(alert.alert_id, version);
         return known ? alert.alert_id : alert;
       }),
     }));
@@ -374,7 +380,7 @@ export class FilterSandboxPool {
     const excess = w.sentAlerts.size - this.o.alertCacheSize;
     if (excess > 0) {
       let n = 0;
-      for (const id of w.sentAlerts) {
+      for (const id of w.sentAlerts.keys()) {
         if (n++ >= excess) break;
         w.sentAlerts.delete(id);
         w.forget.push(id);

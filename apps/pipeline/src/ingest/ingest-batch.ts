@@ -6,6 +6,7 @@ import { LocusIndex, associationRanges, newLocusId, type PositionedLocus } from 
 import { summarizeLocus, summaryOf } from '../stages/locus-properties.ts';
 import { packetThumbnails } from '../stages/thumbnails.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
+import type { GwMatcher } from '../gw/association.ts';
 import { crossmatchLoci } from '../catalogs/crossmatch.ts';
 import { htmId } from '@antares/astro';
 
@@ -45,6 +46,8 @@ interface AcceptedPacket {
 export interface IngestBatchOptions {
   /** Watch lists: alerts within a watched object's radius mark the locus and queue a chat message. */
   watch?: WatchMatcher;
+  /** Gravitational-wave events: new detections inside an event's 90% region within its window. */
+  gw?: GwMatcher;
 }
 
 export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], stats: IngestStats, options: IngestBatchOptions = {}): Promise<string[]> {
@@ -89,6 +92,8 @@ export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], sta
     const alertsToStore = [];
     const watchMatches: WatchMatch[] = [];
     if (options.watch) await options.watch.refresh(tx);
+    if (options.gw) await options.gw.refresh(tx);
+    const gwAssociations: Array<{ alert_id: string; locus_id: string; gracedb_id: string; contour_level: number; contour_area: number }> = [];
     const thumbnails: NewThumbnail[] = [];
     const year = new Date().getUTCFullYear();
     for (const p of fresh) {
@@ -116,6 +121,7 @@ export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], sta
         });
       }
       for (const target of options.watch?.match(ra, dec) ?? []) watchMatches.push({ locus_id: locus.locus_id, alert: p.trigger, target });
+      for (const a of options.gw?.match(ra, dec, p.trigger.mjd) ?? []) gwAssociations.push({ alert_id: p.trigger.alert_id, locus_id: locus.locus_id, ...a });
       const cutouts = packetThumbnails(p.packet, p.trigger.alert_id, locus.locus_id);
       thumbnails.push(...cutouts.thumbnails);
       stats.thumbnailErrors += cutouts.errors;
@@ -135,6 +141,7 @@ export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], sta
     // Catalog matches at the loci's new positions (wire format section 5: catalog lookup).
     await crossmatchLoci(tx, [...touched]);
     if (options.watch && watchMatches.length > 0) await recordWatchMatches(tx, options.watch, watchMatches);
+    await tx.gravWaves.addAssociations(gwAssociations);
     await cutoutsWritten;
     return [...touched];
   });

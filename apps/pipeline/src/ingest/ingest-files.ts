@@ -6,6 +6,7 @@ import type { ZtfPacket } from '../sources/ztf-avro.ts';
 import { emptyStats, ingestBatch, type IngestStats } from './ingest-batch.ts';
 import type { Level2Stage } from '../filters/level2.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
+import type { GwMatcher } from '../gw/association.ts';
 
 export interface IngestProgress {
   filesDone: number;
@@ -19,6 +20,8 @@ export interface IngestFilesOptions {
   level2?: Level2Stage;
   /** Watch lists, matched against every new alert. */
   watch?: WatchMatcher;
+  /** Gravitational-wave events, associated with new detections. */
+  gw?: GwMatcher;
   onProgress?: (progress: IngestProgress) => void;
 }
 
@@ -55,7 +58,7 @@ export async function ingestFiles(repos: Repositories, files: string[], options:
     const packets = batch;
     batch = [];
     await running;
-    running = ingestBatch(repos, packets, stats, { watch: options.watch }).then((touched) => options.level2?.run(touched));
+    running = ingestBatch(repos, packets, stats, { watch: options.watch, gw: options.gw }).then((touched) => options.level2?.run(touched));
     // Keep a failure from going unobserved until the next flush; it is rethrown there.
     running.catch(() => {});
   };

@@ -4,6 +4,7 @@ import type { Repositories } from '@antares/db';
 import { ingestFiles, formatIngestSummary } from '../ingest/ingest-files.ts';
 import type { Level2Stage } from '../filters/level2.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
+import type { GwMatcher } from '../gw/association.ts';
 
 /** Alert files the inbox takes; anything else (e.g. `name.avro.part` while it is being written) waits. */
 const ALERT_FILE = /\.avro(\.gz)?$/;
@@ -12,6 +13,7 @@ export interface InboxOptions {
   pollMs?: number;
   level2?: Level2Stage;
   watch?: WatchMatcher;
+  gw?: GwMatcher;
   log?: (line: string) => void;
 }
 
@@ -63,7 +65,7 @@ export class InboxWatcher {
       if (this.stopped) break;
       const file = path.join(this.dir, name);
       try {
-        const stats = await ingestFiles(this.repos, [file], { level2: this.options.level2, watch: this.options.watch });
+        const stats = await ingestFiles(this.repos, [file], { level2: this.options.level2, watch: this.options.watch, gw: this.options.gw });
         if (stats.packetsRead === 0 && stats.undecodable.length > 0) {
           throw new Error(`no alert could be decoded: ${stats.undecodable.map((u) => `record ${u.index}: ${u.reason}`).join('; ')}`);
         }

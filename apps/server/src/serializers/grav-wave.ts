@@ -1,0 +1,41 @@
+import type { ResourceObject } from '@antares/contract';
+import type { GravWaveEventRow, GravWaveNoticeRow } from '@antares/db';
+
+/** A `grav_wave_notice` (wire format): the IGWN alert as received, its sky map base64 FITS. */
+export function gravWaveNoticeResource(notice: GravWaveNoticeRow): ResourceObject {
+  const event = notice.full_notice.event as Record<string, unknown> | null | undefined;
+  const full = event && notice.skymap_base64 ? { ...notice.full_notice, event: { ...event, skymap: notice.skymap_base64 } } : notice.full_notice;
+  return {
+    type: 'grav_wave_notice',
+    id: String(notice.notice_id),
+    attributes: {
+      gracedb_id: notice.gracedb_id,
+      notice_type: notice.notice_type,
+      notice_datetime: notice.notice_datetime.toISOString(),
+      event_datetime: notice.event_datetime?.toISOString() ?? null,
+      false_alarm_rate: notice.false_alarm_rate,
+      skymap_base64: notice.skymap_base64,
+      external_coinc: notice.external_coinc ?? null,
+      full_notice: full,
+      version_id: notice.version_id,
+    },
+  };
+}
+
+export function gravWaveEventResource(event: GravWaveEventRow): ResourceObject {
+  return {
+    type: 'grav_wave_event',
+    id: event.gracedb_id,
+    attributes: {
+      gracedb_id: event.gracedb_id,
+      event_datetime: event.event_datetime?.toISOString() ?? null,
+      notice_type: event.notice.notice_type,
+      notice_datetime: event.notice.notice_datetime.toISOString(),
+      retracted: event.retracted,
+      false_alarm_rate: event.notice.false_alarm_rate,
+      area50: event.notice.area50,
+      area90: event.notice.area90,
+      loci_count: event.loci_count,
+    },
+  };
+}
