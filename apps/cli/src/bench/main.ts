@@ -3,14 +3,16 @@ import { benchIngest } from './ingest.ts';
 import { benchFilters } from './filters.ts';
 import { benchWatchlists } from './watchlists.ts';
 import { benchCrossmatch } from './crossmatch.ts';
+import { benchGw } from './gw.ts';
 
-/** `npm run bench -- <ingest|api|filters|watchlists|crossmatch|web> [options]`: benchmarks that print numbers (never timed test assertions). */
+/** `npm run bench -- <ingest|api|filters|watchlists|crossmatch|gw|web> [options]`: benchmarks that print numbers (never timed test assertions). */
 const benches: Record<string, (args: string[]) => Promise<void>> = {
   ingest: benchIngest,
   api: benchApi,
   filters: benchFilters,
   watchlists: benchWatchlists,
   crossmatch: benchCrossmatch,
+  gw: benchGw,
   // Loaded on demand: it brings the browser driver along.
   web: async (args) => (await import('@antares/web/bench')).benchWeb(args),
 };

@@ -7,6 +7,7 @@ import { idLookupFilter, lociPath } from '../lib/locus-query';
 import type { RouteHandle } from './route-handle';
 import { locusListLoader } from '../features/locus-list/api/loci-loader';
 import { locusDetailLoader } from '../features/locus-detail/api/locus-loader';
+import { gwEventDetailLoader } from '../features/gw-events/api/gw-events';
 
 
 /** Each screen is its own chunk: route modules export `Component` and are fetched on first visit. */
@@ -62,6 +63,13 @@ const routes: RouteObject[] = [
       { path: 'admin/announcements/create', loader: adminOnly, lazy: page(() => import('../features/admin/components/AnnouncementCreatePage')), handle: { name: 'announcementCreate', title: 'New Announcement' } },
       { path: 'tags', lazy: page(() => import('../features/tags/components/TagListPage')), handle: { name: 'tagList' } },
       { path: 'catalogs', lazy: page(() => import('../features/catalogs/components/CatalogSamplesPage')), handle: { name: 'catalogSampleList' } },
+      { path: 'gw-events', lazy: page(() => import('../features/gw-events/components/GwEventListPage')), handle: { name: 'gwEventList', title: 'Gravitational Wave Events' } },
+      {
+        path: 'gw-events/:gracedbId',
+        loader: gwEventDetailLoader,
+        lazy: page(() => import('../features/gw-events/components/GwEventDetailPage')),
+        handle: { name: 'gwEventDetail', title: (data: unknown) => (data as { id?: string } | undefined)?.id } satisfies RouteHandle,
+      },
       { path: 'faq', lazy: page(() => import('../features/faq/components/FaqPage')), handle: { name: 'faq' } },
       { path: 'support', lazy: page(() => import('../features/support/components/SupportPage')), handle: { name: 'support' } },
       { path: 'team', lazy: page(() => import('../features/team/components/TeamPage')), handle: { name: 'team', title: 'Our Team' } },

@@ -77,4 +77,18 @@ export class AlertRepository {
       ON CONFLICT (alert_id) DO NOTHING`.execute(this.db);
     return Number(result.numAffectedRows ?? 0);
   }
+
+  /**
+   * Benchmarks' fixture: `count` detections spread uniformly over the sphere and over `days` days from
+   * `fromMjd`, ten to a locus (loci created too), made by the database itself.
+   */
+  async insertSynthetic(count: number, fromMjd: number, days: number): Promise<void> {
+    await sql`INSERT INTO locus (locus_id, ra, dec, htm16) SELECT 'BENCH' || i, 0, 0, 0 FROM generate_series(1, ${Math.ceil(count / 10)}) i
+      ON CONFLICT DO NOTHING`.execute(this.db);
+    await sql`INSERT INTO alert (alert_id, locus_id, survey, mjd, properties)
+      SELECT 'bench:' || i, 'BENCH' || (1 + i / 10), 'ztf', ${fromMjd} + ${days} * random(),
+        jsonb_build_object('ant_ra', 360 * random(), 'ant_dec', degrees(asin(2 * random() - 1)), 'ant_mag', 19)
+      FROM generate_series(0, ${count - 1}) i`.execute(this.db);
+    await sql`ANALYZE alert`.execute(this.db);
+  }
 }

@@ -11,6 +11,7 @@ const LINKS: { to: string; label: string }[] = [
   { to: '/tags', label: 'Tags' },
   { to: '/watch-lists', label: 'Watch Lists' },
   { to: '/catalogs', label: 'Catalogs' },
+  { to: '/gw-events', label: 'GW Events' },
   { to: '/pipeline', label: 'Pipeline' },
   { to: '/properties', label: 'Properties' },
   { to: '/faq', label: 'FAQ' },

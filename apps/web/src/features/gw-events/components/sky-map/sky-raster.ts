@@ -74,13 +74,13 @@ export interface CredibleContour {
 /** The outlines of the credible regions "level ≤ p" for each p, in frame pixels. */
 export function credibleContours(raster: SkyRaster, levels: readonly number[]): CredibleContour[] {
   const generator = contours().size([raster.cols, raster.rows]).thresholds(levels.map((p) => 1 - p));
-  return generator(Array.from(raster.inverseLevel)).map((shape, i) => ({
-    level: levels[i],
-    geometry: {
-      type: 'MultiPolygon',
-      coordinates: shape.coordinates.map((polygon) => polygon.map((ring) => ring.map(([x, y]) => [x * raster.step, y * raster.step]))),
-    },
-  }));
+  // d3-contour sorts its thresholds: match each outline to its level by value.
+  const shapes = generator(Array.from(raster.inverseLevel));
+  return levels.map((level) => {
+    const shape = shapes.find((s) => Math.abs(s.value - (1 - level)) < 1e-9);
+    const coordinates = (shape?.coordinates ?? []).map((polygon) => polygon.map((ring) => ring.map(([x, y]) => [x * raster.step, y * raster.step])));
+    return { level, geometry: { type: 'MultiPolygon', coordinates } };
+  });
 }
 
 /** The density colour ramp, light (no probability) to dark (densest). */
