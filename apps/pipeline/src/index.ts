@@ -19,3 +19,4 @@ export { CatalogFileError, readCatalogRows, type CatalogFormat, type SourceRow }
 export { toCatalogObjects, coverOf, POINT_RADIUS_DEG, type CatalogColumns, type AngleUnit } from './catalogs/catalog-objects.ts';
 export { parseIgwnNotice, readSkyMap, skyMapPeak, GwNoticeError, NOTICE_TYPES, type GwNotice, type NoticeType } from './gw/notice.ts';
 export { GwMatcher, ingestNotice, DEFAULT_GW_WINDOW_DAYS } from './gw/association.ts';
+export { handleGwMessage, startGwConsumer, type GwMessageOutcome } from './sources/gw-kafka.ts';

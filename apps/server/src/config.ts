@@ -39,6 +39,8 @@ const schema = z.object({
   /** Kafka brokers (host:port, comma-separated): the output streams are published there too, one topic per stream. */
   ANTARES_KAFKA_BROKERS: z.string().optional(),
   ANTARES_KAFKA_TOPIC_PREFIX: z.string().default(''),
+  /** Gravitational-wave notices are consumed from this topic when ANTARES_KAFKA_BROKERS is set (`off`: not). */
+  ANTARES_GW_KAFKA_TOPIC: z.string().default('igwn.gwalert'),
 });
 
 export type Config = {
@@ -68,6 +70,8 @@ export type Config = {
   chatRetrySeconds: number;
   kafkaBrokers: string[];
   kafkaTopicPrefix: string;
+  /** undefined: no consumer. */
+  gwKafkaTopic?: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -103,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     chatRetrySeconds: e.ANTARES_CHAT_RETRY_SECONDS,
     kafkaBrokers: (e.ANTARES_KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean),
     kafkaTopicPrefix: e.ANTARES_KAFKA_TOPIC_PREFIX,
+    gwKafkaTopic: e.ANTARES_GW_KAFKA_TOPIC === 'off' ? undefined : e.ANTARES_GW_KAFKA_TOPIC,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import type { Repositories } from '@antares/db';
 import { buildServer, connectKafkaProducer, KafkaRelay, type Config } from '@antares/server';
-import { APT_INSTALL, ChatDispatcher, createFilterSandbox, GwMatcher, InboxWatcher, retryDelaySeconds, slackSender, WatchMatcher } from '@antares/pipeline';
+import { APT_INSTALL, ChatDispatcher, createFilterSandbox, GwMatcher, InboxWatcher, startGwConsumer, retryDelaySeconds, slackSender, WatchMatcher } from '@antares/pipeline';
 import { siteUrlOf } from './ingest.ts';
 import { openLevel2 } from './level2.ts';
 
@@ -59,14 +59,16 @@ async function startChat(config: Config, repos: Repositories): Promise<ChatDispa
 
 /** Publishes the output streams to Kafka (ANTARES_KAFKA_BROKERS), one topic per stream. */
 async function startKafka(config: Config, repos: Repositories): Promise<{ stop(): Promise<void> }> {
+  const gw = config.gwKafkaTopic ? await startGwConsumer(repos, { brokers: config.kafkaBrokers, topic: config.gwKafkaTopic }) : undefined;
   const producer = await connectKafkaProducer(config.kafkaBrokers);
   const relay = new KafkaRelay(repos, producer, { siteUrl: siteUrlOf(config), topicPrefix: config.kafkaTopicPrefix });
   relay.start();
-  console.log(`Output streams are published to Kafka at ${config.kafkaBrokers.join(', ')}`);
+  console.log(`Output streams are published to Kafka at ${config.kafkaBrokers.join(', ')}${gw ? `; GW notices are read from ${config.gwKafkaTopic}` : ''}`);
   return {
     async stop() {
       await relay.stop();
       await producer.disconnect();
+      await gw?.stop();
     },
   };
 }
