@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { angularSeparationDeg } from './sphere.ts';
 import { randomGenerator } from './test-random.ts';
 import {
-  HEALPIX_MAX_ORDER, healpixFromUniq, healpixNestCenter, healpixNestPixel, healpixPixelAreaSr, healpixPixelCount, healpixUniq,
+  HEALPIX_MAX_ORDER, healpixFromUniq, healpixNestCenter, healpixNestPixel, healpixNestPixelNumber, healpixPixelAreaSr, healpixPixelCount, healpixUniq,
 } from './healpix.ts';
 import { CredibleSkyMap } from './skymap.ts';
 
@@ -26,6 +26,7 @@ describe('HEALPix NESTED', () => {
       const dec = (Math.asin(2 * random() - 1) * 180) / Math.PI;
       const order = 1 + Math.floor(random() * HEALPIX_MAX_ORDER);
       expect(healpixNestPixel(order, ra, dec) >> 2n).toBe(healpixNestPixel(order - 1, ra, dec));
+      if (order <= 24) expect(healpixNestPixelNumber(order, ra, dec)).toBe(Number(healpixNestPixel(order, ra, dec)));
     }
   });
 

@@ -41,16 +41,12 @@ export function healpixPixelAreaSr(order: number): number {
   return (4 * Math.PI) / (12 * 4 ** order);
 }
 
-/** The NESTED pixel holding a position (degrees). */
-export function healpixNestPixel(order: number, raDeg: number, decDeg: number): bigint {
-  const nside = checkOrder(order);
+/** The face and in-face coordinates of a position at an order (HEALPix ang2pix, NESTED). */
+function faceXY(nside: number, raDeg: number, decDeg: number): [number, number, number] {
   const z = Math.sin(decDeg * RAD_PER_DEG);
   const za = Math.abs(z);
   let tt = ((raDeg * RAD_PER_DEG) / HALF_PI) % 4;
   if (tt < 0) tt += 4;
-  let face: number;
-  let ix: number;
-  let iy: number;
   if (za <= 2 / 3) {
     const temp1 = nside * (0.5 + tt);
     const temp2 = nside * z * 0.75;
@@ -58,28 +54,39 @@ export function healpixNestPixel(order: number, raDeg: number, decDeg: number): 
     const jm = Math.floor(temp1 + temp2);
     const ifp = Math.floor(jp / nside);
     const ifm = Math.floor(jm / nside);
-    face = ifp === ifm ? ifp | 4 : ifp < ifm ? ifp : ifm + 8;
-    ix = jm - ifm * nside;
-    iy = nside - (jp - ifp * nside) - 1;
-  } else {
-    const ntt = Math.min(3, Math.floor(tt));
-    const tp = tt - ntt;
-    // sqrt(3 (1 - |z|)) computed from cos(dec) near the poles, where 1 - |z| loses precision.
-    const cosDec = Math.cos(decDeg * RAD_PER_DEG);
-    const tmp = nside * (za > 0.99 ? (cosDec * Math.sqrt(3)) / Math.sqrt(1 + za) : Math.sqrt(3 * (1 - za)));
-    const jp = Math.min(nside - 1, Math.floor(tp * tmp));
-    const jm = Math.min(nside - 1, Math.floor((1 - tp) * tmp));
-    if (z >= 0) {
-      face = ntt;
-      ix = nside - jm - 1;
-      iy = nside - jp - 1;
-    } else {
-      face = ntt + 8;
-      ix = jp;
-      iy = jm;
-    }
+    const face = ifp === ifm ? ifp | 4 : ifp < ifm ? ifp : ifm + 8;
+    return [face, jm - ifm * nside, nside - (jp - ifp * nside) - 1];
   }
+  const ntt = Math.min(3, Math.floor(tt));
+  const tp = tt - ntt;
+  // sqrt(3 (1 - |z|)) computed from cos(dec) near the poles, where 1 - |z| loses precision.
+  const cosDec = Math.cos(decDeg * RAD_PER_DEG);
+  const tmp = nside * (za > 0.99 ? (cosDec * Math.sqrt(3)) / Math.sqrt(1 + za) : Math.sqrt(3 * (1 - za)));
+  const jp = Math.min(nside - 1, Math.floor(tp * tmp));
+  const jm = Math.min(nside - 1, Math.floor((1 - tp) * tmp));
+  return z >= 0 ? [ntt, nside - jm - 1, nside - jp - 1] : [ntt + 8, jp, jm];
+}
+
+/** The NESTED pixel holding a position (degrees). */
+export function healpixNestPixel(order: number, raDeg: number, decDeg: number): bigint {
+  const nside = checkOrder(order);
+  const [face, ix, iy] = faceXY(nside, raDeg, decDeg);
   return BigInt(face) * BigInt(nside) * BigInt(nside) + (spread(ix) | (spread(iy) << 1n));
+}
+
+/** Spread 8 bits at a time into a number: exact while the result stays below 2^53. */
+function spreadNumber(x: number): number {
+  let result = 0;
+  for (let factor = 1; x > 0; factor *= 65536, x = Math.floor(x / 256)) result += SPREAD[x & 255] * factor;
+  return result;
+}
+
+/** The same as healpixNestPixel as a plain number, for orders up to 24 (sky maps; faster). */
+export function healpixNestPixelNumber(order: number, raDeg: number, decDeg: number): number {
+  const nside = checkOrder(order);
+  if (order > 24) throw new RangeError(`healpixNestPixelNumber is exact up to order 24, not ${order}`);
+  const [face, ix, iy] = faceXY(nside, raDeg, decDeg);
+  return face * nside * nside + spreadNumber(ix) + 2 * spreadNumber(iy);
 }
 
 // Face layout (HEALPix's jrll and jpll): the ring index of each base pixel's corner, in units of nside,

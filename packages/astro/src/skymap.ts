@@ -1,6 +1,6 @@
 // Credible regions of a gravitational-wave sky map (probability per pixel of a HEALPix map): the
 // region of credible level p is the smallest set of highest-density pixels holding probability p.
-import { healpixFromUniq, healpixNestPixel, healpixPixelAreaSr } from './healpix.ts';
+import { healpixFromUniq, healpixNestPixelNumber, healpixPixelAreaSr } from './healpix.ts';
 
 const SQ_DEG_PER_SR = (180 / Math.PI) ** 2;
 /** Pixel ids of maps are kept as numbers: exact up to order 24 (no real sky map goes beyond ~12). */
@@ -113,7 +113,7 @@ export class CredibleSkyMap {
   /** The credible level (0..1, of the map's total probability) and region area at a position. */
   regionAt(raDeg: number, decDeg: number): CredibleRegion | null {
     for (const layer of this.layers) {
-      const i = layer.find(Number(healpixNestPixel(layer.order, raDeg, decDeg)));
+      const i = layer.find(healpixNestPixelNumber(layer.order, raDeg, decDeg));
       if (i !== undefined) return { level: this.levels[i] / this.totalProbability, areaDeg2: this.areas[i] };
     }
     return null;
@@ -122,7 +122,7 @@ export class CredibleSkyMap {
   /** Probability density at a position, per square degree (of the map's total). */
   densityAt(raDeg: number, decDeg: number): number {
     for (const layer of this.layers) {
-      const i = layer.find(Number(healpixNestPixel(layer.order, raDeg, decDeg)));
+      const i = layer.find(healpixNestPixelNumber(layer.order, raDeg, decDeg));
       if (i !== undefined) return this.density[i] / SQ_DEG_PER_SR / this.totalProbability;
     }
     return 0;
