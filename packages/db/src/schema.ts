@@ -208,6 +208,14 @@ export interface GravWaveNoticeTable {
   created_at: Generated<Date>;
 }
 
+export interface AlertGravWaveTable {
+  gracedb_id: string;
+  alert_id: string;
+  locus_id: string;
+  contour_level: number;
+  contour_area: number;
+}
+
 export interface GravWaveEventTable {
   gracedb_id: string;
   latest_notice_id: number;
@@ -244,4 +252,5 @@ export interface Database {
   locus_catalog_match: LocusCatalogMatchTable;
   grav_wave_notice: GravWaveNoticeTable;
   grav_wave_event: GravWaveEventTable;
+  alert_grav_wave: AlertGravWaveTable;
 }

@@ -42,8 +42,7 @@ function packetAt(ra: number, dec: number, daysAfter: number): ZtfPacket {
 }
 
 async function eventsOf(alertId: string): Promise<unknown[]> {
-  const row = await database.db.selectFrom('alert').select('grav_wave_events').where('alert_id', '=', alertId).executeTakeFirstOrThrow();
-  return row.grav_wave_events;
+  return (await database.repos.alerts.findById(alertId))!.grav_wave_events;
 }
 
 describe('gravitational-wave association', () => {

@@ -29,4 +29,20 @@ CREATE TABLE grav_wave_event (
 
 -- Association re-evaluation reads the alerts of a time window.
 CREATE INDEX alert_mjd ON alert (mjd);
-CREATE INDEX alert_grav_wave_events ON alert USING gin (grav_wave_events jsonb_path_ops);
+
+-- Alerts associated with events (what the API shows as alert.grav_wave_events). A table of its own,
+-- not the alert row: a new sky map re-evaluates hundreds of thousands of alerts, and rewriting their
+-- (large) rows would cost far more than replacing these small ones. alert.grav_wave_events (0001)
+-- is left unused.
+CREATE TABLE alert_grav_wave (
+  gracedb_id text NOT NULL,
+  alert_id text NOT NULL,
+  locus_id text NOT NULL,
+  -- percent
+  contour_level double precision NOT NULL,
+  -- square degrees
+  contour_area double precision NOT NULL,
+  PRIMARY KEY (gracedb_id, alert_id)
+);
+CREATE INDEX alert_grav_wave_alert ON alert_grav_wave (alert_id);
+CREATE INDEX alert_grav_wave_locus ON alert_grav_wave (locus_id, gracedb_id);

@@ -21,23 +21,29 @@ export interface NewAlert {
   summary: JsonObject;
 }
 
+/** An alert's columns, with its GW associations from alert_grav_wave (migration 0009). */
+const ALERT_COLUMNS = ['alert.alert_id', 'alert.locus_id', 'alert.survey', 'alert.mjd', 'alert.properties', 'alert.processed_at'] as const;
+const GRAV_WAVE_EVENTS = sql<JsonObject[]>`(SELECT coalesce(jsonb_agg(jsonb_build_object('gracedb_id', g.gracedb_id,
+  'contour_level', g.contour_level, 'contour_area', g.contour_area) ORDER BY g.gracedb_id), '[]'::jsonb)
+  FROM alert_grav_wave g WHERE g.alert_id = alert.alert_id)`.as('grav_wave_events');
+
 export class AlertRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async findById(alertId: string): Promise<AlertRow | undefined> {
-    return this.db.selectFrom('alert').selectAll().where('alert_id', '=', alertId).executeTakeFirst();
+    return this.db.selectFrom('alert').select([...ALERT_COLUMNS, GRAV_WAVE_EVENTS]).where('alert_id', '=', alertId).executeTakeFirst();
   }
 
   /** All alerts of a locus, oldest first. */
   async listByLocus(locusId: string): Promise<AlertRow[]> {
-    return this.db.selectFrom('alert').selectAll().where('locus_id', '=', locusId)
+    return this.db.selectFrom('alert').select([...ALERT_COLUMNS, GRAV_WAVE_EVENTS]).where('locus_id', '=', locusId)
       .orderBy('mjd', 'asc').orderBy('alert_id', 'asc').execute();
   }
 
   /** The alerts of many loci with all their properties, each locus' oldest first (Level 2 input). */
   async listByLoci(locusIds: string[]): Promise<AlertRow[]> {
     if (locusIds.length === 0) return [];
-    return this.db.selectFrom('alert').selectAll().where('locus_id', 'in', locusIds)
+    return this.db.selectFrom('alert').select([...ALERT_COLUMNS, GRAV_WAVE_EVENTS]).where('locus_id', 'in', locusIds)
       .orderBy('locus_id').orderBy('mjd', 'asc').orderBy('alert_id', 'asc').execute();
   }
 

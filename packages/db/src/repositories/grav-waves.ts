@@ -128,8 +128,7 @@ export class GravWaveRepository {
    */
   async replaceAssociations(gracedbId: string, associations: Array<{ alert_id: string; locus_id: string } & GravWaveAssociation>): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await sql`UPDATE alert SET grav_wave_events = coalesce((SELECT jsonb_agg(e) FROM jsonb_array_elements(grav_wave_events) e WHERE e->>'gracedb_id' <> ${gracedbId}), '[]'::jsonb)
-        WHERE grav_wave_events @> ${JSON.stringify([{ gracedb_id: gracedbId }])}::jsonb`.execute(trx);
+      await trx.deleteFrom('alert_grav_wave').where('gracedb_id', '=', gracedbId).execute();
       await sql`UPDATE locus SET grav_wave_events = array_remove(grav_wave_events, ${gracedbId}) WHERE grav_wave_events @> ARRAY[${gracedbId}]::text[]`.execute(trx);
       await addAssociationsWith(trx, associations);
     });
@@ -145,12 +144,10 @@ export class GravWaveRepository {
   async lociOf(gracedbId: string, options: { limit: number; offset: number }): Promise<{ rows: Array<{ locus_id: string; ra: number; dec: number; contour_level: number; contour_area: number; mjd: number }>; count: number }> {
     const result = await sql<{ locus_id: string; ra: number; dec: number; contour_level: number; contour_area: number; mjd: number; total: string }>`
       SELECT l.locus_id, l.ra, l.dec, best.contour_level, best.contour_area, best.mjd, count(*) OVER () AS total
-      FROM locus l CROSS JOIN LATERAL (
-        SELECT (e->>'contour_level')::float8 AS contour_level, (e->>'contour_area')::float8 AS contour_area, a.mjd
-        FROM alert a, jsonb_array_elements(a.grav_wave_events) e
-        WHERE a.locus_id = l.locus_id AND e->>'gracedb_id' = ${gracedbId}
-        ORDER BY 1 LIMIT 1) best
-      WHERE l.grav_wave_events @> ARRAY[${gracedbId}]::text[]
+      FROM (SELECT DISTINCT ON (g.locus_id) g.locus_id, g.contour_level, g.contour_area, a.mjd
+            FROM alert_grav_wave g JOIN alert a ON a.alert_id = g.alert_id
+            WHERE g.gracedb_id = ${gracedbId} ORDER BY g.locus_id, g.contour_level) best
+      JOIN locus l ON l.locus_id = best.locus_id
       ORDER BY best.contour_level, l.locus_id LIMIT ${options.limit} OFFSET ${options.offset}`.execute(this.db);
     return { rows: result.rows.map(({ total: _total, ...r }) => r), count: Number(result.rows[0]?.total ?? 0) };
   }
@@ -165,12 +162,16 @@ export class GravWaveRepository {
 
 async function addAssociationsWith(db: Kysely<Database>, associations: Array<{ alert_id: string; locus_id: string } & GravWaveAssociation>): Promise<void> {
   if (associations.length === 0) return;
-    const items = associations.map((a) => ({ alert_id: a.alert_id, locus_id: a.locus_id, item: { gracedb_id: a.gracedb_id, contour_level: a.contour_level, contour_area: a.contour_area } }));
-  await sql`UPDATE alert AS a SET grav_wave_events = a.grav_wave_events || x.items
-    FROM (SELECT alert_id, jsonb_agg(item) AS items FROM jsonb_to_recordset(${JSON.stringify(items)}::jsonb) AS r(alert_id text, item jsonb) GROUP BY alert_id) x
-    WHERE a.alert_id = x.alert_id`.execute(db);
+  for (let i = 0; i < associations.length; i += 50_000) {
+    const chunk = associations.slice(i, i + 50_000);
+    await sql`INSERT INTO alert_grav_wave (gracedb_id, alert_id, locus_id, contour_level, contour_area)
+      SELECT * FROM unnest(${chunk.map((a) => a.gracedb_id)}::text[], ${chunk.map((a) => a.alert_id)}::text[], ${chunk.map((a) => a.locus_id)}::text[],
+        ${chunk.map((a) => a.contour_level)}::float8[], ${chunk.map((a) => a.contour_area)}::float8[])
+      ON CONFLICT (gracedb_id, alert_id) DO UPDATE SET contour_level = excluded.contour_level, contour_area = excluded.contour_area`.execute(db);
+  }
+  const pairs = [...new Set(associations.map((a) => `${a.locus_id}\u0000${a.gracedb_id}`))].map((p) => p.split('\u0000'));
   await sql`UPDATE locus AS l SET grav_wave_events = ARRAY(SELECT DISTINCT g FROM unnest(l.grav_wave_events || x.ids) g ORDER BY g)
-    FROM (SELECT locus_id, array_agg(DISTINCT gracedb_id) AS ids FROM jsonb_to_recordset(${JSON.stringify(associations.map((a) => ({ locus_id: a.locus_id, gracedb_id: a.gracedb_id })))}::jsonb)
-      AS r(locus_id text, gracedb_id text) GROUP BY locus_id) x
+    FROM (SELECT locus_id, array_agg(DISTINCT gracedb_id) AS ids FROM unnest(${pairs.map((p) => p[0])}::text[], ${pairs.map((p) => p[1])}::text[])
+      AS r(locus_id, gracedb_id) GROUP BY locus_id) x
     WHERE l.locus_id = x.locus_id`.execute(db);
 }
