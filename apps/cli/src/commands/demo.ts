@@ -22,11 +22,20 @@ export async function ensureDemoData(repos: Repositories, dataDir: string): Prom
   console.log(`Empty database: simulating a demo survey (${DEMO_SURVEY.objects} objects, ${DEMO_SURVEY.nights} nights) into ${out}`);
   const progress = createProgress('simulate', 1, 'packets');
   const { simulateSurvey } = await import('@antares/pipeline/simulate');
-  await simulateSurvey({ ...DEMO_SURVEY, outDir: out, onProgress: (done: number, total: number) => progress.update(done, '', total) });
+  await simulateSurvey({
+    ...DEMO_SURVEY, outDir: out, anchors: await demoAnchors(repos), onProgress: (done: number, total: number) => progress.update(done, '', total),
+  });
   progress.stop();
   await runIngest(repos, [out]);
   // The files can be made again from the seed at any time: no need to keep half a gigabyte around.
   rmSync(out, { recursive: true, force: true });
+}
+
+/** Galaxies of the built-in catalogs for some demo supernovae, stars for some variables. */
+async function demoAnchors(repos: Repositories) {
+  const galaxies = await repos.catalogs.someObjects('deep_sky_objects', 40, ['s', 's0', 'e', 'i', 'g', 'gg', 'sd']);
+  const stars = await repos.catalogs.someObjects('hipparcos', 40);
+  return { galaxies: galaxies.map((g) => ({ ra: g.ra, dec: g.dec, radiusDeg: g.radius })), stars: stars.map((s) => ({ ra: s.ra, dec: s.dec })) };
 }
 
 async function installShippedFilters(repos: Repositories): Promise<void> {

@@ -9,9 +9,9 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { alertsByNight, nightFile, writeNights, type NightJob } from './night-writer.ts';
 import type { OcfCodec } from './ocf-writer.ts';
-import { planSurvey } from './plan.ts';
+import { planSurvey, type SurveyAnchors } from './plan.ts';
 
-export { planSurvey, SIM_CLASSES, type SimClass, type SimObject, type SurveyPlan } from './plan.ts';
+export { planSurvey, SIM_CLASSES, type SimClass, type SimObject, type SurveyPlan, type SurveyAnchors } from './plan.ts';
 export { ZTF_ALERT_SCHEMA, ZTF_SCHEMA_VERSION, bigIntLongType, typeWithBigIntLongs, ztfAlertType } from './ztf-schema.ts';
 
 export const DEFAULT_START_MJD = 61000; // 2025-11-21
@@ -29,6 +29,8 @@ export interface SimulateOptions {
   codec?: OcfCodec;
   /** Processes writing nights (this one included). Default: 2 if the machine has 2+ cores. */
   processes?: number;
+  /** Real galaxies and stars to place some objects on (the demo's catalog matches). */
+  anchors?: SurveyAnchors;
 }
 
 export interface SimulateResult {
@@ -69,7 +71,7 @@ export async function simulateSurvey(options: SimulateOptions): Promise<Simulate
   const startMjd = Math.floor(options.startMjd ?? DEFAULT_START_MJD);
   if (!Number.isFinite(startMjd)) throw new Error('simulateSurvey: startMjd must be a number');
   const job: NightJob = {
-    objects, nights, seed: Math.trunc(options.seed) >>> 0, startMjd, outDir, codec: options.codec ?? 'null',
+    objects, nights, seed: Math.trunc(options.seed) >>> 0, startMjd, outDir, codec: options.codec ?? 'null', anchors: options.anchors,
   };
 
   const plan = planSurvey(job);

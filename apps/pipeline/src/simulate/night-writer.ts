@@ -6,7 +6,7 @@ import { StampFactory } from './cutouts.ts';
 import { PacketEncoder } from './encoder.ts';
 import { OcfWriter, type OcfCodec } from './ocf-writer.ts';
 import { buildPacket, objectContext, prvRow, type ObjectContext, type PacketContext } from './packet.ts';
-import type { Obs, SimObject, SurveyPlan } from './plan.ts';
+import type { Obs, SimObject, SurveyAnchors, SurveyPlan } from './plan.ts';
 import { Rng } from './prng.ts';
 import { utDate } from './schedule.ts';
 import { ZTF_ALERT_SCHEMA } from './ztf-schema.ts';
@@ -18,6 +18,8 @@ export interface NightJob {
   startMjd: number;
   outDir: string;
   codec: OcfCodec;
+  /** Real objects to place some simulated ones on (see planSurvey). */
+  anchors?: SurveyAnchors;
 }
 
 export function nightFile(job: NightJob, night: number): string {

@@ -82,12 +82,13 @@ function starColor(rng: Rng, magR: number): [number, number] {
   return [magR + rng.uniform(0.3, 1.2), magR];
 }
 
-function makeObject(seed: number, index: number, cls: SimClass, w: Window, inM31 = false): SimObject {
+function makeObject(seed: number, index: number, cls: SimClass, w: Window, inM31 = false, at?: { ra: number; dec: number }): SimObject {
   const rng = new Rng(seed, 'object', index);
   let ra = rng.uniform(0, 360);
   let dec = (Math.asin(rng.uniform(Math.sin(-Math.PI / 6), 0.999)) * 180) / Math.PI; // dec > -30
   // Drawn from a stream of its own, so the object's other properties come out as for any object.
   if (inM31) ({ ra, dec } = m31Position(new Rng(seed, 'm31', index)));
+  if (at) ({ ra, dec } = at);
   const statics: StaticSource[] = [];
   const nField = rng.int(6);
   for (let i = 0; i < nField; i++) {
@@ -245,7 +246,37 @@ function assignObjectIds(seed: number, objects: SimObject[]): void {
   }
 }
 
-export function planSurvey(opts: { objects: number; nights: number; seed: number; startMjd: number }): SurveyPlan {
+/**
+ * Real objects to place some simulated ones on (the demo passes catalog rows): supernovae in galaxies,
+ * variable stars on stars, so that the demo's loci have catalog matches.
+ */
+export interface SurveyAnchors {
+  galaxies: Array<{ ra: number; dec: number; radiusDeg: number }>;
+  stars: Array<{ ra: number; dec: number }>;
+}
+
+/** Every ANCHOR_EVERY-th object (at two offsets of the cycle) goes on an anchor when there are any. */
+const ANCHOR_EVERY = 60;
+
+function anchored(seed: number, index: number, anchors?: SurveyAnchors): { cls: SimClass; at: { ra: number; dec: number } } | undefined {
+  const k = Math.floor(index / ANCHOR_EVERY);
+  if (index % ANCHOR_EVERY === 17 && anchors?.galaxies.length) {
+    // Within the inner third of the galaxy, where supernovae mostly are.
+    const g = anchors.galaxies[k % anchors.galaxies.length];
+    const rng = new Rng(seed, 'anchor', index);
+    const r = rng.uniform(0, g.radiusDeg / 3);
+    const th = rng.uniform(0, 2 * Math.PI);
+    const dec = Math.max(-89.9, Math.min(89.9, g.dec + r * Math.sin(th)));
+    return { cls: 'SN Ia', at: { ra: (g.ra + (r * Math.cos(th)) / Math.cos((dec * Math.PI) / 180) + 360) % 360, dec } };
+  }
+  if (index % ANCHOR_EVERY === 43 && anchors?.stars.length) {
+    const s = anchors.stars[k % anchors.stars.length];
+    return { cls: 'RR Lyrae', at: { ra: s.ra, dec: s.dec } };
+  }
+  return undefined;
+}
+
+export function planSurvey(opts: { objects: number; nights: number; seed: number; startMjd: number; anchors?: SurveyAnchors }): SurveyPlan {
   const { seed, startMjd } = opts;
   const window: Window = { first: startMjd - PREROLL_NIGHTS, start: startMjd, end: startMjd + opts.nights };
   const rng = new Rng(seed, 'classes');
@@ -260,7 +291,9 @@ export function planSurvey(opts: { objects: number; nights: number; seed: number
     }
     // A few are novae in M31 instead (after the class draw, which the other objects' classes follow).
     const inM31 = isM31Object(i);
-    objects.push(makeObject(seed, i, inM31 ? 'Nova' : cls, window, inM31));
+    // And a few sit on real galaxies and stars when the caller gives some (after the class draw too).
+    const anchor = inM31 ? undefined : anchored(seed, i, opts.anchors);
+    objects.push(makeObject(seed, i, inM31 ? 'Nova' : anchor?.cls ?? cls, window, inM31, anchor?.at));
   }
   const schedule = buildSchedule(seed, startMjd, objects.map((o) => o.field), -PREROLL_NIGHTS, opts.nights - 1);
   const tblids = new Map<bigint, number>();

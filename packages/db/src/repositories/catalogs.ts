@@ -165,4 +165,15 @@ export class CatalogRepository {
       .select(['c.name as catalog_name', 'o.object_key', 'o.object_name', 'o.ra', 'o.dec', 'o.properties'])
       .where('o.object_id', 'in', objectIds).orderBy('c.name').orderBy('o.object_id').execute();
   }
+
+  /**
+   * Some objects of a catalog north of declination -25 (the simulated sky), optionally of these
+   * `type`s, in catalog order: the demo places simulated objects on them.
+   */
+  async someObjects(catalogName: string, limit: number, types?: string[]): Promise<Array<{ ra: number; dec: number; radius: number }>> {
+    let query = this.db.selectFrom('catalog_object as o').innerJoin('catalog as c', 'c.catalog_id', 'o.catalog_id')
+      .select(['o.ra', 'o.dec', 'o.radius']).where('c.name', '=', catalogName).where('o.dec', '>', -25).where('o.dec', '<', 85);
+    if (types) query = query.where(sql<string>`o.properties->>'type'`, 'in', types);
+    return query.orderBy('o.object_id').limit(limit).execute();
+  }
 }
