@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
+import type { Repositories } from '@antares/db';
 import { loadConfig, UserService } from '@antares/server';
 import { describeDatabase, openConfiguredDatabase } from './database.ts';
 import { runIngest } from './commands/ingest.ts';
@@ -18,6 +19,16 @@ function integer(name: string, min: number) {
     if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number of at least ${min}`);
     return n;
   };
+}
+
+/** Runs a command's work on the configured database, closing it whatever happens. */
+async function withRepos(config: ReturnType<typeof loadConfig>, work: (repos: Repositories) => Promise<unknown>): Promise<void> {
+  const database = await openConfiguredDatabase(config);
+  try {
+    await work(database.repos);
+  } finally {
+    await database.close();
+  }
 }
 
 const program = new Command('antares')
@@ -51,12 +62,7 @@ program.command('ingest')
   .argument('<paths...>', 'files or folders')
   .action(async (paths: string[]) => {
     const config = loadConfig();
-    const database = await openConfiguredDatabase(config);
-    try {
-      await runIngest(database.repos, paths, config);
-    } finally {
-      await database.close();
-    }
+    await withRepos(config, (repos) => runIngest(repos, paths, config));
   });
 
 program.command('simulate')
@@ -120,28 +126,13 @@ catalog.command('import')
     if (!['csv', 'json', 'txt', 'fits'].includes(options.format)) throw new InvalidArgumentError('--format must be csv, json, fits or txt');
     if (options.radiusUnit && !['arcsec', 'arcmin', 'deg'].includes(options.radiusUnit)) throw new InvalidArgumentError('--radius-unit must be arcsec, arcmin or deg');
     if (options.raUnit && !['deg', 'hours'].includes(options.raUnit)) throw new InvalidArgumentError('--ra-unit must be deg or hours');
-    const database = await openConfiguredDatabase(loadConfig());
-    try {
-      await runCatalogImport(database.repos, options);
-    } finally {
-      await database.close();
-    }
+    await withRepos(loadConfig(), (repos) => runCatalogImport(repos, options));
   });
 catalog.command('list').description('list the catalogs').action(async () => {
-  const database = await openConfiguredDatabase(loadConfig());
-  try {
-    await runCatalogList(database.repos);
-  } finally {
-    await database.close();
-  }
+  await withRepos(loadConfig(), (repos) => runCatalogList(repos));
 });
 catalog.command('remove').description('remove a catalog and re-match the loci that matched it').argument('<name>').action(async (name: string) => {
-  const database = await openConfiguredDatabase(loadConfig());
-  try {
-    await runCatalogRemove(database.repos, name);
-  } finally {
-    await database.close();
-  }
+  await withRepos(loadConfig(), (repos) => runCatalogRemove(repos, name));
 });
 
 const gw = program.command('gw').description('gravitational-wave events');
@@ -153,12 +144,7 @@ gw.command('ingest')
   .option('--type <type>', 'FITS sky maps: the notice type (default INITIAL)')
   .option('--window-days <days>', 'associate alerts observed this many days after the event (default 14)', Number)
   .action(async (files: string[], options: GwIngestOptions) => {
-    const database = await openConfiguredDatabase(loadConfig());
-    try {
-      await runGwIngest(database.repos, files, options);
-    } finally {
-      await database.close();
-    }
+    await withRepos(loadConfig(), (repos) => runGwIngest(repos, files, options));
   });
 
 program.command('migrate')

@@ -20,3 +20,4 @@ export { toCatalogObjects, coverOf, POINT_RADIUS_DEG, type CatalogColumns, type 
 export { parseIgwnNotice, readSkyMap, skyMapPeak, GwNoticeError, NOTICE_TYPES, type GwNotice, type NoticeType } from './gw/notice.ts';
 export { GwMatcher, ingestNotice, DEFAULT_GW_WINDOW_DAYS } from './gw/association.ts';
 export { handleGwMessage, startGwConsumer, type GwMessageOutcome } from './sources/gw-kafka.ts';
+export { Poller } from './sinks/poller.ts';

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
 import { apiSession, expectNoSeriousViolations, listQuery, open, watchPage } from './support/app';
 import { E2E_ACCOUNTS } from './support/accounts';
-import { ensureGwEvent, GW_ID, type GwScenario } from './support/gw-scenario';
+import { ensureGwEvent, GW_ID, RETRACTED_ID, type GwScenario } from './support/gw-scenario';
 import { formatArea } from '../src/features/gw-events/components/gw-format';
 import { DENSITY_COLOURS } from '../src/features/gw-events/components/sky-map/sky-raster';
 
@@ -14,8 +14,10 @@ function rowTexts(page: Page, tableId: string): Promise<string[][]> {
   return page.locator(`#${tableId} tbody tr`).evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())));
 }
 
+/** Waits for a paged table's 'Showing ...' line and for its rows (not busy loading). */
 async function waitForShowing(page: Page, tableId: string, text: string): Promise<void> {
   await page.locator('.data-table', { has: page.locator(`#${tableId}`) }).getByRole('status').filter({ hasText: text }).waitFor();
+  await page.locator(`#${tableId}[aria-busy="false"]`).waitFor();
 }
 
 function hex(colour: string): number[] {
@@ -49,6 +51,11 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
     const cells = (await row.locator('td').allTextContents()).map((t) => t.trim());
     const { area50, area90 } = scenario.event;
     expect(cells).toEqual([GW_ID, '2025-11-20 12:00:00', 'PRELIMINARY', '5.18e-16 Hz', formatArea(area50), formatArea(area90), String(scenario.inside.length)]);
+    // A retracted event says so, and has no loci any more.
+    const retracted = page.locator('#gw-events tbody tr', { has: page.getByRole('link', { name: RETRACTED_ID, exact: true }) });
+    const retractedCells = (await retracted.locator('td').allTextContents()).map((t) => t.trim());
+    expect(retractedCells[2]).toBe('RETRACTIONRetracted');
+    expect(retractedCells.at(-1)).toBe('0');
     await expectNoSeriousViolations(page);
   });
 
@@ -128,7 +135,7 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
     await page.getByRole('tab', { name: 'Gravitational wave events' }).click();
     const expected = locus.rows.map((r) => [r.gracedb_id, r.alert_id, r.mjd.toFixed(2), String(Math.round(r.contour_area)), String(r.contour_level)]);
     expect(expected.length).toBeGreaterThan(0);
-    const headers = (await page.locator('#locus-gw-events thead th').allTextContents()).map((t) => t.trim());
+    const headers = (await page.locator('#locus-gw-events thead th').allTextContents()).map((t) => t.replace(/[▲▼↕]/g, '').trim());
     expect(headers).toEqual(['gracedb_id', 'id', 'mjd', 'contour_area', 'contour_level']);
     await page.locator('#locus-gw-events tbody tr td').first().waitFor();
     const pages = page.locator('nav[aria-label="Gravitational wave events pages"]');
@@ -179,6 +186,14 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
     await page.waitForURL((url) => url.pathname === '/loci');
     expect(listQuery(page).filters).toEqual([{ type: 'term', field: 'grav_wave_events', value: GW_ID, text: `Gravitational Wave Event: ${GW_ID}` }]);
     await page.getByTestId('showing-label').filter({ hasText: new RegExp(` of ${total}$`) }).waitFor();
+  });
+
+  it('shows a retracted event with a warning, no sky map and no loci', async () => {
+    await open(page, `/gw-events/${RETRACTED_ID}`);
+    await page.getByText('This event was retracted').waitFor();
+    await page.getByText('No sky map is available for this event.').waitFor();
+    await page.getByText('No locus lies inside the 90% credible region of this event.').waitFor();
+    await expectNoSeriousViolations(page);
   });
 
   it('says Not Found for an unknown event', async () => {

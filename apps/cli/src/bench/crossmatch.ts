@@ -1,11 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { migrate, openDatabase, Repositories } from '@antares/db';
-import { expandInputs, importCatalog, ingestFiles } from '@antares/pipeline';
-import { simulateSurvey } from '@antares/pipeline/simulate';
+import { importCatalog, ingestFiles } from '@antares/pipeline';
 import { randomGenerator } from '@antares/astro/test-random';
-import { argValue, freshDatabase } from './ingest.ts';
+import { argValue, benchSurvey, freshDatabase } from './ingest.ts';
 
 /**
  * `npm run bench -- crossmatch [--rows N]`: import speed of an N-row (1,000,000) point-source catalog
@@ -14,9 +13,7 @@ import { argValue, freshDatabase } from './ingest.ts';
  */
 export async function benchCrossmatch(args: string[]): Promise<void> {
   const rows = Number(argValue(args, '--rows') ?? 1_000_000);
-  const dir = path.join(os.tmpdir(), 'antares-bench-survey-1500-20');
-  if (!existsSync(dir) || readdirSync(dir).length === 0) await simulateSurvey({ objects: 1500, nights: 20, seed: 99, outDir: dir });
-  const files = expandInputs([dir]);
+  const files = await benchSurvey(args);
   const csvDir = mkdtempSync(path.join(os.tmpdir(), 'antares-bench-catalog-'));
   const csv = path.join(csvDir, 'catalog.csv');
   const random = randomGenerator(5);

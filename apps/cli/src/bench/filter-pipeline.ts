@@ -1,23 +1,13 @@
-import { existsSync, readdirSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { compileLocusSearch, migrate, openDatabase, Repositories } from '@antares/db';
-import { ensureShippedFilters, expandInputs, FilterSandboxPool, ingestFiles, Level2Stage } from '@antares/pipeline';
-import { simulateSurvey } from '@antares/pipeline/simulate';
-import { argValue, freshDatabase } from './ingest.ts';
+import { ensureShippedFilters, FilterSandboxPool, ingestFiles, Level2Stage } from '@antares/pipeline';
+import { benchSurvey, freshDatabase } from './ingest.ts';
 
 /**
  * Pipeline throughput on the PostgreSQL server with the shipped filters enabled: the ingest benchmark's
  * simulated survey, with Level 2 running every enabled filter on every updated locus.
  */
 export async function benchFilterPipeline(args: string[]): Promise<void> {
-  const objects = Number(argValue(args, '--objects') ?? 1500);
-  const nights = Number(argValue(args, '--nights') ?? 20);
-  const dir = path.join(os.tmpdir(), `antares-bench-survey-${objects}-${nights}`);
-  if (!existsSync(dir) || readdirSync(dir).length === 0) {
-    console.log(`Simulating ${objects} objects over ${nights} nights into ${dir} ...`);
-    await simulateSurvey({ objects, nights, seed: 99, outDir: dir });
-  }
+  const files = await benchSurvey(args);
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const database = await openDatabase({ databaseUrl: await freshDatabase(serverUrl, 'antares_bench_filters') });
   const pool = new FilterSandboxPool({ maxWorkers: 8 });
@@ -28,7 +18,7 @@ export async function benchFilterPipeline(args: string[]): Promise<void> {
     const level2 = new Level2Stage(repos, pool);
     await level2.refresh();
     const started = performance.now();
-    const stats = await ingestFiles(repos, expandInputs([dir]), { level2 });
+    const stats = await ingestFiles(repos, files, { level2 });
     const seconds = (performance.now() - started) / 1000;
     console.log(`Pipeline with ${level2.filterCount} shipped filters on PostgreSQL: ${stats.packetsRead} packets, ${level2.stats.lociRun} locus runs, `
       + `${level2.stats.tagsAdded} tags, ${level2.stats.failures} filter failures in ${seconds.toFixed(1)} s: `

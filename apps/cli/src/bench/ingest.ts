@@ -12,14 +12,7 @@ import { simulateSurvey } from '@antares/pipeline/simulate';
  * alerts, on embedded PGlite and on the PostgreSQL server.
  */
 export async function benchIngest(args: string[]): Promise<void> {
-  const objects = Number(argValue(args, '--objects') ?? 1500);
-  const nights = Number(argValue(args, '--nights') ?? 20);
-  const dir = path.join(os.tmpdir(), `antares-bench-survey-${objects}-${nights}`);
-  if (!existsSync(dir) || readdirSync(dir).length === 0) {
-    console.log(`Simulating ${objects} objects over ${nights} nights into ${dir} ...`);
-    await simulateSurvey({ objects, nights, seed: 99, outDir: dir });
-  }
-  const files = expandInputs([dir]);
+  const files = await benchSurvey(args);
 
   const pgliteDir = mkdtempSync(path.join(os.tmpdir(), 'antares-bench-pglite-'));
   try {
@@ -61,4 +54,19 @@ export async function freshDatabase(serverUrl: string, name: string): Promise<st
 export function argValue(args: string[], name: string): string | undefined {
   const index = args.indexOf(name);
   return index >= 0 ? args[index + 1] : undefined;
+}
+
+/**
+ * The benchmarks' simulated survey (`--objects`, default 1,500, over `--nights`, default 20): made once,
+ * kept in the temporary folder for the next runs. Returns its files.
+ */
+export async function benchSurvey(args: string[]): Promise<string[]> {
+  const objects = Number(argValue(args, '--objects') ?? 1500);
+  const nights = Number(argValue(args, '--nights') ?? 20);
+  const dir = path.join(os.tmpdir(), `antares-bench-survey-${objects}-${nights}`);
+  if (!existsSync(dir) || readdirSync(dir).length === 0) {
+    console.log(`Simulating ${objects} objects over ${nights} nights into ${dir} ...`);
+    await simulateSurvey({ objects, nights, seed: 99, outDir: dir });
+  }
+  return expandInputs([dir]);
 }

@@ -1,11 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { migrate, openDatabase, Repositories } from '@antares/db';
-import { expandInputs, ingestFiles, WatchMatcher } from '@antares/pipeline';
-import { simulateSurvey } from '@antares/pipeline/simulate';
+import { ingestFiles, WatchMatcher } from '@antares/pipeline';
 import { randomGenerator } from '@antares/astro/test-random';
-import { argValue, freshDatabase } from './ingest.ts';
+import { argValue, benchSurvey, freshDatabase } from './ingest.ts';
 
 /**
  * `npm run bench -- watchlists [--objects N --nights K --watch M]`: ingestion throughput on the
@@ -15,15 +11,8 @@ import { argValue, freshDatabase } from './ingest.ts';
  * over the sky.
  */
 export async function benchWatchlists(args: string[]): Promise<void> {
-  const objects = Number(argValue(args, '--objects') ?? 1500);
-  const nights = Number(argValue(args, '--nights') ?? 20);
+  const files = await benchSurvey(args);
   const watchCount = Number(argValue(args, '--watch') ?? 100_000);
-  const dir = path.join(os.tmpdir(), `antares-bench-survey-${objects}-${nights}`);
-  if (!existsSync(dir) || readdirSync(dir).length === 0) {
-    console.log(`Simulating ${objects} objects over ${nights} nights into ${dir} ...`);
-    await simulateSurvey({ objects, nights, seed: 99, outDir: dir });
-  }
-  const files = expandInputs([dir]);
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const results: number[] = [];
   for (const watched of [0, watchCount]) {

@@ -1,4 +1,5 @@
 import type { Repositories } from '@antares/db';
+import { Poller } from './poller.ts';
 
 /** A chat message to a channel (`#name`) or a user (`@name`), as filters and watch lists name them. */
 export interface ChatMessage {
@@ -60,37 +61,26 @@ export function retryDelaySeconds(attempts: number, base = 5): number {
  * its delivery, so only a crash in between could deliver it twice.
  */
 export class ChatDispatcher {
-  private timer?: NodeJS.Timeout;
-  private running: Promise<number> = Promise.resolve(0);
-  private stopped = false;
+  private readonly poller: Poller;
 
   constructor(private readonly repos: Repositories, private readonly sender: ChatSender,
-    private readonly options: { pollMs?: number; log?: (line: string) => void; retryDelaySeconds?: (attempts: number) => number } = {}) {}
-
-  start(): void {
-    const tick = () => {
-      this.running = this.deliverDue().catch((error) => {
-        (this.options.log ?? console.error)(`chat outbox: ${(error as Error).message}`);
-        return 0;
-      });
-      void this.running.then(() => {
-        if (!this.stopped) this.timer = setTimeout(tick, this.options.pollMs ?? 1000);
-      });
-    };
-    tick();
+    private readonly options: { pollMs?: number; log?: (line: string) => void; retryDelaySeconds?: (attempts: number) => number } = {}) {
+    this.poller = new Poller(() => this.deliverDue(), options.pollMs ?? 1000, (error) => (options.log ?? console.error)(`chat outbox: ${error.message}`));
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  start(): void {
+    this.poller.start();
+  }
+
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** One pass over the due messages; returns how many were delivered. */
   async deliverDue(limit = 100): Promise<number> {
     let delivered = 0;
     for (const message of await this.repos.chatOutbox.due(limit)) {
-      if (this.stopped) break;
+      if (this.poller.isStopped) break;
       try {
         await this.sender(message);
         await this.repos.chatOutbox.markSent(message.message_id);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Repositories } from '@antares/db';
 import { ingestFiles, formatIngestSummary } from '../ingest/ingest-files.ts';
 import type { Level2Stage } from '../filters/level2.ts';
+import { Poller } from '../sinks/poller.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
 import type { GwMatcher } from '../gw/association.ts';
 
@@ -24,34 +25,22 @@ export interface InboxOptions {
  * left in the folder by a crash are simply ingested again at the next start (ingestion is idempotent).
  */
 export class InboxWatcher {
-  private timer?: NodeJS.Timeout;
-  private scanning: Promise<number> = Promise.resolve(0);
-  private stopped = false;
+  private readonly poller: Poller;
   private readonly done: string;
   private readonly failed: string;
 
   constructor(private readonly repos: Repositories, readonly dir: string, private readonly options: InboxOptions = {}) {
     this.done = path.join(dir, 'done');
     this.failed = path.join(dir, 'failed');
+    this.poller = new Poller(() => this.scanOnce(), options.pollMs ?? 2000, (error) => this.log(`inbox: ${error.message}`));
   }
 
   start(): void {
-    const tick = () => {
-      this.scanning = this.scanOnce().catch((error) => {
-        this.log(`inbox: ${(error as Error).message}`);
-        return 0;
-      });
-      void this.scanning.then(() => {
-        if (!this.stopped) this.timer = setTimeout(tick, this.options.pollMs ?? 2000);
-      });
-    };
-    tick();
+    this.poller.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.scanning;
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** Ingests what is in the folder now; returns how many files it took. */
@@ -62,7 +51,7 @@ export class InboxWatcher {
     // Filters enabled or disabled since the last batch take effect now.
     await this.options.level2?.refresh();
     for (const name of files) {
-      if (this.stopped) break;
+      if (this.poller.isStopped) break;
       const file = path.join(this.dir, name);
       try {
         const stats = await ingestFiles(this.repos, [file], { level2: this.options.level2, watch: this.options.watch, gw: this.options.gw });

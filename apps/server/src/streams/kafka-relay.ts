@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { BSON } from 'bson';
 import type { Repositories } from '@antares/db';
+import { Poller } from '@antares/pipeline';
 import { StreamService } from '../services/stream-service.ts';
 import { streamLocusDocument } from '../serializers/stream.ts';
 
@@ -30,33 +31,21 @@ export function encodeStreamMessage(document: object): Buffer {
  * published twice after a crash, never skipped).
  */
 export class KafkaRelay {
-  private timer?: NodeJS.Timeout;
-  private running: Promise<number> = Promise.resolve(0);
-  private stopped = false;
+  private readonly poller: Poller;
   private readonly streams: StreamService;
 
   constructor(private readonly repos: Repositories, private readonly producer: StreamProducer,
     private readonly options: { siteUrl: string; topicPrefix?: string; pollMs?: number; log?: (line: string) => void }) {
     this.streams = new StreamService(repos);
+    this.poller = new Poller(() => this.publishPending(), options.pollMs ?? 1000, (error) => (options.log ?? console.error)(`kafka relay: ${error.message}`));
   }
 
   start(): void {
-    const tick = () => {
-      this.running = this.publishPending().catch((error) => {
-        (this.options.log ?? console.error)(`kafka relay: ${(error as Error).message}`);
-        return 0;
-      });
-      void this.running.then(() => {
-        if (!this.stopped) this.timer = setTimeout(tick, this.options.pollMs ?? 1000);
-      });
-    };
-    tick();
+    this.poller.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** Publishes everything after the saved offset, a batch at a time; returns how many messages. */
@@ -65,7 +54,7 @@ export class KafkaRelay {
     for (;;) {
       const after = await this.repos.streams.relayOffset(RELAY);
       const rows = await this.repos.streams.readAll(after, batchSize);
-      if (rows.length === 0 || this.stopped) return published;
+      if (rows.length === 0 || this.poller.isStopped) return published;
       const messages = await this.streams.messagesOf(rows);
       const byTopic = new Map<string, Array<{ key: string; value: Buffer }>>();
       for (const m of messages) {

@@ -92,6 +92,7 @@ export function igwnNotice(options: { gracedbId: string; eventTime: Date; create
     superevent_id: options.gracedbId,
     time_created: options.createdTime.toISOString(),
     urls: { gracedb: `https://gracedb.ligo.org/superevents/${options.gracedbId}/view/` },
-    event: { ...notice.event, time: options.eventTime.toISOString(), skymap: options.map.fits.toString('base64') },
+    // A retraction carries no event, as IGWN sends it.
+    event: options.alertType === 'RETRACTION' ? null : { ...notice.event, time: options.eventTime.toISOString(), skymap: options.map.fits.toString('base64') },
   };
 }

@@ -63,7 +63,7 @@ export function Component() {
           caption="Gravitational wave events"
           columns={COLUMNS}
           data={events.data?.events ?? []}
-          loading={events.isPending}
+          loading={events.isPending || events.isPlaceholderData}
           getRowId={(event) => event.gracedb_id}
           server={{ count: events.data?.count ?? 0, page, perPage, onPageChange: setPage, onPerPageChange: (size) => (setPerPage(size), setPage(1)) }}
           pageSizeOptions={PAGE_SIZE_OPTIONS}

@@ -46,7 +46,8 @@ export function GwEventLociTable({ gracedbId }: { gracedbId: string }) {
       caption="Loci inside the 90% credible region"
       columns={COLUMNS}
       data={loci.data?.loci ?? []}
-      loading={loci.isPending}
+      // A page change shows the skeleton, not the previous page's rows under the new page's bounds.
+      loading={loci.isPending || loci.isPlaceholderData}
       getRowId={(locus) => locus.locus_id}
       server={{ count: loci.data?.count ?? 0, page, perPage, onPageChange: setPage, onPerPageChange: (size) => (setPerPage(size), setPage(1)) }}
       pageSizeOptions={PAGE_SIZE_OPTIONS}

@@ -4,7 +4,7 @@ import { ErrorState } from '../../../components/ErrorState';
 import { isNotFound } from '../../../lib/api-client';
 import { MAP_LOCI_LIMIT, useMapLoci, useSkyMap } from '../api/get-skymap';
 import { formatArea } from './gw-format';
-import { CONTOUR_COLOUR, CONTOUR_STYLES, SkyMapChart } from './sky-map/SkyMapChart';
+import { CONTOUR_COLOUR, CONTOUR_STYLES, SkyMapChart, SMALL_REGION_DEG2 } from './sky-map/SkyMapChart';
 import { DENSITY_COLOURS } from './sky-map/sky-raster';
 
 function ContourSwatch({ dash, width }: { dash?: string; width: number }) {
@@ -44,6 +44,14 @@ function Legend({ maxDensity, area50, area90 }: { maxDensity: number; area50: nu
           </svg>
           Locus inside the 90% region
         </li>
+        {area90 !== null && area90 < SMALL_REGION_DEG2 && (
+          <li>
+            <svg width={28} height={16} aria-hidden="true" className="me-1">
+              <circle cx={14} cy={8} r={6} fill="none" stroke={CONTOUR_COLOUR} strokeWidth={2} />
+            </svg>
+            Where the small credible region is
+          </li>
+        )}
       </ul>
     </div>
   );

@@ -3,7 +3,7 @@ import { geoGraticule, geoPath } from 'd3-geo';
 import type { SkyMap } from '../../api/get-skymap';
 import type { GwEventLocus } from '../../api/gw-events';
 import { skyFrame } from './sky-projection';
-import { colourTable, credibleContours, indexSkyMap, paintDensity, rasterizeSkyMap } from './sky-raster';
+import { colourTable, credibleContours, densestPosition, indexSkyMap, paintDensity, rasterizeSkyMap } from './sky-raster';
 
 const WIDTH = 800;
 const HEIGHT = 420;
@@ -15,6 +15,8 @@ export const CONTOUR_STYLES = [
 ] as const;
 export const CONTOUR_COLOUR = '#0b5ed7';
 const RA_HOURS = [4, 8, 12, 16, 20];
+/** A 90% region smaller than this (deg²) is a few pixels on the all-sky map: a ring marks where it is. */
+export const SMALL_REGION_DEG2 = 200;
 const DEC_LABELS = [-60, -30, 0, 30, 60];
 
 /**
@@ -30,7 +32,8 @@ export function SkyMapChart({ gracedbId, map, loci }: { gracedbId: string; map: 
     const index = indexSkyMap(map);
     const raster = rasterizeSkyMap(index, frame, STEP);
     const contours = credibleContours(raster, CONTOUR_STYLES.map((s) => s.level));
-    return { index, raster, contours };
+    const peak = map.area90 !== null && map.area90 < SMALL_REGION_DEG2 ? densestPosition(index) : null;
+    return { index, raster, contours, peak: peak ? frame.toFrame(peak.ra, peak.dec) : null };
   }, [map, frame]);
 
   useEffect(() => {
@@ -91,6 +94,11 @@ export function SkyMapChart({ gracedbId, map, loci }: { gracedbId: string; map: 
             </text>
           );
         })}
+        {drawn.peak && (
+          <circle className="gw-map-peak" cx={drawn.peak[0]} cy={drawn.peak[1]} r={14} fill="none" stroke={CONTOUR_COLOUR} strokeWidth={2}>
+            <title>Where the small credible region is</title>
+          </circle>
+        )}
         {loci.map((locus) => {
           const [x, y] = frame.toFrame(locus.ra, locus.dec);
           return (

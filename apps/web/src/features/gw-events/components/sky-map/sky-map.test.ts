@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { angularSeparationDeg, healpixNestCenter } from '@antares/astro';
 import { mollweideRaw, skyFrame } from './sky-projection';
-import { colourTable, credibleContours, DENSITY_COLOURS, indexSkyMap, paintDensity, rasterizeSkyMap } from './sky-raster';
+import { colourTable, credibleContours, DENSITY_COLOURS, densestPosition, indexSkyMap, paintDensity, rasterizeSkyMap } from './sky-raster';
 import type { SkyMapPixel } from '../../api/get-skymap';
 
 /** A Gaussian blob (sigma in degrees) at order 4, with credible levels computed the textbook way. */
@@ -82,8 +82,9 @@ describe('the sky map raster', () => {
   it('indexes every pixel by its own position', () => {
     expect(index.density.every(Number.isFinite)).toBe(true);
     const peak = index.density.indexOf(index.maxDensity);
-    const centre = healpixNestCenter(4, BigInt(peak));
+    const centre = densestPosition(index)!;
     expect(angularSeparationDeg(centre.ra, centre.dec, 60, 20)).toBeLessThan(3);
+    expect(densestPosition({ ...index, maxDensity: 0 })).toBeNull();
     // The densest pixel's level is its own probability (~3% for this blob at order 4).
     expect(index.level[peak]).toBeLessThan(0.05);
   });

@@ -1,7 +1,7 @@
 import { contours } from 'd3-contour';
 import { scaleLinear } from 'd3-scale';
 import type { MultiPolygon } from 'geojson';
-import { healpixNestPixel } from '@antares/astro';
+import { healpixNestCenter, healpixNestPixel } from '@antares/astro';
 import type { SkyMap } from '../../api/get-skymap';
 import type { SkyFrame } from './sky-projection';
 
@@ -32,6 +32,12 @@ export function indexSkyMap(map: Pick<SkyMap, 'order' | 'pixels'>): SkyMapIndex 
     if (pixel.probability_density > maxDensity) maxDensity = pixel.probability_density;
   }
   return { order: map.order, density, level, maxDensity };
+}
+
+/** Centre of the densest pixel (where a small region is on an all-sky map). */
+export function densestPosition(index: SkyMapIndex): { ra: number; dec: number } | null {
+  if (!(index.maxDensity > 0)) return null;
+  return healpixNestCenter(index.order, BigInt(index.density.indexOf(index.maxDensity)));
 }
 
 export interface SkyRaster {
