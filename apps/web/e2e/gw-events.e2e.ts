@@ -155,6 +155,9 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
     expect(seen.map((r) => r.join('|')).sort()).toEqual(expected.map((r) => r.join('|')).sort());
     await expect(page.getByRole('link', { name: `GW map ${GW_ID}` }).getAttribute('href')).resolves.toBe(`https://gracedb.ligo.org/superevents/${GW_ID}/view/`);
     await expectNoSeriousViolations(page);
+    // The event id leads to the event's page.
+    await page.locator('#locus-gw-events').getByRole('link', { name: GW_ID, exact: true }).first().click();
+    await page.waitForURL((url) => url.pathname === `/gw-events/${GW_ID}`);
 
     await open(page, `/loci/${scenario.outside.id}`);
     await page.getByRole('tab', { name: 'Gravitational wave events' }).click();

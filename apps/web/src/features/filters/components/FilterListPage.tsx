@@ -1,15 +1,14 @@
 import { Link } from 'react-router';
 import type { ColumnDef } from '@tanstack/react-table';
-import { DataTable } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
-import { ErrorState } from '../../../components/ErrorState';
 import { LoginPromptButton } from '../../../components/LoginPrompt';
-import { PAGE_SIZE_OPTIONS, useServerList } from '../../../lib/use-server-list';
+import { useServerList } from '../../../lib/use-server-list';
 import { useSession } from '../../../lib/use-session';
 import { isoUtcText } from '../../../lib/time';
 import { useUserFilters, type Filter } from '../api/filters';
 import { EnabledBadge } from './EnabledBadge';
 import { usePublicToggle } from './use-public-toggle';
+import { FilterTable } from './FilterTable';
 
 function FindObjectsOfInterest({ signedIn }: { signedIn: boolean }) {
   return (
@@ -64,23 +63,7 @@ export function Component() {
         </Link>
       </div>
       {visibility.elements}
-      {filters.isError ? (
-        <ErrorState title="Error Loading Filters" message="There was an error loading your filters." error={filters.error} />
-      ) : (
-        <DataTable
-          id="filter-table"
-          caption="My filters"
-          columns={columns}
-          data={filters.data?.filters ?? []}
-          loading={filters.isPending}
-          getRowId={(filter) => filter.id}
-          server={list.paging(filters.data?.count ?? 0)}
-          sorting={list.sorting}
-          onSortingChange={list.onSortingChange}
-          pageSizeOptions={PAGE_SIZE_OPTIONS}
-          emptyText="No filters"
-        />
-      )}
+      <FilterTable id="filter-table" caption="My filters" columns={columns} query={filters} list={list} emptyText="No filters" />
     </section>
   );
 }

@@ -1,12 +1,11 @@
 import { Link } from 'react-router';
 import type { ColumnDef } from '@tanstack/react-table';
-import { DataTable } from '../../../../components/DataTable';
-import { ErrorState } from '../../../../components/ErrorState';
-import { PAGE_SIZE_OPTIONS, useServerList } from '../../../../lib/use-server-list';
+import { useServerList } from '../../../../lib/use-server-list';
 import { isoUtcText } from '../../../../lib/time';
 import { useAllFilters, type Filter } from '../../api/filters';
 import { EnabledBadge } from '../EnabledBadge';
 import { usePublicToggle } from '../use-public-toggle';
+import { FilterTable } from '../FilterTable';
 
 const UPDATED_AT_HELP = 'Reflects only changes to the filter record (such as its visibility), not to its versions.';
 
@@ -59,24 +58,7 @@ export function Component() {
     <section>
       <h1 className="h3 mb-3">Available filters</h1>
       {visibility.elements}
-      {filters.isError ? (
-        <ErrorState title="Error Loading Filters" message="There was an error loading your filters." error={filters.error} />
-      ) : (
-        <DataTable
-          id="admin-filter-table"
-          caption="Available filters"
-          columns={columns}
-          data={filters.data?.filters ?? []}
-          loading={filters.isPending}
-          skeletonRows={10}
-          getRowId={(filter) => filter.id}
-          server={list.paging(filters.data?.count ?? 0)}
-          sorting={list.sorting}
-          onSortingChange={list.onSortingChange}
-          pageSizeOptions={PAGE_SIZE_OPTIONS}
-          emptyText="No filters"
-        />
-      )}
+      <FilterTable id="admin-filter-table" caption="Available filters" columns={columns} query={filters} list={list} emptyText="No filters" skeletonRows={10} />
     </section>
   );
 }

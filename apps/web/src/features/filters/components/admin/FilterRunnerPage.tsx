@@ -3,10 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import Form from 'react-bootstrap/Form';
 import { ActionError } from '../../../../components/ActionError';
-import { DataTable } from '../../../../components/DataTable';
-import { ErrorState } from '../../../../components/ErrorState';
-import { PAGE_SIZE_OPTIONS, useServerList } from '../../../../lib/use-server-list';
+import { useServerList } from '../../../../lib/use-server-list';
 import { RUNNER_KEY, setRunnerEnabled, useRunnerFilters, type RunnerFilter } from '../../api/filter-runner';
+import { FilterTable } from '../FilterTable';
 
 /**
  * Available filters in the filter runner (admins): the filters with an enabled version, by name, and
@@ -60,23 +59,7 @@ export function Component() {
       <h1 className="h3 mb-3">Available filters</h1>
       <p className="text-body-secondary">Filters with an enabled version. Switching one off pauses it in the pipeline without changing its versions.</p>
       {actionError !== null && <ActionError title="Error changing the filter runner" error={actionError} onClose={() => setActionError(null)} />}
-      {filters.isError ? (
-        <ErrorState title="Error Loading Filters" message="There was an error loading your filters." error={filters.error} />
-      ) : (
-        <DataTable
-          id="filter-runner-table"
-          caption="Filters in the filter runner"
-          columns={columns}
-          data={filters.data?.filters ?? []}
-          loading={filters.isPending}
-          getRowId={(filter) => filter.id}
-          server={list.paging(filters.data?.count ?? 0)}
-          sorting={list.sorting}
-          onSortingChange={list.onSortingChange}
-          pageSizeOptions={PAGE_SIZE_OPTIONS}
-          emptyText="No enabled filters"
-        />
-      )}
+      <FilterTable id="filter-runner-table" caption="Filters in the filter runner" columns={columns} query={filters} list={list} emptyText="No enabled filters" />
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { Link } from 'react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '../../../../components/DataTable';
 import { formatFixed } from '../../../../lib/format';
@@ -13,7 +14,13 @@ interface GravWaveRow {
 }
 
 const COLUMNS: ColumnDef<GravWaveRow>[] = [
-  { id: 'gracedb_id', header: 'gracedb_id', accessorKey: 'gracedb_id' },
+  {
+    id: 'gracedb_id',
+    header: 'gracedb_id',
+    accessorKey: 'gracedb_id',
+    // The event's own page: its sky map and every locus of its 90% region.
+    cell: ({ getValue }) => <Link to={`/gw-events/${encodeURIComponent(String(getValue()))}`}>{String(getValue())}</Link>,
+  },
   { id: 'id', header: 'id', accessorKey: 'id' },
   { id: 'mjd', header: 'mjd', accessorKey: 'mjd', meta: { numeric: true }, cell: ({ getValue }) => formatFixed(getValue()) },
   { id: 'contour_area', header: 'contour_area', accessorKey: 'contour_area', meta: { numeric: true }, cell: ({ getValue }) => (typeof getValue() === 'number' ? Math.round(getValue() as number) : '') },
