@@ -23,6 +23,7 @@ import { TokenService } from './auth/tokens.ts';
 import { LoginLimiter } from './auth/login-limiter.ts';
 import { Mailer } from './auth/mailer.ts';
 import fastifyCookie from '@fastify/cookie';
+import fastifyCompress from '@fastify/compress';
 import { registerSecurityHeaders } from './security-headers.ts';
 
 export interface BuildOptions {
@@ -45,6 +46,8 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
   if (!webDist) app.log.warn('the web app is not built (apps/web/dist): only the API is served');
   registerErrorHandling(app, { spaIndex: webDist !== undefined });
   await app.register(fastifyCookie);
+  // Large JSON (sky maps, long lists) travels gzipped; gzip rather than brotli, which is slow to make.
+  await app.register(fastifyCompress, { threshold: 2048, encodings: ['gzip', 'deflate'] });
   await registerSecurityHeaders(app);
   const tokens = new TokenService(config);
   const context = {

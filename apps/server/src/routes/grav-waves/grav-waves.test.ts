@@ -57,7 +57,9 @@ describe('gravitational-wave API', () => {
     const event = events.body.data[0].attributes;
     expect(event).toMatchObject({ gracedb_id: 'MS260605l', retracted: false, loci_count: 0 });
     expect(event.area90).toBeCloseTo(7.75, 1);
-    const map = (await server.getJson('/v1/grav_wave_events/MS260605l/skymap')).body.data.attributes;
+    const response = await server.getJson('/v1/grav_wave_events/MS260605l/skymap');
+    expect(response.headers.get('content-encoding')).toBe('gzip'); // about 5 MB of JSON otherwise
+    const map = response.body.data.attributes;
     expect(map.pixels).toHaveLength(49152);
     const inside90 = map.pixels.filter((p: { level: number }) => p.level <= 0.9);
     // About 7.75 deg² at 0.84 deg² per pixel: a handful of pixels, the densest first.
