@@ -10,7 +10,7 @@ import { startAntares, WEB_ROOT } from '../e2e/support/server';
  * prints the gzipped JavaScript each route loads (from the built files in dist/) and the time from
  * navigation start to the first locus row and to the lightcurve being drawn (median of N runs).
  */
-const ROUTES = ['/loci', '/loci/{locus}', '/tags', '/catalogs', '/properties', '/pipeline', '/faq', '/support', '/team', '/login', '/favorite-loci'];
+const ROUTES = ['/loci', '/loci/{locus}', '/tags', '/catalogs', '/gw-events', '/properties', '/pipeline', '/faq', '/support', '/team', '/login', '/favorite-loci'];
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(name);
