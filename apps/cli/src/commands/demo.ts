@@ -7,7 +7,7 @@ import { createProgress } from '../progress.ts';
 import { runIngest } from './ingest.ts';
 
 // 3,300 objects over 12 nights give about 2,200 loci (some objects are bogus or not seen in the
-// window), ingested in about a minute and a half.
+// window), ingested with the shipped filters in about two minutes.
 export const DEMO_SURVEY = { objects: 3300, nights: 12, seed: 2026 };
 
 /**
