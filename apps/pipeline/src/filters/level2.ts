@@ -102,21 +102,25 @@ export class Level2Stage {
     const updates = [...results].map(([locus_id, r]) => ({ locus_id, tags: [...r.tags], properties: r.properties }))
       .filter((u) => u.tags.length > 0 || Object.keys(u.properties).length > 0);
     this.stats.tagsAdded += updates.reduce((n, u) => n + u.tags.length, 0);
-    await this.repos.loci.applyFilterResults(updates);
     const alertUpdates = inputs.map((l) => ({ alert_id: l.alert_id!, properties: results.get(l.locus_id)!.alert }))
       .filter((u) => Object.keys(u.properties).length > 0);
-    await this.repos.alerts.mergeProperties(alertUpdates);
-    // Workers hold the alerts they were sent: these changed, so they are sent again in full.
-    this.pool.invalidateAlerts(alertUpdates.map((u) => u.alert_id));
-    // Output streams: the locus as it now is, once per tag it was given.
     const byId = new Map(loci.map((l) => [l.locus_id, l]));
-    await this.repos.streams.append(inputs.flatMap((input) => [...results.get(input.locus_id)!.emitted].map((stream) => {
+    // Output streams: the locus as it now is, once per tag it was given.
+    const messages = inputs.flatMap((input) => [...results.get(input.locus_id)!.emitted].map((stream) => {
       const row = byId.get(input.locus_id)!;
       return {
         stream, locus_id: input.locus_id, alert_id: input.alert_id ?? null,
         locus: { ra: row.ra, dec: row.dec, htm16: row.htm16, properties: input.properties, tags: [...input.tags].sort(), catalogs: row.catalogs, grav_wave_events: row.grav_wave_events },
       };
-    })));
+    }));
+    await this.repos.transaction(async (tx) => {
+      await tx.lockPipelineWrites();
+      await tx.loci.applyFilterResults(updates);
+      await tx.alerts.mergeProperties(alertUpdates);
+      await tx.streams.append(messages);
+    });
+    // Workers hold the alerts they were sent: these changed, so they are sent again in full.
+    this.pool.invalidateAlerts(alertUpdates.map((u) => u.alert_id));
   }
 
   private async recordFailure(filter: LoadedFilter, report: LocusReport): Promise<void> {

@@ -72,6 +72,7 @@ export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], sta
   accepted.sort((a, b) => a.trigger.mjd - b.trigger.mjd);
 
   return repos.transaction(async (tx) => {
+    await tx.lockPipelineWrites();
     await tx.deferCommitFlush();
     const existing = await tx.alerts.findExisting(accepted.flatMap((p) => p.rows.map((r) => r.alert_id)));
     // A packet whose triggering alert is stored already (or came earlier in this batch) is a duplicate.

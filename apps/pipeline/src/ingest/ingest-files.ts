@@ -50,17 +50,29 @@ export async function ingestFiles(repos: Repositories, files: string[], options:
   const batchSize = options.batchSize ?? 500;
   const stats = emptyStats();
   let batch: ZtfPacket[] = [];
-  // Batches run one after another (each needs the loci of the one before), but decoding the next
-  // batch overlaps with the database work of the current one.
-  let running: Promise<void> = Promise.resolve();
+  // Batches are stored one after another (each needs the loci of the one before) while the next one is
+  // decoded; Level 2 of a batch runs while the next batch is stored (its Python workers and the
+  // database work then overlap), one batch behind at most, and Level 2 runs in batch order.
+  let storing: Promise<string[]> = Promise.resolve([]);
+  let filtering: Promise<void> = Promise.resolve();
+  let filteringBefore: Promise<void> = Promise.resolve();
   const flush = async () => {
     if (batch.length === 0) return;
     const packets = batch;
     batch = [];
-    await running;
-    running = ingestBatch(repos, packets, stats, { watch: options.watch, gw: options.gw }).then((touched) => options.level2?.run(touched));
-    // Keep a failure from going unobserved until the next flush; it is rethrown there.
-    running.catch(() => {});
+    await storing;
+    await filteringBefore;
+    const stored = ingestBatch(repos, packets, stats, { watch: options.watch, gw: options.gw });
+    storing = stored;
+    filteringBefore = filtering;
+    const previous = filtering;
+    filtering = stored.then(async (touched) => {
+      await previous;
+      await options.level2?.run(touched);
+    });
+    // Keep failures from going unobserved until they are awaited; they are rethrown there.
+    stored.catch(() => {});
+    filtering.catch(() => {});
   };
   let filesDone = 0;
   for (const file of files) {
@@ -79,7 +91,8 @@ export async function ingestFiles(repos: Repositories, files: string[], options:
     options.onProgress?.({ filesDone, filesTotal: files.length, packetsRead: stats.packetsRead + batch.length });
   }
   await flush();
-  await running;
+  await storing;
+  await filtering;
   if (stats.packetsStored > 0) await repos.afterBulkLoad();
   options.onProgress?.({ filesDone, filesTotal: files.length, packetsRead: stats.packetsRead });
   return stats;

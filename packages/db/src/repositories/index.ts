@@ -69,6 +69,16 @@ export class Repositories {
     if (this.kind === 'pglite') await sql`CHECKPOINT`.execute(this.db);
   }
 
+  /**
+   * Inside a transaction: waits for, then holds until commit, the lock that orders the pipeline's
+   * writes. Ingestion of one batch and Level 2 of the one before run at the same time; both update
+   * loci, and taking this lock first keeps them from deadlocking on each other's rows. (PGlite has a
+   * single connection: nothing runs at the same time there.)
+   */
+  async lockPipelineWrites(): Promise<void> {
+    if (this.kind === 'postgres') await sql`SELECT pg_advisory_xact_lock(7411)`.execute(this.db);
+  }
+
   /** Runs work in one transaction with repositories bound to it. */
   transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
     return this.db.transaction().execute((trx) => work(new Repositories(trx, this.kind)));
