@@ -3,7 +3,8 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
 import { apiSession, downloadBytes, listQuery, login, open, watchPage } from './support/app';
 import { E2E_ACCOUNTS } from './support/accounts';
-import { BROKEN_CODE, checkA11y, disableTestFilters, headerTexts, inboxStates, dropSimulatedAlerts, editorText, lociWithTag, pollUntil, taggerCode, uploadCode } from './support/filters';
+import { BROKEN_CODE, checkA11y, disableTestFilters, headerTexts, editorText, lociWithTag, taggerCode, uploadCode } from './support/filters';
+import { dropSimulatedAlerts, inboxStates, pollUntil } from './support/inbox';
 
 const enabled = requireChromium();
 const { admin, user } = E2E_ACCOUNTS;
@@ -269,7 +270,7 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     }
     const before = await lociWithTag(tag);
     expect(before).toEqual([]);
-    const files = dropSimulatedAlerts(dataDir, 100_000 + Math.floor(Math.random() * 1e6), `e2e-${stamp}`);
+    const files = dropSimulatedAlerts(dataDir, { seed: 100_000 + Math.floor(Math.random() * 1e6), prefix: `e2e-${stamp}` });
     // The server takes every file (moved to inbox/done), then the loci carry the tag.
     const states = await pollUntil(() => Promise.resolve(inboxStates(dataDir, files)), (s) => !s.includes('waiting'), 90_000, 'inbox files');
     expect(states).toEqual(files.map(() => 'done'));

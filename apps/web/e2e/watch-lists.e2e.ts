@@ -1,6 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -8,6 +6,7 @@ import type { Page, Request } from 'playwright-core';
 import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
 import { apiSession, baseURL, expectNoSeriousViolations, listQuery, login, open, registerAccount, watchPage, type Account } from './support/app';
 import { WEB_ROOT } from './support/server';
+import { dropSimulatedAlerts, pollUntil } from './support/inbox';
 
 const enabled = requireChromium();
 const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
@@ -19,18 +18,6 @@ type Api = Awaited<ReturnType<typeof apiSession>>;
 interface WatchListDocument {
   id: string;
   attributes: { name: string; object_count: number; objects?: { right_ascension: number; declination: number; radius: number; comment: string | null }[] };
-}
-
-/** Polls until a condition holds (every second), failing with the last value after the timeout. */
-async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    value = await read();
-  }
-  return value;
 }
 
 async function json<T>(response: Response): Promise<T> {
@@ -69,27 +56,6 @@ console.log(JSON.stringify(plan.objects.map((o) => ({ ra: o.ra, dec: o.dec }))))
   const result = spawnSync('npx', ['tsx', '--eval', code], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`planning the simulated survey failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '[]');
-}
-
-/** Simulates alerts and drops them into the running server's inbox (written as .part, then renamed). */
-function dropSimulatedAlerts(dataDir: string, objects: number, nights: number, seed: number): string[] {
-  const out = mkdtempSync(path.join(tmpdir(), 'antares-e2e-watch-'));
-  try {
-    const args = ['tsx', 'apps/cli/src/main.ts', 'simulate', '--out', out, '--objects', String(objects), '--nights', String(nights), '--seed', String(seed)];
-    const result = spawnSync('npx', args, { cwd: REPO_ROOT, encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`antares simulate failed: ${result.stdout}${result.stderr}`);
-    const inbox = path.join(dataDir, 'inbox');
-    mkdirSync(inbox, { recursive: true });
-    const names = readdirSync(out).filter((name) => name.endsWith('.avro'));
-    for (const name of names) {
-      const target = path.join(inbox, `watch-${seed}-${name}`);
-      copyFileSync(path.join(out, name), `${target}.part`);
-      renameSync(`${target}.part`, target);
-    }
-    return names;
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
 }
 
 describe.skipIf(!enabled)('watch lists', () => {
@@ -346,7 +312,7 @@ describe.skipIf(!enabled)('watch lists', () => {
       planned.map((o, i) => ({ right_ascension: o.ra, declination: o.dec, radius: 0.003, comment: `simulated object ${i}` })),
     );
     // Only alerts ingested after the list was made are matched.
-    dropSimulatedAlerts(dataDir, 20, 3, seed);
+    dropSimulatedAlerts(dataDir, { seed, prefix: `watch-${seed}`, objects: 20, nights: 3 });
     const query = JSON.stringify({ query: { bool: { filter: [{ term: { watch_list_ids: id } }] } } });
     const search = `/loci?page%5Blimit%5D=100&elasticsearch_query%5Blocus_listing%5D=${encodeURIComponent(query)}`;
     const matched = await pollUntil(

@@ -1,12 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { apiSession, baseURL, expectNoSeriousViolations } from './app';
-import { WEB_ROOT } from './server';
 
-const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
 
 /** A devkit filter that tags every locus it sees, sets one property and prints a line. */
 export function taggerCode(tag: string): string {
@@ -49,41 +43,6 @@ export async function uploadCode(page: Page, code: string, name = 'filter.py'): 
   await chooser.setFiles({ name, mimeType: 'text/x-python', buffer: Buffer.from(code) });
 }
 
-/**
- * Drops fresh simulated alerts into the running server's inbox: written as `.avro.part` in the inbox
- * itself, then renamed, so the server never reads a half-written file. Returns the file names.
- */
-export function dropSimulatedAlerts(dataDir: string, seed: number, prefix: string): string[] {
-  const out = mkdtempSync(path.join(tmpdir(), 'antares-e2e-alerts-'));
-  try {
-    const result = spawnSync(
-      'npx',
-      ['tsx', 'apps/cli/src/main.ts', 'simulate', '--out', out, '--objects', '20', '--nights', '4', '--seed', String(seed)],
-      { cwd: REPO_ROOT, encoding: 'utf8' },
-    );
-    if (result.status !== 0) throw new Error(`antares simulate failed: ${result.stdout}${result.stderr}`);
-    const inbox = path.join(dataDir, 'inbox');
-    mkdirSync(inbox, { recursive: true });
-    const names = readdirSync(out).filter((name) => name.endsWith('.avro'));
-    for (const name of names) {
-      const target = path.join(inbox, `${prefix}-${name}`);
-      copyFileSync(path.join(out, name), `${target}.part`);
-      renameSync(`${target}.part`, target);
-    }
-    return names.map((name) => `${prefix}-${name}`);
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-}
-
-/** Where each dropped file is: 'done' or 'failed' once the server took it, else 'waiting'. */
-export function inboxStates(dataDir: string, files: string[]): ('done' | 'failed' | 'waiting')[] {
-  const inbox = path.join(dataDir, 'inbox');
-  return files.map((name) =>
-    existsSync(path.join(inbox, 'done', name)) ? 'done' : existsSync(path.join(inbox, 'failed', name)) ? 'failed' : 'waiting',
-  );
-}
-
 /** The ids of the loci carrying a tag, through the locus search (GET /v1/loci with a terms filter). */
 export async function lociWithTag(tag: string): Promise<string[]> {
   const query = JSON.stringify({ query: { bool: { filter: [{ terms: { tags: [tag] } }] } } });
@@ -92,18 +51,6 @@ export async function lociWithTag(tag: string): Promise<string[]> {
   if (!response.ok) throw new Error(`locus search failed: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { data: { id: string }[] };
   return body.data.map((locus) => locus.id);
-}
-
-/** Polls until a condition holds (checking every second), failing with the last value after the timeout. */
-export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    value = await read();
-  }
-  return value;
 }
 
 /**
