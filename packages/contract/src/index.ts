@@ -3,3 +3,4 @@ export type { ResourceObject, ListDocument, SingleDocument } from './jsonapi.ts'
 export { MESSAGES, LIMITS, ANNOUNCEMENT_VARIANTS, rules, firstError, type AnnouncementVariant, type Rule } from './validation.ts';
 export { FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI } from './filter-test.ts';
 export type { FilterTestReport, FilterTestLocus, FilterTestError, FilterTestLocusStatus } from './filter-test.ts';
+export { VERSION_STATUSES, TRANSITIONS, FEEDBACK_REQUIRED, isVersionStatus, type VersionStatus } from './filter-review.ts';

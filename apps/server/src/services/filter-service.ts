@@ -1,4 +1,4 @@
-import { LIMITS, MESSAGES, type FilterTestReport } from '@antares/contract';
+import { FEEDBACK_REQUIRED, LIMITS, MESSAGES, TRANSITIONS, isVersionStatus, type FilterTestReport } from '@antares/contract';
 import type { FilterRow, FilterVersionRow, FilterViewer, LocusRow, Repositories } from '@antares/db';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import type { Identity } from '../auth/authenticator.ts';
@@ -15,16 +15,6 @@ export interface FilterSandbox {
   dryRun(code: string, loci: LocusRow[]): Promise<FilterTestReport>;
 }
 
-/** The review workflow (spec section 4): which status may follow which. */
-export const TRANSITIONS: Record<string, string[]> = {
-  PENDING_REVIEW: ['REVIEWED'],
-  REVIEWED: ['PENDING_REVIEW', 'ENABLED'],
-  ENABLED: ['DISABLED'],
-  DISABLED: ['PENDING_REVIEW', 'ENABLED'],
-  APPROVED: [],
-  REJECTED: [],
-};
-const FEEDBACK_REQUIRED = new Set(['DISABLED', 'REJECTED']);
 const FILTER_NAME = /^[A-Za-z][A-Za-z0-9 _.\-]*$/;
 
 export class FilterService {
@@ -85,10 +75,11 @@ export class FilterService {
     const version = await this.repos.filters.findVersion(filter.filter_id, versionId);
     if (!version) throw notFound(`No version ${versionId} of filter ${filter.filter_id}`);
     const status = stringField(attributes, 'status', { required: true }) ?? '';
-    if (!(status in TRANSITIONS)) throw badRequest(`status must be one of ${Object.keys(TRANSITIONS).join(', ')}`);
-    if (!TRANSITIONS[version.status].includes(status)) {
+    if (!isVersionStatus(status)) throw badRequest(`status must be one of ${Object.keys(TRANSITIONS).join(', ')}`);
+    const allowed = isVersionStatus(version.status) ? TRANSITIONS[version.status] : [];
+    if (!allowed.includes(status)) {
       throw new ApiError(409, 'Conflict', `A ${version.status} version cannot become ${status}`
-        + (TRANSITIONS[version.status].length ? ` (allowed: ${TRANSITIONS[version.status].join(', ')})` : ' (no transition is defined from it)'));
+        + (allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (no transition is defined from it)'));
     }
     const feedback = (stringField(attributes, 'feedback') ?? '').trim();
     if (FEEDBACK_REQUIRED.has(status) && feedback === '') throw badRequest('Feedback is required');

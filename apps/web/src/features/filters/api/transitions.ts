@@ -1,16 +1,7 @@
-/** Filter version statuses and the review workflow (spec section 4). */
-export const VERSION_STATUSES = ['APPROVED', 'DISABLED', 'REJECTED', 'REVIEWED', 'PENDING_REVIEW', 'ENABLED'] as const;
-export type VersionStatus = (typeof VERSION_STATUSES)[number];
+import { FEEDBACK_REQUIRED, TRANSITIONS, type VersionStatus } from '@antares/contract';
 
-/** Which status may follow which; APPROVED and REJECTED have none defined. */
-export const TRANSITIONS: Record<VersionStatus, VersionStatus[]> = {
-  PENDING_REVIEW: ['REVIEWED'],
-  REVIEWED: ['PENDING_REVIEW', 'ENABLED'],
-  ENABLED: ['DISABLED'],
-  DISABLED: ['PENDING_REVIEW', 'ENABLED'],
-  APPROVED: [],
-  REJECTED: [],
-};
+/** Statuses and transitions are the contract's: the server enforces the same table. */
+export { VERSION_STATUSES, TRANSITIONS, type VersionStatus } from '@antares/contract';
 
 export interface TransitionAction {
   target: VersionStatus;
@@ -21,12 +12,12 @@ export interface TransitionAction {
 
 /** The action of each target status: its button label and colour, and whether feedback is required. */
 export const ACTIONS: Record<VersionStatus, TransitionAction> = {
-  APPROVED: { target: 'APPROVED', label: 'Approve', variant: 'primary', feedbackRequired: false },
-  DISABLED: { target: 'DISABLED', label: 'Disable', variant: 'secondary', feedbackRequired: true },
-  REJECTED: { target: 'REJECTED', label: 'Reject', variant: 'danger', feedbackRequired: true },
-  REVIEWED: { target: 'REVIEWED', label: 'Mark as reviewed', variant: 'primary', feedbackRequired: false },
-  PENDING_REVIEW: { target: 'PENDING_REVIEW', label: 'Mark as pending', variant: 'warning', feedbackRequired: false },
-  ENABLED: { target: 'ENABLED', label: 'Enable', variant: 'success', feedbackRequired: false },
+  APPROVED: { target: 'APPROVED', label: 'Approve', variant: 'primary', feedbackRequired: FEEDBACK_REQUIRED.has('APPROVED') },
+  DISABLED: { target: 'DISABLED', label: 'Disable', variant: 'secondary', feedbackRequired: FEEDBACK_REQUIRED.has('DISABLED') },
+  REJECTED: { target: 'REJECTED', label: 'Reject', variant: 'danger', feedbackRequired: FEEDBACK_REQUIRED.has('REJECTED') },
+  REVIEWED: { target: 'REVIEWED', label: 'Mark as reviewed', variant: 'primary', feedbackRequired: FEEDBACK_REQUIRED.has('REVIEWED') },
+  PENDING_REVIEW: { target: 'PENDING_REVIEW', label: 'Mark as pending', variant: 'warning', feedbackRequired: FEEDBACK_REQUIRED.has('PENDING_REVIEW') },
+  ENABLED: { target: 'ENABLED', label: 'Enable', variant: 'success', feedbackRequired: FEEDBACK_REQUIRED.has('ENABLED') },
 };
 
 /** The buttons an admin sees for a version in a status (none for an unknown status). */
