@@ -37,8 +37,14 @@ export async function matchPositions(repos: Repositories, points: Array<{ id: st
 export async function crossmatchLoci(repos: Repositories, locusIds: string[]): Promise<number> {
   if (locusIds.length === 0) return 0;
   const loci = await repos.loci.findManyPositions(locusIds);
-  const matches = await matchPositions(repos, loci.map((l) => ({ id: l.locus_id, ra: l.ra, dec: l.dec })));
-  await repos.catalogs.replaceLocusMatches(locusIds, matches.map((m) => ({ locus_id: m.id, object_id: m.object_id, separation: m.separation })));
+  return crossmatchPositions(repos, loci.map((l) => ({ id: l.locus_id, ra: l.ra, dec: l.dec })));
+}
+
+/** Re-matches loci at positions the caller already has (ingestion just computed them). */
+export async function crossmatchPositions(repos: Repositories, loci: Array<{ id: string; ra: number; dec: number }>): Promise<number> {
+  if (loci.length === 0) return 0;
+  const matches = await matchPositions(repos, loci);
+  await repos.catalogs.replaceLocusMatches(loci.map((l) => l.id), matches.map((m) => ({ locus_id: m.id, object_id: m.object_id, separation: m.separation })));
   return matches.length;
 }
 
@@ -50,10 +56,8 @@ export async function crossmatchAllLoci(repos: Repositories, onProgress?: (loci:
   for (;;) {
     const page = await repos.catalogs.lociPage(after, pageSize);
     if (page.length === 0) break;
-    const found = await matchPositions(repos, page.map((l) => ({ id: l.locus_id, ra: l.ra, dec: l.dec })));
-    await repos.transaction((tx) => tx.catalogs.replaceLocusMatches(page.map((l) => l.locus_id), found.map((m) => ({ locus_id: m.id, object_id: m.object_id, separation: m.separation }))));
+    matches += await repos.transaction((tx) => crossmatchPositions(tx, page.map((l) => ({ id: l.locus_id, ra: l.ra, dec: l.dec }))));
     loci += page.length;
-    matches += found.length;
     after = page.at(-1)!.locus_id;
     onProgress?.(loci, matches);
   }

@@ -7,7 +7,7 @@ import { summarizeLocus, summaryOf } from '../stages/locus-properties.ts';
 import { packetThumbnails } from '../stages/thumbnails.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
 import type { GwMatcher } from '../gw/association.ts';
-import { crossmatchLoci } from '../catalogs/crossmatch.ts';
+import { crossmatchPositions } from '../catalogs/crossmatch.ts';
 import { htmId } from '@antares/astro';
 
 /** Counters that `antares ingest` reports; one object is threaded through every batch of a run. */
@@ -138,9 +138,9 @@ export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], sta
     stats.alertsStored += await tx.alerts.insertMany(alertsToStore);
     stats.lociCreated += newLoci.length;
     stats.lociUpdated += touched.size - newLoci.length;
-    await recomputeLoci(tx, [...touched], thumbnails.map((t) => t.alert_id));
+    const positions = await recomputeLoci(tx, [...touched], thumbnails.map((t) => t.alert_id));
     // Catalog matches at the loci's new positions (wire format section 5: catalog lookup).
-    await crossmatchLoci(tx, [...touched]);
+    await crossmatchPositions(tx, positions);
     if (options.watch && watchMatches.length > 0) await recordWatchMatches(tx, options.watch, watchMatches);
     await tx.gravWaves.addAssociations(gwAssociations);
     await cutoutsWritten;
@@ -175,8 +175,9 @@ async function recordWatchMatches(tx: Repositories, watch: WatchMatcher, matches
 }
 
 /** Recomputes position and properties of loci from all their alerts (pure stage + one bulk update). */
-export async function recomputeLoci(repos: Repositories, locusIds: string[], newThumbnailAlertIds: string[] = []): Promise<void> {
-  if (locusIds.length === 0) return;
+/** Returns the loci's new positions. */
+export async function recomputeLoci(repos: Repositories, locusIds: string[], newThumbnailAlertIds: string[] = []): Promise<Array<{ id: string; ra: number; dec: number }>> {
+  if (locusIds.length === 0) return [];
   const alerts = await repos.alerts.listSummariesByLoci(locusIds);
   const loci = await repos.loci.findManyPositions(locusIds);
   const withThumbnails = await repos.thumbnails.alertIdsWithThumbnails(locusIds);
@@ -187,10 +188,12 @@ export async function recomputeLoci(repos: Repositories, locusIds: string[], new
     byLocus.set(alert.locus_id, list);
   }
   const thumbnailAlerts = new Set([...withThumbnails, ...newThumbnailAlertIds]);
-  await repos.loci.updateMany(loci.map((locus) => {
+  const updates = loci.map((locus) => {
     const locusAlerts = byLocus.get(locus.locus_id) ?? [];
     const summary = summarizeLocus(locusAlerts, locus);
     const newestWithThumbnails = [...locusAlerts].reverse().find((a) => thumbnailAlerts.has(a.alert_id));
     return { locus_id: locus.locus_id, ...summary, newest_thumbnail_alert_id: newestWithThumbnails?.alert_id ?? null };
-  }));
+  });
+  await repos.loci.updateMany(updates);
+  return updates.map((u) => ({ id: u.locus_id, ra: u.ra, dec: u.dec }));
 }
