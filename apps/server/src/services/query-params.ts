@@ -10,6 +10,15 @@ export function single(query: QueryParams, name: string): string | undefined {
   return value;
 }
 
+/** A whole-number parameter within bounds; absent or empty gives the fallback. */
+export function integerParam(query: QueryParams, name: string, fallback: number, min: number, max: number): number {
+  const text = single(query, name);
+  if (text === undefined || text === '') return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min || n > max) throw badRequest(`${name} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
 export function pageOf(query: QueryParams, defaultLimit?: number): { limit: number; offset: number } {
   const page = parsePage(single(query, 'page[limit]'), single(query, 'page[offset]'), defaultLimit);
   if (!page.ok) throw badRequest(page.message);

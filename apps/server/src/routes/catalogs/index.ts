@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { matchPositions } from '@antares/pipeline';
 import type { RouteContext } from '../context.ts';
-import { pageOf, single, type QueryParams } from '../../services/query-params.ts';
+import { integerParam, pageOf, single, type QueryParams } from '../../services/query-params.ts';
 import { baseUrl, pageLinks } from '../../services/request-url.ts';
 import { listDocument } from '../../serializers/documents.ts';
 import { catalogEntryResource, catalogSampleResource } from '../../serializers/catalog.ts';
@@ -22,9 +22,7 @@ export function catalogRoutes(app: FastifyInstance, { repos, config }: RouteCont
   });
 
   app.get('/v1/catalog_samples', async (request) => {
-    const text = single(request.query as QueryParams, 'n');
-    const n = text === undefined || text === '' ? 5 : Number(text);
-    if (!Number.isInteger(n) || n < 1 || n > SAMPLES_MAX) throw badRequest(`n must be a whole number from 1 to ${SAMPLES_MAX}`);
+    const n = integerParam(request.query as QueryParams, 'n', 5, 1, SAMPLES_MAX);
     const samples = await repos.catalogs.samples(n);
     return { data: samples.map(catalogSampleResource), meta: { count: samples.length } };
   });

@@ -1,21 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RouteContext } from '../context.ts';
 import { StreamService, STREAM_PAGE_MAX } from '../../services/stream-service.ts';
-import { single, type QueryParams } from '../../services/query-params.ts';
+import { integerParam, single, type QueryParams } from '../../services/query-params.ts';
 import { baseUrl } from '../../services/request-url.ts';
 import { streamLocusDocument, streamMessageResource, streamResource } from '../../serializers/stream.ts';
 import { badRequest } from '../../errors.ts';
 
 const WAIT_MAX_SECONDS = 30;
 const HEARTBEAT_MS = 15_000;
-
-function whole(query: QueryParams, name: string, fallback: number, min: number, max: number): number {
-  const text = single(query, name);
-  if (text === undefined || text === '') return fallback;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > max) throw badRequest(`${name} must be a whole number from ${min} to ${max}`);
-  return n;
-}
 
 /**
  * Output streams for downstream systems: every public tag is a stream of locus documents. Consumers
@@ -37,9 +29,9 @@ export function streamRoutes(app: FastifyInstance, { repos, config }: RouteConte
   app.get<{ Params: { name: string } }>('/v1/streams/:name/messages', async (request) => {
     await streams.assertReadable(request.params.name);
     const query = request.query as QueryParams;
-    const after = whole(query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
-    const limit = whole(query, 'limit', 100, 1, STREAM_PAGE_MAX);
-    const wait = whole(query, 'wait', 0, 0, WAIT_MAX_SECONDS);
+    const after = integerParam(query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
+    const limit = integerParam(query, 'limit', 100, 1, STREAM_PAGE_MAX);
+    const wait = integerParam(query, 'wait', 0, 0, WAIT_MAX_SECONDS);
     let closed = false;
     request.raw.once('close', () => { closed = true; });
     const messages = await streams.read(request.params.name, after, limit, wait * 1000, () => closed);
