@@ -1,7 +1,7 @@
 export { ingestFiles, expandInputs, formatIngestSummary, type IngestProgress } from './ingest/ingest-files.ts';
 export { ingestBatch, recomputeLoci, emptyStats, type IngestStats } from './ingest/ingest-batch.ts';
-export { decodeAvroFile, decodeAvroBuffer } from './sources/ztf-avro.ts';
-export type { ZtfPacket } from './sources/ztf-avro.ts';
+export { decodeAvroFile, decodeAvroBuffer } from './sources/alert-avro.ts';
+export type { ZtfPacket } from './sources/alert-avro.ts';
 export { alertPropertyCatalog, locusPropertyCatalog, type PropertyDefinition } from './properties/catalog.ts';
 export { renderCutoutPng } from './fits/render-png.ts';
 export { createFilterSandbox, type FilterSandbox, type CodeCheck } from './filters/filter-sandbox.ts';

@@ -40,7 +40,7 @@ async function seedWatchList(repos: Repositories, count: number, files: string[]
   const user = (await repos.users.create({ username: 'bench-watcher', email: 'bench@example.org', name: 'Bench', password_hash: 'x' }))!;
   const { decodeAvroFile } = await import('@antares/pipeline');
   const sources: Array<{ ra: number; dec: number }> = [];
-  for await (const record of decodeAvroFile(files[0])) if ('packet' in record) sources.push({ ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number });
+  for await (const record of decodeAvroFile(files[0])) if ('packet' in record && record.packet.survey === 'ztf') sources.push({ ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number });
   const random = randomGenerator(11);
   const objects = Array.from({ length: count }, (_, i) => {
     if (i < Math.min(50, sources.length)) {

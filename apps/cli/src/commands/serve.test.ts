@@ -75,7 +75,7 @@ describe('antares serve', () => {
     const files = readdirSync(survey).filter((f) => f.endsWith('.avro')).sort();
     const positions: Array<{ ra: number; dec: number }> = [];
     for await (const record of decodeAvroFile(path.join(survey, files[0]))) {
-      if ('packet' in record) positions.push({ ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number });
+      if ('packet' in record && record.packet.survey === 'ztf') positions.push({ ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number });
     }
 
     const port = await freePort();

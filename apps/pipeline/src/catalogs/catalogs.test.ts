@@ -11,7 +11,7 @@ import { importCatalog, removeCatalog } from './import-catalog.ts';
 import { matchPositions } from './crossmatch.ts';
 import { expandInputs, ingestFiles } from '../ingest/ingest-files.ts';
 import { simulateSurvey } from '../simulate/index.ts';
-import { decodeAvroFile } from '../sources/ztf-avro.ts';
+import { decodeAvroFile } from '../sources/alert-avro.ts';
 
 // Catalog import and cross-matching with the real catalogs of ../shared/data.
 const CATALOGS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/data/catalogs');
@@ -149,7 +149,7 @@ describe('catalogs', () => {
     await simulateSurvey({ objects: 10, nights: 2, seed: 9, outDir: later, processes: 1 });
     const [first] = expandInputs([later]);
     let position: { ra: number; dec: number } | undefined;
-    for await (const record of decodeAvroFile(first)) if ('packet' in record && !position) position = { ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number };
+    for await (const record of decodeAvroFile(first)) if ('packet' in record && record.packet.survey === 'ztf' && !position) position = { ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number };
     await importCatalog(repos, file('made3.csv', `id,ra,dec\nC,${position!.ra},${position!.dec}\n`), { name: 'made_before', format: 'csv' });
     expect(await repos.catalogs.lociMatchedIn('made_before')).toEqual([]);
     await ingestFiles(repos, expandInputs([later]));

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeAvroBuffer } from '../sources/ztf-avro.ts';
+import { decodeAvroBuffer } from '../sources/alert-avro.ts';
 import { readFits, writeFits } from './fits.ts';
 
 // apps/pipeline/src/fits -> /work/shared/data (shared/ sits beside the repo root).

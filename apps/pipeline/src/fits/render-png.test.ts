@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { decodeAvroBuffer } from '../sources/ztf-avro.ts';
+import { decodeAvroBuffer } from '../sources/alert-avro.ts';
 import { writeFits } from './fits.ts';
 import { renderCutoutPng, sortNumbers, zscale } from './render-png.ts';
 

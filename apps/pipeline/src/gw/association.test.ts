@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dateToMjd, mjdToJd } from '@antares/astro';
 import { createTestDatabase, type TestDatabase } from '@antares/db';
-import { decodeAvroFile, type ZtfPacket } from '../sources/ztf-avro.ts';
+import { decodeAvroFile, type ZtfPacket } from '../sources/alert-avro.ts';
 import { expandInputs } from '../ingest/ingest-files.ts';
 import { emptyStats, ingestBatch } from '../ingest/ingest-batch.ts';
 import { level1 } from '../stages/level1.ts';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   templates = [];
   for (const file of expandInputs([path.join(DATA, 'ztf-avro-alert/samples')])) {
-    for await (const record of decodeAvroFile(file)) if ('packet' in record && level1(record.packet.candidate).passed) templates.push(record.packet);
+    for await (const record of decodeAvroFile(file)) if ('packet' in record && record.packet.survey === 'ztf' && level1(record.packet.candidate).passed) templates.push(record.packet);
   }
 });
 afterAll(async () => database?.close());

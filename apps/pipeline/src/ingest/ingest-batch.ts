@@ -1,7 +1,8 @@
 import type { NewThumbnail, Repositories, WatchTarget } from '@antares/db';
-import type { ZtfPacket } from '../sources/ztf-avro.ts';
-import { level1, reasonKey } from '../stages/level1.ts';
-import { alertFromRow, packetRows, type AlertRecord, type PacketRow } from '../stages/ztf-alerts.ts';
+import type { AlertPacket } from '../sources/alert-avro.ts';
+import { reasonKey } from '../stages/level1.ts';
+import type { AlertRecord, PacketRow } from '../stages/ztf-alerts.ts';
+import { alertOf, historyRowPasses, rowsOf, triggerLevel1 } from '../stages/survey-alerts.ts';
 import { LocusIndex, associationRanges, newLocusId, type PositionedLocus } from '../stages/associate.ts';
 import { summarizeLocus, summaryOf } from '../stages/locus-properties.ts';
 import { packetThumbnails } from '../stages/thumbnails.ts';
@@ -32,7 +33,7 @@ export function emptyStats(): IngestStats {
 }
 
 interface AcceptedPacket {
-  packet: ZtfPacket;
+  packet: AlertPacket;
   trigger: AlertRecord;
   rows: PacketRow[];
 }
@@ -50,22 +51,21 @@ export interface IngestBatchOptions {
   gw?: GwMatcher;
 }
 
-export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], stats: IngestStats, options: IngestBatchOptions = {}): Promise<string[]> {
+export async function ingestBatch(repos: Repositories, packets: AlertPacket[], stats: IngestStats, options: IngestBatchOptions = {}): Promise<string[]> {
   const timeReceived = Math.floor(Date.now() / 1000);
   const accepted: AcceptedPacket[] = [];
   for (const packet of packets) {
     stats.packetsRead++;
-    const verdict = level1(packet.candidate);
+    const verdict = triggerLevel1(packet);
     if (!verdict.passed) {
       const key = reasonKey(verdict);
       stats.rejected[key] = (stats.rejected[key] ?? 0) + 1;
       continue;
     }
-    const [triggerRow, ...history] = packetRows(packet);
-    // History detections go through Level 1 too; upper limits have nothing to check.
-    const keptHistory = history.filter((h) => !h.isDetection || level1(h.row).passed);
+    const [triggerRow, ...history] = rowsOf(packet);
+    const keptHistory = history.filter((h) => historyRowPasses(packet, h));
     stats.historyRowsRejected += history.length - keptHistory.length;
-    const trigger = alertFromRow(packet.objectId, triggerRow, timeReceived);
+    const trigger = alertOf(packet, triggerRow, timeReceived);
     accepted.push({ packet, trigger, rows: [triggerRow, ...keptHistory] });
   }
   if (accepted.length === 0) return [];
@@ -115,7 +115,7 @@ export async function ingestBatch(repos: Repositories, packets: ZtfPacket[], sta
       for (const row of p.rows) {
         if (existing.has(row.alert_id)) continue;
         existing.set(row.alert_id, locus.locus_id);
-        const alert = row === p.rows[0] ? p.trigger : alertFromRow(p.packet.objectId, row, timeReceived);
+        const alert = row === p.rows[0] ? p.trigger : alertOf(p.packet, row, timeReceived);
         alertsToStore.push({
           alert_id: alert.alert_id, locus_id: locus.locus_id, survey: alert.survey, mjd: alert.mjd,
           properties: alert.properties, summary: summaryOf(alert.properties),

@@ -1,8 +1,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Repositories } from '@antares/db';
-import { decodeAvroFile } from '../sources/ztf-avro.ts';
-import type { ZtfPacket } from '../sources/ztf-avro.ts';
+import { decodeAvroFile } from '../sources/alert-avro.ts';
+import type { AlertPacket } from '../sources/alert-avro.ts';
 import { emptyStats, ingestBatch, type IngestStats } from './ingest-batch.ts';
 import type { Level2Stage } from '../filters/level2.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
@@ -49,7 +49,7 @@ export function expandInputs(inputs: string[]): string[] {
 export async function ingestFiles(repos: Repositories, files: string[], options: IngestFilesOptions = {}): Promise<IngestStats> {
   const batchSize = options.batchSize ?? 500;
   const stats = emptyStats();
-  let batch: ZtfPacket[] = [];
+  let batch: AlertPacket[] = [];
   // Batches are stored one after another (each needs the loci of the one before) while the next one is
   // decoded; Level 2 of a batch runs while the next batch is stored (its Python workers and the
   // database work then overlap), one batch behind at most, and Level 2 runs in batch order.

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ZTF_ALERT_SCHEMA } from '../simulate/ztf-schema.ts';
 import { readContainerHeader } from '../sources/avro-container.ts';
-import { decodeAvroFile } from '../sources/ztf-avro.ts';
+import { decodeAvroFile } from '../sources/alert-avro.ts';
 import { analyseSchema } from '../sources/ztf-packet.ts';
 import { alertPropertyCatalog } from './catalog.ts';
 import { ZTF_CANDIDATE_FIELDS, type ZtfFieldType } from './ztf-fields.ts';
@@ -128,7 +128,7 @@ describe.skipIf(!HAVE_DATA)('ZTF_CANDIDATE_FIELDS against the real packets under
       }
       for await (const rec of decodeAvroFile(file)) {
         expect('error' in rec ? rec.error : '', `${file} #${rec.index}`).toBe('');
-        if (!('packet' in rec)) continue;
+        if (!('packet' in rec) || rec.packet.survey !== 'ztf') continue;
         packets++;
         for (const [key, value] of Object.entries(rec.packet.candidate)) {
           const entry = seen.get(key) ?? { kinds: new Set<string>(), files: new Set<string>(), values: new Set<unknown>() };

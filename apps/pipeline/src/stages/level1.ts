@@ -2,7 +2,8 @@
  * Level 1 filters (wire format section 5): alerts failing them are not stored. Each check is skipped
  * when its field is absent, as in the real system.
  */
-export type Level1Result = { passed: true } | { passed: false; stage: 'bogus' | 'bad_seeing'; reason: string };
+export type Level1Stage = 'bogus' | 'bad_seeing' | 'flags' | 'dipole' | 'solar_system';
+export type Level1Result = { passed: true } | { passed: false; stage: Level1Stage; reason: string };
 
 const MIN_REAL_BOGUS = 0.55;
 const MAX_ABS_MAGDIFF = 1.0;
@@ -24,6 +25,32 @@ export function level1(candidate: Record<string, unknown>, prefix = ''): Level1R
   if (fwhm !== null && fwhm > MAX_FWHM_ARCSEC) return badSeeing(`fwhm ${fwhm} > ${MAX_FWHM_ARCSEC}`);
   const elong = field('elong');
   if (elong !== null && elong > MAX_ELONGATION) return badSeeing(`elong ${elong} > ${MAX_ELONGATION}`);
+  return { passed: true };
+}
+
+// Rubin: DiaSources are already cut at 5 sigma by the alert production; the checks below remove
+// measurements that cannot be trusted (their flux, centroid or pixels flagged), dipoles (mostly
+// subtraction residuals) and detections of known solar-system objects (not transients; they belong to
+// a moving object, not to a fixed position on the sky).
+const LSST_MIN_SNR = 5;
+const LSST_REJECTING_FLAGS = [
+  'psfFlux_flag', 'centroid_flag', 'pixelFlags_bad', 'pixelFlags_offimage', 'pixelFlags_nodataCenter',
+  'pixelFlags_saturatedCenter', 'pixelFlags_suspectCenter',
+] as const;
+
+/** Level 1 for a Rubin DiaSource (its own field names, or `lsst_diaSource_`-prefixed ones with `prefix`). */
+export function level1Lsst(diaSource: Record<string, unknown>, prefix = ''): Level1Result {
+  const value = (name: string) => diaSource[prefix + name];
+  const snr = numberOrNull(value('snr'));
+  if (snr !== null && snr < LSST_MIN_SNR) return bogus(`snr ${snr} < ${LSST_MIN_SNR}`);
+  const ssObjectId = value('ssObjectId');
+  if (ssObjectId !== null && ssObjectId !== undefined && ssObjectId !== 0 && ssObjectId !== '0') {
+    return { passed: false, stage: 'solar_system', reason: `ssObjectId ${String(ssObjectId)}` };
+  }
+  if (value('isDipole') === true) return { passed: false, stage: 'dipole', reason: 'isDipole set' };
+  for (const flag of LSST_REJECTING_FLAGS) {
+    if (value(flag) === true) return { passed: false, stage: 'flags', reason: `${flag} set` };
+  }
   return { passed: true };
 }
 

@@ -5,6 +5,7 @@ import { lightcurveFeatures } from './lightcurve-features.ts';
 export const SUMMARY_ALERT_PROPERTIES = [
   'ant_mag', 'ant_magerr', 'ant_passband', 'ant_ra', 'ant_dec', 'ant_mag_corrected',
   'ztf_object_id', 'ztf_ssnamenr', 'ztf_rcid', 'ztf_field',
+  'lsst_diaSource_diaObjectId', 'lsst_diaSource_ssObjectId', 'lsst_diaForcedSource_diaObjectId',
 ] as const;
 
 /** The part of an alert's properties that summarizeLocus reads; stored beside the alert. */
@@ -53,6 +54,7 @@ export function summarizeLocus(alerts: LocusAlert[], fallback: { ra: number; dec
   }
   properties.is_corrected = detections.some((a) => typeof a.properties.ant_mag_corrected === 'number') ? 'true' : 'false';
 
+  const survey: Record<string, unknown> = {};
   const ztfAlerts = alerts.filter((a) => typeof a.properties.ztf_object_id === 'string');
   if (ztfAlerts.length > 0) {
     const ids = distinct(ztfAlerts.map((a) => a.properties.ztf_object_id));
@@ -60,15 +62,16 @@ export function summarizeLocus(alerts: LocusAlert[], fallback: { ra: number; dec
     properties.ztf_object_id = ids[0];
     const newestSsname = [...detections].reverse().map((a) => a.properties.ztf_ssnamenr).find(isRealSsname);
     if (newestSsname !== undefined) properties.ztf_ssnamenr = newestSsname;
-    properties.survey = {
-      ztf: {
-        id: ids,
-        rcid: distinct(detections.map((a) => a.properties.ztf_rcid).filter((v) => v !== undefined)),
-        field: distinct(detections.map((a) => a.properties.ztf_field).filter((v) => v !== undefined)),
-        ssnamenr: ssnames,
-      },
+    survey.ztf = {
+      id: ids,
+      rcid: distinct(detections.map((a) => a.properties.ztf_rcid).filter((v) => v !== undefined)),
+      field: distinct(detections.map((a) => a.properties.ztf_field).filter((v) => v !== undefined)),
+      ssnamenr: ssnames,
     };
   }
+  const lsst = lsstBlock(alerts);
+  if (lsst) survey.lsst = lsst;
+  if (Object.keys(survey).length > 0) properties.survey = survey;
   Object.assign(properties, lightcurveFeatures(detections
     .filter((a) => typeof a.properties.ant_magerr === 'number' && typeof a.properties.ant_passband === 'string')
     .map((a) => ({
@@ -78,6 +81,22 @@ export function summarizeLocus(alerts: LocusAlert[], fallback: { ra: number; dec
       magerr: a.properties.ant_magerr as number,
     }))));
   return { ra: position.ra, dec: position.dec, htm16: htmId(position.ra, position.dec), properties };
+}
+
+/**
+ * Rubin ids of the locus as exact decimal strings (they exceed 2^53), so that `term` searches and
+ * clients compare them as text: `dia_object_id` from every Rubin alert, `ss_object_id` where a
+ * detection was attributed to a known solar-system object (0 means none).
+ */
+function lsstBlock(alerts: LocusAlert[]): Record<string, string[]> | undefined {
+  const objectIds = distinct(alerts.map((a) => a.properties.lsst_diaSource_diaObjectId ?? a.properties.lsst_diaForcedSource_diaObjectId).filter(isRealId).map(String));
+  if (objectIds.length === 0 && !alerts.some((a) => a.alert_id.startsWith('lsst'))) return undefined;
+  const ssIds = distinct(alerts.map((a) => a.properties.lsst_diaSource_ssObjectId).filter(isRealId).map(String));
+  return { dia_object_id: objectIds, ss_object_id: ssIds };
+}
+
+function isRealId(value: unknown): value is number | string {
+  return (typeof value === 'number' && value !== 0) || (typeof value === 'string' && value !== '' && value !== '0');
 }
 
 function extremes(prefix: string, alert: LocusAlert): Record<string, unknown> {

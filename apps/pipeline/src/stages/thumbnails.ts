@@ -1,20 +1,31 @@
 import type { NewThumbnail } from '@antares/db';
-import type { ZtfPacket } from '../sources/ztf-avro.ts';
+import type { AlertPacket } from '../sources/alert-avro.ts';
 
 /**
- * A packet's three cutouts, under the file names the real system uses (`candid<candid>_pid<pid>_targ_sci.fits.png`,
- * `..._targ_diff.fits.png`, `candid<candid>_ref.fits.png`); the API renders each to PNG once, on first request.
+ * A packet's three cutouts, under the file names the real system uses for ZTF (`candid<candid>_pid<pid>_targ_sci.fits.png`,
+ * `..._targ_diff.fits.png`, `candid<candid>_ref.fits.png`) and alike for Rubin (`diaSource<id>_sci.fits.png`,
+ * `..._diff.fits.png`, `..._ref.fits.png`); the API renders each to PNG once, on first request.
  * A cutout that is not a FITS image (the 2016 commissioning packets carry JPEGs) is counted and skipped:
  * the alert is still stored.
  */
-export function packetThumbnails(packet: ZtfPacket, alertId: string, locusId: string): { thumbnails: NewThumbnail[]; errors: number } {
-  const candid = packet.candid;
-  const pid = String(packet.candidate.pid);
-  const wanted = [
-    { type: 'science' as const, bytes: packet.cutouts.science, filename: `candid${candid}_pid${pid}_targ_sci.fits.png` },
-    { type: 'template' as const, bytes: packet.cutouts.template, filename: `candid${candid}_ref.fits.png` },
-    { type: 'difference' as const, bytes: packet.cutouts.difference, filename: `candid${candid}_pid${pid}_targ_diff.fits.png` },
-  ];
+export function packetThumbnails(packet: AlertPacket, alertId: string, locusId: string): { thumbnails: NewThumbnail[]; errors: number } {
+  let wanted;
+  if (packet.survey === 'lsst') {
+    const stem = `diaSource${packet.diaSourceId}`;
+    wanted = [
+      { type: 'science' as const, bytes: packet.cutouts.science, filename: `${stem}_sci.fits.png` },
+      { type: 'template' as const, bytes: packet.cutouts.template, filename: `${stem}_ref.fits.png` },
+      { type: 'difference' as const, bytes: packet.cutouts.difference, filename: `${stem}_diff.fits.png` },
+    ];
+  } else {
+    const candid = packet.candid;
+    const pid = String(packet.candidate.pid);
+    wanted = [
+      { type: 'science' as const, bytes: packet.cutouts.science, filename: `candid${candid}_pid${pid}_targ_sci.fits.png` },
+      { type: 'template' as const, bytes: packet.cutouts.template, filename: `candid${candid}_ref.fits.png` },
+      { type: 'difference' as const, bytes: packet.cutouts.difference, filename: `candid${candid}_pid${pid}_targ_diff.fits.png` },
+    ];
+  }
   const thumbnails: NewThumbnail[] = [];
   let errors = 0;
   for (const cutout of wanted) {
@@ -28,7 +39,7 @@ export function packetThumbnails(packet: ZtfPacket, alertId: string, locusId: st
   return { thumbnails, errors };
 }
 
-/** Gzipped data (ZTF cutouts are gzipped FITS) or a plain FITS header. */
+/** Gzipped data (ZTF cutouts are gzipped FITS) or a plain FITS header (Rubin's). */
 function looksLikeFits(bytes: Uint8Array): boolean {
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return true;
   return Buffer.from(bytes.subarray(0, 6)).toString('latin1') === 'SIMPLE';

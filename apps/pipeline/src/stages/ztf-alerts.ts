@@ -1,10 +1,10 @@
 import { correctedMagnitude, type IsDiffPos } from '@antares/astro';
-import type { ZtfPacket } from '../sources/ztf-avro.ts';
+import type { ZtfPacket } from '../sources/alert-avro.ts';
 
 /** One alert as the pipeline stores it (before association gives it a locus). */
 export interface AlertRecord {
   alert_id: string;
-  survey: 'ztf';
+  survey: 'ztf' | 'lsst';
   mjd: number;
   properties: Record<string, unknown>;
   /** Detections have a position; upper limits do not. */

@@ -1,3 +1,4 @@
+import { isInteger, isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
 import { parsePage } from '@antares/contract';
 import { badRequest } from '../errors.ts';
 
@@ -31,11 +32,19 @@ export function sparseFields(query: QueryParams, type: string): Set<string> | un
   return value === undefined ? undefined : new Set(value.split(',').map((f) => f.trim()).filter(Boolean));
 }
 
+/**
+ * Integers beyond 2^53 (ZTF candids, Rubin ids) arrive as bare JSON numbers from clients; JSON.parse would
+ * round them. They are kept as their decimal text, which is how they are stored.
+ */
+function parseNumber(text: string): number | string {
+  return isSafeNumber(text) || !isInteger(text) ? Number(text) : text;
+}
+
 export function parseJsonParam(query: QueryParams, name: string): unknown {
   const text = single(query, name);
   if (text === undefined || text.trim() === '') return undefined;
   try {
-    return JSON.parse(text);
+    return parseLosslessJson(text, null, parseNumber);
   } catch (error) {
     throw badRequest(`Parameter ${name} is not valid JSON: ${(error as Error).message}`);
   }

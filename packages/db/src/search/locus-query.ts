@@ -132,10 +132,19 @@ function termCondition(field: LocusField, value: Json): RawBuilder<boolean> {
       if (!Number.isFinite(number)) return FALSE;
       return sql<boolean>`${sql.ref(field.column)} = ${number}`;
     }
-    case 'property':
+    case 'property': {
       // A value or a list holding it (survey.ztf.id is a list): jsonb containment needs both forms.
-      return sql<boolean>`(properties @> ${JSON.stringify(nest(field.path, value))}::jsonb
-        OR properties @> ${JSON.stringify(nest(field.path, [value]))}::jsonb)`;
+      // Ids are stored as numbers when they fit a double exactly and as decimal text above 2^53, and
+      // clients send either: an integer matches in both spellings.
+      const spellings: Json[] = [value];
+      if (typeof value === 'number' && Number.isSafeInteger(value)) spellings.push(String(value));
+      if (typeof value === 'string' && /^-?\d{1,16}$/.test(value) && Number.isSafeInteger(Number(value))) spellings.push(Number(value));
+      const conditions = spellings.flatMap((v) => [
+        sql<boolean>`properties @> ${JSON.stringify(nest(field.path, v))}::jsonb`,
+        sql<boolean>`properties @> ${JSON.stringify(nest(field.path, [v]))}::jsonb`,
+      ]);
+      return sql<boolean>`(${sql.join(conditions, sql` OR `)})`;
+    }
   }
 }
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { angularSeparationDeg, icrsToGalactic } from '@antares/astro';
 import { createTestDatabase, type TestDatabase } from '@antares/db';
 import { expandInputs, ingestFiles } from '../../ingest/ingest-files.ts';
-import { decodeAvroFile, type ZtfPacket } from '../../sources/ztf-avro.ts';
+import { decodeAvroFile, type ZtfPacket } from '../../sources/alert-avro.ts';
 import { level1 } from '../../stages/level1.ts';
 import { DEFAULT_START_MJD, planSurvey, simulateSurvey, type SimClass } from '../../simulate/index.ts';
 import { M31 } from '../../simulate/m31.ts';
@@ -128,7 +128,7 @@ describe.skipIf(missing.length > 0)('the shipped filters', () => {
     database = await createTestDatabase();
     pool = new FilterSandboxPool({ maxWorkers: 6, slotOffset: 300 });
     const files = expandInputs([SHARED_DATA]);
-    for (const file of files) for await (const r of decodeAvroFile(file)) if ('packet' in r) packets.push(r.packet);
+    for (const file of files) for await (const r of decodeAvroFile(file)) if ('packet' in r && r.packet.survey === 'ztf') packets.push(r.packet);
   });
   afterAll(async () => {
     await pool?.close();

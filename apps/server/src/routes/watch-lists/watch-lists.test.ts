@@ -99,7 +99,7 @@ describe('matching real alerts', () => {
     const positions: Array<{ ra: number; dec: number; objectId: string }> = [];
     for (const file of files) {
       for await (const record of decodeAvroFile(file)) {
-        if ('packet' in record) positions.push({ ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number, objectId: record.packet.objectId });
+        if ('packet' in record && record.packet.survey === 'ztf') positions.push({ ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number, objectId: record.packet.objectId });
       }
     }
     expect(positions.length).toBeGreaterThan(1);

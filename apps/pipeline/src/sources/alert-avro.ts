@@ -1,4 +1,4 @@
-// Decode ZTF alert packets from Avro Object Container Files (.avro, .avro.gz).
+// Decode survey alert packets (ZTF, Rubin) from Avro Object Container Files (.avro, .avro.gz).
 // Never throws for bad input: every problem becomes an error record (index -1 for the whole file),
 // and a corrupt block does not stop the blocks after it.
 import { readFile } from 'node:fs/promises';
@@ -7,15 +7,22 @@ import type avro from 'avsc';
 import { decompressBlock, iterateBlocks, readContainerHeader } from './avro-container.ts';
 import { buildType, SchemaCache } from './avro-schema.ts';
 import { analyseSchema, toZtfPacket, type ZtfShape } from './ztf-packet.ts';
+import { analyseLsstSchema, toLsstPacket, type LsstShape } from './lsst-packet.ts';
 
 export type { ZtfPacket, ZtfCutouts } from './ztf-packet.ts';
+export type { LsstPacket, LsstCutouts } from './lsst-packet.ts';
 import type { ZtfPacket } from './ztf-packet.ts';
+import type { LsstPacket } from './lsst-packet.ts';
+
+/** A decoded alert packet of any survey we ingest; `survey` tells which. */
+export type AlertPacket = ZtfPacket | LsstPacket;
 
 export type DecodedRecord =
-  | { file: string; index: number; packet: ZtfPacket }
+  | { file: string; index: number; packet: AlertPacket }
   | { file: string; index: number; error: string };
 
-type Compiled = { type: avro.Type; shape: ZtfShape } | { reason: string };
+type Shape = { survey: 'ztf'; ztf: ZtfShape } | { survey: 'lsst'; lsst: LsstShape };
+type Compiled = { type: avro.Type; shape: Shape } | { reason: string };
 
 // Shared across files: a night of ZTF alerts repeats the same few writer schemas, and building an
 // avsc Type (code generation per record type) costs far more than decoding one alert.
@@ -29,7 +36,7 @@ function compile(schemaText: string): Compiled {
     } catch (err) {
       return { reason: `writer schema is not valid JSON (${(err as Error).message})` };
     }
-    const shape = analyseSchema(json);
+    const shape = shapeOf(json);
     if ('reason' in shape) return shape; // skip building types we will not use
     try {
       return { type: buildType(json), shape };
@@ -37,6 +44,18 @@ function compile(schemaText: string): Compiled {
       return { reason: `cannot parse writer schema (${(err as Error).message})` };
     }
   });
+}
+
+function shapeOf(schema: unknown): Shape | { reason: string } {
+  const lsst = analyseLsstSchema(schema);
+  if (lsst) return { survey: 'lsst', lsst };
+  const ztf = analyseSchema(schema);
+  return 'reason' in ztf ? { reason: ztf.reason.replace('not a ZTF alert packet', 'not a ZTF or Rubin alert packet') } : { survey: 'ztf', ztf };
+}
+
+/** Maps a decoded record to the packet of its survey; throws with a reason if mandatory parts are missing. */
+export function toPacket(rec: Record<string, unknown>, shape: Shape): AlertPacket {
+  return shape.survey === 'lsst' ? toLsstPacket(rec, shape.lsst) : toZtfPacket(rec, shape.ztf);
 }
 
 const GZIP = (b: Uint8Array) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
@@ -99,7 +118,7 @@ export function* decodeAvroBuffer(bytes: Uint8Array, fileLabel: string): Generat
       }
       let out: DecodedRecord;
       try {
-        out = { file, index, packet: toZtfPacket(rec, compiled.shape) };
+        out = { file, index, packet: toPacket(rec, compiled.shape) };
       } catch (err) {
         out = { file, index, error: (err as Error).message };
       }

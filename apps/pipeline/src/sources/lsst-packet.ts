@@ -1,0 +1,127 @@
+// Recognise Rubin (LSST) alert schemas and map decoded records to LsstPacket. Schema versions 7.x to
+// 10.x (and later ones of the same shape) are recognised by their content, not their name: a top-level
+// record with a `diaSource` record carrying `diaSourceId`, `midpointMjdTai` and `band`. Brokers that
+// re-publish Rubin alerts (Fink) add top-level columns, which are kept aside as `extra`.
+
+export interface LsstCutouts {
+  science?: Uint8Array;
+  template?: Uint8Array;
+  difference?: Uint8Array;
+}
+
+export interface LsstPacket {
+  survey: 'lsst';
+  /** The triggering DiaSource id, always a decimal string (Rubin ids exceed 2^53). */
+  diaSourceId: string;
+  /** e.g. "7.4", from the schema's namespace `lsst.v7_4`; '' when the namespace does not say. */
+  schemaVersion: string;
+  /** Longs are `number` when safe integers, decimal `string` otherwise. */
+  diaSource: Record<string, unknown>;
+  prvDiaSources: Array<Record<string, unknown>>;
+  prvDiaForcedSources: Array<Record<string, unknown>>;
+  diaObject: Record<string, unknown> | null;
+  /** Plain FITS images (primary HDU), not gzipped as ZTF's are. */
+  cutouts: LsstCutouts;
+  /** Top-level columns outside the Rubin schema (broker add-ons such as Fink's cross-matches). */
+  extra?: Record<string, unknown>;
+}
+
+export interface LsstShape {
+  schemaVersion: string;
+  extraFields: string[];
+}
+
+interface Field {
+  name: string;
+  type: unknown;
+}
+
+const STANDARD_FIELDS = new Set([
+  'alertId', 'diaSourceId', 'observation_reason', 'target_name', 'diaSource', 'prvDiaSources', 'prvDiaForcedSources',
+  'prvDiaNondetectionLimits', 'diaObject', 'ssObject', 'ssSource', 'mpc_orbits', 'MPCORB',
+  'cutoutDifference', 'cutoutScience', 'cutoutTemplate',
+]);
+
+function recordFields(t: unknown): Field[] | undefined {
+  if (Array.isArray(t)) {
+    for (const branch of t) {
+      const fields = recordFields(branch);
+      if (fields) return fields;
+    }
+    return undefined;
+  }
+  if (t && typeof t === 'object') {
+    const o = t as { type?: unknown; fields?: Field[] };
+    if (o.type === 'record' && Array.isArray(o.fields)) return o.fields;
+    if (o.type && typeof o.type === 'object') return recordFields(o.type);
+  }
+  return undefined;
+}
+
+/** The shape of a Rubin alert schema, or undefined when the schema is not one. */
+export function analyseLsstSchema(schema: unknown): LsstShape | undefined {
+  const top = recordFields(schema);
+  const diaSource = top?.find((f) => f.name === 'diaSource');
+  const sourceFields = diaSource && recordFields(diaSource.type);
+  if (!top || !sourceFields) return undefined;
+  const names = new Set(sourceFields.map((f) => f.name));
+  if (!['diaSourceId', 'midpointMjdTai', 'ra', 'dec', 'band'].every((n) => names.has(n))) return undefined;
+  return { schemaVersion: versionOf(schema), extraFields: top.map((f) => f.name).filter((n) => !STANDARD_FIELDS.has(n)) };
+}
+
+function versionOf(schema: unknown): string {
+  const s = schema as { namespace?: unknown; name?: unknown };
+  const text = `${typeof s?.namespace === 'string' ? s.namespace : ''}.${typeof s?.name === 'string' ? s.name : ''}`;
+  const match = /lsst\.v(\d+)_(\d+)/.exec(text);
+  return match ? `${match[1]}.${match[2]}` : '';
+}
+
+function idString(v: unknown): string | undefined {
+  return typeof v === 'string' && /^-?\d+$/.test(v) ? v : typeof v === 'number' && Number.isInteger(v) ? String(v) : undefined;
+}
+
+function bytesOf(v: unknown): Uint8Array | undefined {
+  // Copy: avsc returns views into the block buffer, which would keep the whole file alive.
+  return v instanceof Uint8Array && v.length > 0 ? Uint8Array.prototype.slice.call(v) : undefined;
+}
+
+function records(v: unknown): Array<Record<string, unknown>> {
+  return Array.isArray(v) ? v.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object') : [];
+}
+
+/** Map one decoded record to a packet; throws with a reason if mandatory parts are missing. */
+export function toLsstPacket(rec: Record<string, unknown>, shape: LsstShape): LsstPacket {
+  const diaSource = rec.diaSource as Record<string, unknown> | null;
+  if (!diaSource) throw new Error('Rubin alert without diaSource');
+  const diaSourceId = idString(diaSource.diaSourceId);
+  if (diaSourceId === undefined) throw new Error('Rubin alert without diaSourceId');
+  if (typeof diaSource.midpointMjdTai !== 'number') throw new Error(`Rubin alert lsst:${diaSourceId} without midpointMjdTai`);
+  // The schema's own fake sample alerts (7.x) carry a Unix time here, which would put the alert in 6e6 AD.
+  if (diaSource.midpointMjdTai < 30000 || diaSource.midpointMjdTai > 100000) {
+    throw new Error(`Rubin alert lsst:${diaSourceId} has midpointMjdTai ${diaSource.midpointMjdTai}, which is not an MJD`);
+  }
+  if (typeof diaSource.ra !== 'number' || typeof diaSource.dec !== 'number') throw new Error(`Rubin alert lsst:${diaSourceId} without a position`);
+  const cutouts: LsstCutouts = {};
+  const science = bytesOf(rec.cutoutScience);
+  const template = bytesOf(rec.cutoutTemplate);
+  const difference = bytesOf(rec.cutoutDifference);
+  if (science) cutouts.science = science;
+  if (template) cutouts.template = template;
+  if (difference) cutouts.difference = difference;
+  const packet: LsstPacket = {
+    survey: 'lsst',
+    diaSourceId,
+    schemaVersion: shape.schemaVersion,
+    diaSource,
+    prvDiaSources: records(rec.prvDiaSources),
+    prvDiaForcedSources: records(rec.prvDiaForcedSources),
+    diaObject: (rec.diaObject as Record<string, unknown> | null) ?? null,
+    cutouts,
+  };
+  if (shape.extraFields.length > 0) {
+    const extra: Record<string, unknown> = {};
+    for (const name of shape.extraFields) extra[name] = rec[name];
+    packet.extra = extra;
+  }
+  return packet;
+}

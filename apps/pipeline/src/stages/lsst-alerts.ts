@@ -1,0 +1,120 @@
+import { level1Lsst } from './level1.ts';
+import type { LsstPacket } from '../sources/lsst-packet.ts';
+import type { AlertRecord, PacketRow } from './ztf-alerts.ts';
+
+/** `ant_survey` codes of Rubin alerts (ZTF's are 1 detection, 2 upper limit). */
+export const ANT_SURVEY_LSST_DETECTION = 3;
+/** A forced-photometry point: a measurement when its flux is significant, else an upper limit. */
+export const ANT_SURVEY_LSST_FORCED = 4;
+
+/** Rubin fluxes are in nanojansky: AB magnitude = 31.4 - 2.5 log10(flux / nJy). */
+const NJY_ZERO_POINT = 31.4;
+const MAG_PER_LN_FLUX = 2.5 / Math.LN10;
+/** Forced fluxes below this signal-to-noise are upper limits; the limit quoted is this many sigma. */
+const SIGNIFICANT_SNR = 5;
+
+export function lsstDetectionAlertId(diaSourceId: unknown): string {
+  return `lsst:${String(diaSourceId)}`;
+}
+
+export function lsstForcedAlertId(diaForcedSourceId: unknown): string {
+  return `lsst_forced:${String(diaForcedSourceId)}`;
+}
+
+/**
+ * The rows a Rubin packet carries: the triggering DiaSource first, then its earlier DiaSources and its
+ * forced photometry. Forced points of a visit that also has a DiaSource are left out: the detection
+ * measures the same image better, and the light curve would show the visit twice.
+ */
+export function lsstPacketRows(packet: LsstPacket): PacketRow[] {
+  const rows: PacketRow[] = [{ alert_id: lsstDetectionAlertId(packet.diaSourceId), row: packet.diaSource, isDetection: true }];
+  const detectedVisits = new Set([packet.diaSource.visit]);
+  for (const source of packet.prvDiaSources) {
+    if (source.diaSourceId === null || source.diaSourceId === undefined) continue;
+    detectedVisits.add(source.visit);
+    rows.push({ alert_id: lsstDetectionAlertId(source.diaSourceId), row: source, isDetection: true });
+  }
+  for (const forced of packet.prvDiaForcedSources) {
+    if (forced.diaForcedSourceId === null || forced.diaForcedSourceId === undefined) continue;
+    if (forced.visit !== undefined && forced.visit !== null && detectedVisits.has(forced.visit)) continue;
+    rows.push({ alert_id: lsstForcedAlertId(forced.diaForcedSourceId), row: forced, isDetection: false });
+  }
+  return rows;
+}
+
+/** History DiaSources pass the same Level 1 as the triggering one; forced points have nothing to check. */
+export function lsstHistoryRowPasses(row: PacketRow): boolean {
+  return !row.isDetection || level1Lsst(row.row).passed;
+}
+
+export function lsstAlertFromRow(row: PacketRow, timeReceived: number): AlertRecord {
+  return row.isDetection ? detection(row, timeReceived) : forced(row, timeReceived);
+}
+
+function detection(row: PacketRow, timeReceived: number): AlertRecord {
+  const source = row.row;
+  const properties = prefixed('lsst_diaSource_', source);
+  const flux = num(source.psfFlux);
+  const fluxErr = num(source.psfFluxErr);
+  const mjd = source.midpointMjdTai as number;
+  Object.assign(properties, {
+    ant_mjd: mjd,
+    ant_survey: ANT_SURVEY_LSST_DETECTION,
+    ant_ra: source.ra,
+    ant_dec: source.dec,
+    ant_passband: String(source.band ?? ''),
+    ant_time_received: timeReceived,
+    ant_input_msg_time: timeReceived,
+  });
+  // A difference-image flux can be negative (the source got fainter than in the template): its
+  // magnitude is that of |flux|, as ZTF's magpsf is, and the sign stays in lsst_diaSource_psfFlux.
+  if (flux !== null && flux !== 0) {
+    properties.ant_mag = fluxToMag(Math.abs(flux));
+    if (fluxErr !== null) properties.ant_magerr = (MAG_PER_LN_FLUX * fluxErr) / Math.abs(flux);
+  }
+  if (fluxErr !== null && fluxErr > 0) properties.ant_maglim = fluxToMag(SIGNIFICANT_SNR * fluxErr);
+  return { alert_id: row.alert_id, survey: 'lsst', mjd, properties, ra: num(source.ra), dec: num(source.dec) };
+}
+
+function forced(row: PacketRow, timeReceived: number): AlertRecord {
+  const source = row.row;
+  const properties = prefixed('lsst_diaForcedSource_', source);
+  const flux = num(source.psfFlux);
+  const fluxErr = num(source.psfFluxErr);
+  const mjd = num(source.midpointMjdTai) ?? NaN;
+  Object.assign(properties, {
+    ant_mjd: mjd,
+    ant_survey: ANT_SURVEY_LSST_FORCED,
+    ant_passband: String(source.band ?? ''),
+    ant_time_received: timeReceived,
+    ant_input_msg_time: timeReceived,
+  });
+  // Only a significant positive flux is a measurement of the source; anything else bounds it.
+  if (flux !== null && fluxErr !== null && fluxErr > 0 && flux / fluxErr >= SIGNIFICANT_SNR) {
+    properties.ant_mag = fluxToMag(flux);
+    properties.ant_magerr = (MAG_PER_LN_FLUX * fluxErr) / flux;
+  }
+  if (fluxErr !== null && fluxErr > 0) properties.ant_maglim = fluxToMag(SIGNIFICANT_SNR * fluxErr);
+  return { alert_id: row.alert_id, survey: 'lsst', mjd, properties, ra: null, dec: null };
+}
+
+export function fluxToMag(fluxNjy: number): number {
+  return NJY_ZERO_POINT - 2.5 * Math.log10(fluxNjy);
+}
+
+/**
+ * Every field under its prefixed name, nulls included: Rubin filters list fields such as
+ * `lsst_diaSource_ssObjectId` as required and test them for None themselves.
+ */
+function prefixed(prefix: string, fields: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in fields) {
+    const value = fields[key];
+    out[prefix + key] = value === undefined ? null : value;
+  }
+  return out;
+}
+
+function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
