@@ -1,7 +1,7 @@
 export { ingestFiles, expandInputs, formatIngestSummary, type IngestProgress } from './ingest/ingest-files.ts';
 export { ingestBatch, recomputeLoci, emptyStats, type IngestStats } from './ingest/ingest-batch.ts';
-export { decodeAvroFile, decodeAvroBuffer } from './sources/alert-avro.ts';
-export type { ZtfPacket } from './sources/alert-avro.ts';
+export { decodeAvroFile, decodeAvroBuffer, alertFileProblem } from './sources/alert-avro.ts';
+export type { ZtfPacket, LsstPacket, AlertPacket } from './sources/alert-avro.ts';
 export { alertPropertyCatalog, locusPropertyCatalog, type PropertyDefinition } from './properties/catalog.ts';
 export { renderCutoutPng } from './fits/render-png.ts';
 export { createFilterSandbox, type FilterSandbox, type CodeCheck } from './filters/filter-sandbox.ts';
@@ -20,4 +20,6 @@ export { toCatalogObjects, coverOf, POINT_RADIUS_DEG, type CatalogColumns, type 
 export { parseIgwnNotice, readSkyMap, skyMapPeak, GwNoticeError, NOTICE_TYPES, type GwNotice, type NoticeType } from './gw/notice.ts';
 export { GwMatcher, ingestNotice, DEFAULT_GW_WINDOW_DAYS } from './gw/association.ts';
 export { handleGwMessage, startGwConsumer, type GwMessageOutcome } from './sources/gw-kafka.ts';
+export { decodeAlertMessage, ingestAlertMessages, startAlertConsumer, SchemaRegistry, type KafkaMessage } from './sources/alert-kafka.ts';
+export { ingestPackets } from './ingest/ingest-packets.ts';
 export { Poller } from './sinks/poller.ts';

@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { registerErrorHandling } from './errors.ts';
 import { lociRoutes } from './routes/loci/index.ts';
 import { alertRoutes } from './routes/alerts/index.ts';
+import { alertUploadRoutes } from './routes/alert-uploads/index.ts';
 import { propertyRoutes } from './routes/properties/index.ts';
 import { siteRoutes, webAppFiles, webDistOf } from './routes/site/index.ts';
 import { openApiRoutes } from './routes/openapi/index.ts';
@@ -31,15 +32,18 @@ export interface BuildOptions {
   repos: Repositories;
   logger?: boolean;
   filterSandbox?: FilterSandbox;
+  /** Told of every route as it is registered (the permission matrix test checks it covers them all). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
 /** The whole HTTP application: JSON:API under /v1, /config.json and the web app. */
-export async function buildServer({ config, repos, logger = false, filterSandbox }: BuildOptions): Promise<FastifyInstance> {
+export async function buildServer({ config, repos, logger = false, filterSandbox, onRoute }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: 'info' } : false,
     // Alert ids (path parameters) can be long; allow them.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
   });
+  if (onRoute) app.addHook('onRoute', onRoute);
   // JSON:API clients send application/vnd.api+json bodies.
   app.addContentTypeParser('application/vnd.api+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'ignore'));
   const webDist = webDistOf(config);
@@ -61,6 +65,7 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
   };
   lociRoutes(app, context);
   alertRoutes(app, context);
+  alertUploadRoutes(app, context);
   propertyRoutes(app, context);
   authRoutes(app, context);
   userRoutes(app, context);

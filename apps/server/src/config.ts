@@ -41,6 +41,10 @@ const schema = z.object({
   ANTARES_KAFKA_TOPIC_PREFIX: z.string().default(''),
   /** Gravitational-wave notices are consumed from this topic when ANTARES_KAFKA_BROKERS is set (`off`: not). */
   ANTARES_GW_KAFKA_TOPIC: z.string().default('igwn.gwalert'),
+  /** Survey alert topics (comma-separated) ingested when ANTARES_KAFKA_BROKERS is set: ZTF or Rubin. */
+  ANTARES_ALERT_KAFKA_TOPICS: z.string().default(''),
+  /** Schema registry for Confluent-framed alerts (Rubin's), e.g. https://<host>/schema-registry. */
+  ANTARES_SCHEMA_REGISTRY_URL: z.string().url().optional(),
 });
 
 export type Config = {
@@ -72,6 +76,8 @@ export type Config = {
   kafkaTopicPrefix: string;
   /** undefined: no consumer. */
   gwKafkaTopic?: string;
+  alertKafkaTopics: string[];
+  schemaRegistryUrl?: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -108,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     kafkaBrokers: (e.ANTARES_KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean),
     kafkaTopicPrefix: e.ANTARES_KAFKA_TOPIC_PREFIX,
     gwKafkaTopic: e.ANTARES_GW_KAFKA_TOPIC === 'off' ? undefined : e.ANTARES_GW_KAFKA_TOPIC,
+    alertKafkaTopics: e.ANTARES_ALERT_KAFKA_TOPICS.split(',').map((t) => t.trim()).filter(Boolean),
+    schemaRegistryUrl: e.ANTARES_SCHEMA_REGISTRY_URL,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import type { Repositories } from '@antares/db';
 import { buildServer, connectKafkaProducer, KafkaRelay, type Config } from '@antares/server';
-import { APT_INSTALL, ChatDispatcher, createFilterSandbox, GwMatcher, InboxWatcher, startGwConsumer, retryDelaySeconds, slackSender, WatchMatcher } from '@antares/pipeline';
+import { APT_INSTALL, ChatDispatcher, createFilterSandbox, GwMatcher, InboxWatcher, startAlertConsumer, startGwConsumer, retryDelaySeconds, slackSender, WatchMatcher } from '@antares/pipeline';
 import { siteUrlOf } from './ingest.ts';
 import { openLevel2 } from './level2.ts';
 
@@ -60,15 +60,33 @@ async function startChat(config: Config, repos: Repositories): Promise<ChatDispa
 /** Publishes the output streams to Kafka (ANTARES_KAFKA_BROKERS), one topic per stream. */
 async function startKafka(config: Config, repos: Repositories): Promise<{ stop(): Promise<void> }> {
   const gw = config.gwKafkaTopic ? await startGwConsumer(repos, { brokers: config.kafkaBrokers, topic: config.gwKafkaTopic }) : undefined;
+  const alerts = config.alertKafkaTopics.length > 0 ? await startAlertTopics(config, repos) : undefined;
   const producer = await connectKafkaProducer(config.kafkaBrokers);
   const relay = new KafkaRelay(repos, producer, { siteUrl: siteUrlOf(config), topicPrefix: config.kafkaTopicPrefix });
   relay.start();
   console.log(`Output streams are published to Kafka at ${config.kafkaBrokers.join(', ')}${gw ? `; GW notices are read from ${config.gwKafkaTopic}` : ''}`);
   return {
     async stop() {
+      await alerts?.stop();
       await relay.stop();
       await producer.disconnect();
       await gw?.stop();
+    },
+  };
+}
+
+/** Ingests survey alerts (ZTF, Rubin) from Kafka, with its own Level 2 workers. */
+async function startAlertTopics(config: Config, repos: Repositories): Promise<{ stop(): Promise<void> }> {
+  const level2 = await openLevel2(repos, 'keep');
+  const consumer = await startAlertConsumer(repos, {
+    brokers: config.kafkaBrokers, topics: config.alertKafkaTopics, schemaRegistryUrl: config.schemaRegistryUrl,
+    level2: level2.stage, watch: new WatchMatcher(siteUrlOf(config)), gw: new GwMatcher(),
+  });
+  console.log(`Alerts are read from Kafka topics ${config.alertKafkaTopics.join(', ')}`);
+  return {
+    async stop() {
+      await consumer.stop();
+      await level2.close();
     },
   };
 }

@@ -127,6 +127,38 @@ export function* decodeAvroBuffer(bytes: Uint8Array, fileLabel: string): Generat
   }
 }
 
+/**
+ * Why a file's bytes cannot be alert packets (not an Avro container, or another survey's schema), or
+ * null when its header looks right. Reads the header only: the records are decoded at ingestion.
+ */
+export function alertFileProblem(bytes: Uint8Array): string | null {
+  let buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  try {
+    if (GZIP(buf)) buf = gunzipSync(buf);
+    const compiled = compile(readContainerHeader(buf).schema);
+    return 'reason' in compiled ? compiled.reason : null;
+  } catch (err) {
+    return `not an Avro object container file: ${(err as Error).message}`;
+  }
+}
+
+/**
+ * Decode one record without a container around it (a Kafka message body in the Confluent wire format,
+ * whose writer schema comes from a schema registry).
+ */
+export function decodeSchemaless(body: Uint8Array, schemaText: string, label: string): DecodedRecord {
+  const compiled = compile(schemaText);
+  if ('reason' in compiled) return { file: label, index: 0, error: compiled.reason };
+  const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  try {
+    const res = compiled.type.decode(buf, 0);
+    if (res.offset < 0) throw new Error('record runs past the end of the message');
+    return { file: label, index: 0, packet: toPacket(res.value as Record<string, unknown>, compiled.shape) };
+  } catch (err) {
+    return { file: label, index: 0, error: `cannot decode the message: ${(err as Error).message}` };
+  }
+}
+
 /** Decode a .avro or .avro.gz file; an unreadable file yields a single error record (index -1). */
 export async function* decodeAvroFile(path: string): AsyncGenerator<DecodedRecord> {
   let bytes: Buffer;

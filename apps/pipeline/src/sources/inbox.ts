@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'nod
 import path from 'node:path';
 import type { Repositories } from '@antares/db';
 import { ingestFiles, formatIngestSummary } from '../ingest/ingest-files.ts';
+import type { IngestStats } from '../ingest/ingest-batch.ts';
 import type { Level2Stage } from '../filters/level2.ts';
 import { Poller } from '../sinks/poller.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
@@ -59,6 +60,8 @@ export class InboxWatcher {
           throw new Error(`no alert could be decoded: ${stats.undecodable.map((u) => `record ${u.index}: ${u.reason}`).join('; ')}`);
         }
         renameSync(file, path.join(this.done, name));
+        // Read back by whoever dropped the file (an HTTP upload reports it as its status).
+        writeFileSync(path.join(this.done, `${name}.summary.json`), `${JSON.stringify(summaryOf(stats))}\n`);
         this.log(`inbox: ingested ${name}\n${formatIngestSummary(stats)}`);
       } catch (error) {
         renameSync(file, path.join(this.failed, name));
@@ -72,4 +75,19 @@ export class InboxWatcher {
   private log(line: string): void {
     (this.options.log ?? console.log)(line);
   }
+}
+
+/** An ingestion's counts, with the first reasons for undecodable records (a file may hold millions). */
+function summaryOf(stats: IngestStats): Record<string, unknown> {
+  return {
+    packets_read: stats.packetsRead + stats.undecodable.length,
+    packets_stored: stats.packetsStored,
+    already_ingested: stats.duplicates,
+    rejected: stats.rejected,
+    undecodable: stats.undecodable.length,
+    undecodable_examples: stats.undecodable.slice(0, 10).map((u) => ({ index: u.index, reason: u.reason })),
+    alerts_stored: stats.alertsStored,
+    loci_created: stats.lociCreated,
+    loci_updated: stats.lociUpdated,
+  };
 }

@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expandInputs, InboxWatcher } from '@antares/pipeline';
+import { SHARED_DATA, startTestServer, type TestServer } from '../../testing/test-server.ts';
+import { HttpSession } from '../../testing/http-session.ts';
+import { hashPassword } from '../../auth/passwords.ts';
+
+// Alert files over HTTP: an admin uploads ZTF or Rubin Avro, the running pipeline's inbox ingests it,
+// and the upload reports the outcome. Rubin ids above 2^53 come back exact through the API.
+let server: TestServer;
+let admin: HttpSession;
+let user: HttpSession;
+let inbox: InboxWatcher;
+const AVRO = { 'content-type': 'application/avro' };
+const rubinFile = expandInputs([path.join(SHARED_DATA, 'fink-broker/rubin_v9.0_fink_subset')])[0];
+const ztfFile = path.join(SHARED_DATA, 'ztf-avro-alert/samples/1661382530015060001_v3.5_ZTF18aaxjdyr.avro');
+
+beforeAll(async () => {
+  server = await startTestServer();
+  inbox = new InboxWatcher(server.repos, server.config.inboxDir!, { log: () => {} });
+  const hash = await hashPassword('Galaxy2026');
+  await server.repos.users.create({ username: 'up-admin', email: 'upa@example.org', name: 'A', password_hash: hash, admin: true });
+  await server.repos.users.create({ username: 'up-user', email: 'upu@example.org', name: 'U', password_hash: hash, admin: false });
+  admin = new HttpSession(server.url);
+  await admin.post('/v1/auth/login?type=cookie', { username: 'up-admin', password: 'Galaxy2026' });
+  user = new HttpSession(server.url);
+  await user.post('/v1/auth/login?type=cookie', { username: 'up-user', password: 'Galaxy2026' });
+});
+afterAll(async () => {
+  await inbox?.stop();
+  await server?.close();
+});
+
+const upload = (session: HttpSession, bytes: Uint8Array) => session.request('POST', '/v1/alert_uploads', { raw: bytes, headers: AVRO });
+
+describe('alert uploads', () => {
+  it('takes files from admins only', async () => {
+    const bytes = readFileSync(rubinFile);
+    expect((await upload(new HttpSession(server.url), bytes)).status).toBe(401);
+    expect((await upload(user, bytes)).status).toBe(403);
+  });
+
+  it('refuses what is not an alert file, saying why', async () => {
+    const notAvro = await upload(admin, Buffer.from('ra,dec\n1,2\n'));
+    expect(notAvro.status).toBe(400);
+    expect(notAvro.body.errors[0].detail).toMatch(/^The upload cannot be ingested: not an Avro object container file/);
+    const atlas = expandInputs([path.join(SHARED_DATA, 'alerce/atlas_samples')])[0];
+    const other = await upload(admin, readFileSync(atlas));
+    expect(other.status).toBe(400);
+    expect(other.body.errors[0].detail).toBe('The upload cannot be ingested: not a ZTF or Rubin alert packet (schema atlas.alert)');
+    const empty = await upload(admin, Buffer.alloc(0));
+    expect(empty.status).toBe(400);
+  });
+
+  it('queues a Rubin file, which the inbox ingests; its status then has the summary', async () => {
+    const sent = await upload(admin, readFileSync(rubinFile));
+    expect(sent.status).toBe(202);
+    expect(sent.body.data).toMatchObject({ type: 'alert_upload', attributes: { status: 'queued' } });
+    const id = sent.body.data.id as string;
+    expect(sent.headers.get('location')).toBe(`${server.url}/v1/alert_uploads/${id}`);
+    expect((await admin.get(`/v1/alert_uploads/${id}`)).body.data.attributes.status).toBe('queued');
+    expect(await inbox.scanOnce()).toBe(1);
+    const status = await admin.get(`/v1/alert_uploads/${id}`);
+    expect(status.body.data.attributes).toMatchObject({ status: 'ingested', error: null, summary: { packets_read: 1, packets_stored: 1, alerts_stored: 1, loci_created: 1 } });
+
+    // The alert and its locus through the API, ids digit for digit (they exceed 2^53).
+    const diaSourceId = path.basename(rubinFile).split('_')[0];
+    const alert = await server.getJson(`/v1/alerts/lsst:${diaSourceId}`);
+    expect(alert.status).toBe(200);
+    expect(alert.body.data.id).toBe(`lsst:${diaSourceId}`);
+    expect(alert.body.data.attributes.survey).toBe('lsst');
+    expect(alert.body.data.attributes.properties.lsst_diaSource_diaSourceId).toBe(diaSourceId);
+    const objectId = alert.body.data.attributes.properties.lsst_diaSource_diaObjectId as string;
+    expect(objectId).toMatch(/^\d{17,19}$/);
+    // A client sends the id as a bare JSON number, as Python clients do: it must not be rounded.
+    const query = `{"query":{"bool":{"filter":{"term":{"properties.survey.lsst.dia_object_id":${objectId}}}}}}`;
+    const loci = await server.getJson(`/v1/loci?elasticsearch_query%5Blocus_listing%5D=${encodeURIComponent(query)}`);
+    expect(loci.body.data.map((l: { attributes: { properties: { survey: { lsst: { dia_object_id: string[] } } } } }) => l.attributes.properties.survey.lsst.dia_object_id)).toEqual([[objectId]]);
+    const thumbnails = await server.getJson(`/v1/alerts/lsst:${diaSourceId}/thumbnails`);
+    expect(thumbnails.body.data.map((t: { id: string }) => t.id).sort()).toEqual([`diaSource${diaSourceId}_diff.fits.png`, `diaSource${diaSourceId}_ref.fits.png`, `diaSource${diaSourceId}_sci.fits.png`]);
+    const png = await fetch(thumbnails.body.data[0].attributes.src);
+    expect(png.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('takes gzipped ZTF files too, and says 404 for an unknown upload', async () => {
+    const sent = await upload(admin, gzipSync(readFileSync(ztfFile)));
+    expect(sent.status).toBe(202);
+    await inbox.scanOnce();
+    expect((await admin.get(`/v1/alert_uploads/${sent.body.data.id}`)).body.data.attributes.summary.packets_stored).toBe(1);
+    expect((await admin.get('/v1/alert_uploads/20260101000000-000000000000')).status).toBe(404);
+    expect((await admin.get('/v1/alert_uploads/../../etc')).status).toBe(404);
+  });
+});
