@@ -188,3 +188,37 @@ describe('a ZTF and a Rubin detection of the same object', () => {
     }
   });
 });
+
+describe('Rubin alerts downstream: watch lists and gravitational waves', () => {
+  it('match watched objects and associate with an event, like ZTF alerts', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { WatchMatcher } = await import('../stages/watch-match.ts');
+    const { GwMatcher, ingestNotice } = await import('../gw/association.ts');
+    const { parseIgwnNotice, skyMapPeak } = await import('../gw/notice.ts');
+    const { dateToMjd } = await import('@antares/astro');
+    const db = await createTestDatabase();
+    try {
+      const notice = parseIgwnNotice(JSON.parse(readFileSync(path.join(DATA, 'fink-mm/lvk/MS230518e_INITIAL_mock.json'), 'utf8')));
+      await ingestNotice(db.repos, notice);
+      const peak = skyMapPeak(notice.skymap!);
+      const eventMjd = dateToMjd(new Date(notice.event_datetime!));
+      const [a, b] = rubin.filter((p) => !expectedRejection(p.diaSource));
+      // One alert at the event's most probable position a day after it; one elsewhere, on a watched object.
+      const atPeak: AlertPacket = { ...a, prvDiaSources: [], prvDiaForcedSources: [], diaSource: { ...a.diaSource, ra: peak.ra, dec: peak.dec, midpointMjdTai: eventMjd + 1 } };
+      const user = (await db.repos.users.create({ username: 'watcher', email: 'w@example.org', name: 'W', password_hash: 'x' }))!;
+      await db.repos.watchLists.create({ user_id: user.user_id, name: 'Rubin field', description: '', slack_channel: '#rubin' }, [{ ra: b.diaSource.ra as number, dec: b.diaSource.dec as number, radius: 2 / 3600, comment: 'b' }]);
+      const stats = emptyStats();
+      await ingestBatch(db.repos, [atPeak, b], stats, { gw: new GwMatcher(), watch: new WatchMatcher('http://antares.test') });
+      expect(stats.packetsStored).toBe(2);
+      const peakAlert = await db.repos.alerts.findById(`lsst:${a.diaSourceId}`);
+      expect((peakAlert!.grav_wave_events as Array<{ gracedb_id: string }>).map((e) => e.gracedb_id)).toEqual(['MS230518e']);
+      const watchedLocus = (await db.repos.alerts.findById(`lsst:${b.diaSourceId}`))!.locus_id;
+      const watched = await db.db.selectFrom('locus').select(['watch_object_ids']).where('locus_id', '=', watchedLocus).executeTakeFirstOrThrow();
+      expect(watched.watch_object_ids.length).toBe(1);
+      const pending = await db.db.selectFrom('chat_outbox').select(['channel', 'text']).execute();
+      expect(pending).toEqual([{ channel: '#rubin', text: expect.stringMatching(new RegExp(`^Watch list \\*Rubin field\\*: object "b" .* new alert on <http://antares.test/loci/ANT\\S+\\|ANT\\S+>: ${String(b.diaSource.band)}-band magnitude \\d+\\.\\d\\d at `)) }]);
+    } finally {
+      await db.close();
+    }
+  });
+});
