@@ -22,6 +22,7 @@ export interface LocusTable {
   num_mag_values: ColumnType<number | null, never, never>;
   newest_alert_observation_time: ColumnType<number | null, never, never>;
   oldest_alert_observation_time: ColumnType<number | null, never, never>;
+  lsst_dia_object_ids: ColumnType<string[], never, never>;
 }
 
 export interface AlertTable {

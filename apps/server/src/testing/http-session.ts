@@ -19,7 +19,7 @@ export class HttpSession {
       if (csrf) headers['x-csrf-token'] = csrf;
     }
     const response = await fetch(`${this.baseUrl}${path}`, {
-      method, headers, body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+      method, headers, body: options.raw ? new Blob([Buffer.from(options.raw)]) : options.body === undefined ? undefined : JSON.stringify(options.body),
     });
     for (const header of response.headers.getSetCookie()) {
       this.setCookieHeaders.push(header);

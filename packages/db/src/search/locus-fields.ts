@@ -25,6 +25,8 @@ const TOP_LEVEL_FIELDS: Record<string, LocusField> = {
 const PROPERTY_COLUMNS: Record<string, LocusField> = {
   // Searched over all ZTF ids of the locus; sorted on the first one (see parseLocusSort).
   ztf_object_id: { name: 'properties.ztf_object_id', kind: 'array', column: 'ztf_object_ids' },
+  // Rubin DiaObject ids, decimal strings (migration 0010).
+  'survey.lsst.dia_object_id': { name: 'properties.survey.lsst.dia_object_id', kind: 'array', column: 'lsst_dia_object_ids' },
   num_mag_values: { name: 'properties.num_mag_values', kind: 'number', column: 'num_mag_values' },
   newest_alert_observation_time: {
     name: 'properties.newest_alert_observation_time', kind: 'number', column: 'newest_alert_observation_time',
