@@ -154,13 +154,101 @@ describe.skipIf(!enabled)('locus detail', () => {
     const message = page.getByText(/^The finder chart could not be made/);
     const download = page.waitForEvent('download', { timeout: 60_000 }).catch(() => null);
     const failure = message.waitFor({ timeout: 60_000 }).then(() => message.textContent(), () => null);
+    // The request is held back a moment so that the button can be seen disabled while it runs.
+    const finderCharts = (url: URL) => url.pathname === `/v1/loci/${locusId}/finder-charts`;
+    await page.route(finderCharts, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
     await button.click();
+    await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.textContent?.includes('Finder Chart') && b.disabled));
     const file = await Promise.race([download, failure]);
+    await page.unroute(finderCharts);
     if (file === null || typeof file === 'string') throw new Error(file ?? 'no finder chart was downloaded');
     expect(file.suggestedFilename()).toBe(`antares-locus-${locusId}.pdf`);
     const bytes = await downloadBytes(file);
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdfText(bytes)).toContain(locusId);
-    expect(await button.isDisabled()).toBe(false);
+    await expect.poll(() => button.isDisabled()).toBe(false);
+  });
+
+  it('shows a Rubin locus: diaObjectId as survey id, the six Rubin bands and ZTF R in their own colours, Rubin alert types', async () => {
+    // No Rubin alert is in the demo data yet: the server's documents for one Rubin locus are stood in
+    // for, in the wire format (ids above 2^53 as strings, lowercase u g r i z y, ant_survey 3 and 4).
+    const rubinLocus = 'ANT2026rubin0000001';
+    const diaObjectId = '169298432598474793';
+    const header = 'time,alert_id,ant_mjd,ant_survey,ant_ra,ant_dec,ant_passband,ant_mag,ant_magerr,ant_maglim,ant_mag_corrected,ant_magerr_corrected,ant_magulim_corrected,ant_magllim_corrected';
+    const rows: [string, number, number, string, string, string, string][] = [
+      ['lsst:169298432598474701', 60800.1, 3, 'u', '21.0', '0.1', ''],
+      ['lsst:169298432598474702', 60800.2, 3, 'g', '20.5', '0.1', ''],
+      ['lsst:169298432598474703', 60801.1, 3, 'r', '20.3', '0.1', ''],
+      ['lsst:169298432598474704', 60801.2, 3, 'i', '20.2', '0.1', ''],
+      ['lsst:169298432598474705', 60802.1, 3, 'z', '20.1', '0.1', ''],
+      ['lsst:169298432598474706', 60802.2, 3, 'y', '20.0', '0.1', ''],
+      ['lsst_forced:169298432598474707', 60803.1, 4, 'r', '', '', '24.1'],
+      ['lsst_forced:169298432598474708', 60803.2, 4, 'g', '21.2', '0.2', ''],
+      ['ztf_candidate:2552120390115015005', 60804.1, 1, 'R', '19.8', '0.1', '20.5'],
+      ['ztf_upper_limit:ZTF25aaaaaaa-2552120390115', 60805.1, 2, 'g', '', '', '20.4'],
+    ];
+    const lightcurve = [header, ...rows.map(([id, mjd, survey, band, mag, err, lim]) => `x,${id},${mjd},${survey},150.0,2.0,${band},${mag},${err},${lim},,,,`)].join('\n');
+    const properties = { num_alerts: rows.length, num_mag_values: 8, newest_alert_observation_time: 60805.1, oldest_alert_observation_time: 60800.1, survey: { lsst: { dia_object_id: [diaObjectId] } } };
+    const locusDocument = {
+      data: { type: 'locus', id: rubinLocus, attributes: { ra: 150.0, dec: 2.0, htm16: 2 ** 35, properties, tags: [], catalogs: [], grav_wave_events: [], lightcurve }, meta: { coordinates: { galactic: { l: 236.8, b: 42.1 } } } },
+      meta: { coordinates: { galactic: { l: 236.8, b: 42.1 } }, newest_thumbnails: [] },
+    };
+    const alertsDocument = {
+      data: rows.map(([id, mjd, survey, band, mag, err, lim]) => ({
+        type: 'alert',
+        id,
+        attributes: { mjd, grav_wave_events: [], properties: { ant_mjd: mjd, ant_survey: survey, ant_passband: band, ...(mag ? { ant_mag: Number(mag), ant_magerr: Number(err) } : {}), ...(lim ? { ant_maglim: Number(lim) } : {}) } },
+      })),
+      meta: { count: rows.length },
+      links: {},
+    };
+    const rubinPage = await session.context.newPage();
+    const json = (body: unknown) => ({ contentType: 'application/vnd.api+json', body: JSON.stringify(body) });
+    await rubinPage.route((url) => url.pathname === `/v1/loci/${rubinLocus}`, (route) => route.fulfill(json(locusDocument)));
+    await rubinPage.route((url) => url.pathname === `/v1/loci/${rubinLocus}/alerts`, (route) => route.fulfill(json(alertsDocument)));
+    try {
+      await open(rubinPage, `/loci/${rubinLocus}`);
+      expect(await rubinPage.title()).toBe(`${rubinLocus} | ANTARES`);
+      expect(await rubinPage.getByTestId('survey-object-id').textContent()).toBe(diaObjectId);
+      const email = (await rubinPage.getByRole('link', { name: 'Email a link to this locus' }).getAttribute('href')) ?? '';
+      expect(decodeURIComponent(email)).toContain(`subject=ANTARES: ${diaObjectId}`);
+
+      const legend = (category: string) => rubinPage.locator(`[data-testid=lightcurve] [data-legend^="${category}:"]`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-legend')));
+      expect(await legend('passband')).toEqual(['passband:u', 'passband:g', 'passband:r', 'passband:R', 'passband:i', 'passband:z', 'passband:y']);
+      expect(await legend('alertType')).toEqual(['alertType:1', 'alertType:2', 'alertType:3', 'alertType:4']);
+      for (const label of ['Rubin detection', 'Rubin forced photometry', 'ZTF candidate', 'ZTF upper limit']) {
+        await rubinPage.getByTestId('alert-type-legend').getByText(label).waitFor();
+      }
+      // The chart's legend has less room.
+      for (const label of ['Rubin detection', 'Rubin forced phot.', 'ZTF candidate', 'ZTF upper limit']) {
+        await rubinPage.locator('[data-testid=lightcurve] .legend-item', { hasText: label }).waitFor();
+      }
+      // One colour per passband, ZTF's R unlike Rubin's r.
+      const colours = new Map<string, string>();
+      for (const band of ['u', 'g', 'r', 'R', 'i', 'z', 'y']) {
+        colours.set(band, (await rubinPage.locator(`[data-testid=lightcurve] g.mark[data-passband="${band}"] path.symbol`).first().getAttribute('stroke')) ?? '');
+      }
+      expect(new Set(colours.values()).size).toBe(7);
+      expect(colours.get('R')).not.toBe(colours.get('r'));
+
+      // Forced photometry without a magnitude is an upper limit; selecting the type shows only its marks.
+      const marks = rubinPage.locator('[data-testid=lightcurve] g.mark');
+      await rubinPage.locator('[data-testid=lightcurve] [data-legend="alertType:4"]').click();
+      expect(await marks.evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-alert-type'), n.getAttribute('data-passband'), n.getAttribute('data-kind')]))).toEqual([
+        ['4', 'r', 'upper_limit'],
+        ['4', 'g', 'magnitude'],
+      ]);
+      await rubinPage.locator('[data-testid=lightcurve] [data-legend="alertType:4"]').click();
+      expect(await marks.count()).toBe(rows.length);
+      // The long alert ids survive the round trip (thumbnail selector values).
+      expect(await rubinPage.getByTestId('thumbnail-alert-select').inputValue()).toBe('ztf_candidate:2552120390115015005');
+      expect(await rubinPage.getByTestId('thumbnail-alert-select').locator('option').first().getAttribute('value')).toBe('lsst:169298432598474701');
+      await expectNoSeriousViolations(rubinPage);
+    } finally {
+      await rubinPage.close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
-import { downloadBytes, expectNoSeriousViolations, firstLocusIds, listQuery, open } from './support/app';
+import { baseURL, downloadBytes, expectNoSeriousViolations, firstLocusIds, listQuery, open } from './support/app';
 
 const enabled = requireChromium();
 
@@ -41,7 +41,35 @@ describe.skipIf(!enabled)('locus list', () => {
     expect(await firstRow.locator('td').nth(3).textContent()).toMatch(/^\d+\.\d{2}$/);
     expect(await firstRow.locator('td').nth(8).textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     await expect(firstRow.locator('img.thumb-flip').count()).resolves.toBe(3);
+    // Numeric cells are right-aligned.
+    expect(await firstRow.locator('td').nth(3).evaluate((cell) => getComputedStyle(cell).textAlign)).toBe('right');
     await expectNoSeriousViolations(page);
+    // At rest a row shows an ellipsis; hovering it shows the locus actions (view, favorite), nothing more.
+    const view = firstRow.getByRole('link', { name: /^View ANT/ });
+    expect(await view.isVisible()).toBe(false);
+    await firstRow.hover();
+    await view.waitFor({ state: 'visible' });
+    expect(await firstRow.locator('.row-actions-hover').getByRole('button').count()).toBe(1);
+    expect(await firstRow.locator('.row-actions-hover').getByText(/comment|download|e-?mail/i).count()).toBe(0);
+  });
+
+  it('shows skeleton rows while loading and the server error detail on failure', async () => {
+    // Held back for a moment so the loading state can be seen.
+    await page.route((url) => url.pathname === '/v1/loci', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.goto(`${baseURL()}/loci`);
+    await page.getByTestId('skeleton-row').first().waitFor();
+    expect(await page.getByTestId('skeleton-row').count()).toBe(10);
+    await firstLocusIds(page);
+    await page.unroute((url) => url.pathname === '/v1/loci');
+    // A filter the server refuses (no such field): its 400 detail is shown under the spec's heading.
+    const bad = { currentPage: 1, filters: [{ type: 'range', field: 'no_such_field', value: { gte: 1 }, text: 'Broken' }], sortBy: 'ra', sortDesc: true, perPage: 25 };
+    await open(page, `/loci?query=${encodeURIComponent(JSON.stringify(bad))}`);
+    const alert = page.getByRole('alert').filter({ hasText: 'Error Completing Your Search' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('no_such_field');
   });
 
   it('looks a locus up by ID from the search box and clears the box', async () => {
@@ -59,6 +87,50 @@ describe.skipIf(!enabled)('locus list', () => {
     expect(listQuery(page).filters.map((f) => f.text)).toEqual([`ID Lookup: ${ztfId}`]);
     await expect(firstLocusIds(page)).resolves.toContain(second);
     expect(await lookup.inputValue()).toBe('');
+  });
+
+  it('looks up a Rubin diaObjectId as a string term on properties.survey.lsst.dia_object_id', async () => {
+    await open(page, '/tags');
+    // Above 2^53: as a JS number it would become 169298432598474800.
+    const diaObjectId = '169298432598474793';
+    await page.getByPlaceholder('Lookup Object by ID').fill(diaObjectId);
+    await page.getByRole('button', { name: 'Lookup' }).click();
+    await page.waitForURL(/\/loci\?query=/);
+    expect(listQuery(page).filters).toEqual([
+      { type: 'term', field: 'properties.survey.lsst.dia_object_id', value: diaObjectId, text: `ID Lookup: ${diaObjectId}` },
+    ]);
+    // The server accepted the query (no error state); the demo survey has no Rubin locus.
+    await page.getByRole('heading', { name: 'Nothing Matched Your Search' }).waitFor();
+  });
+
+  it('looks up an alert id: the locus holding the alert (ZTF from the data, Rubin through the same call)', async () => {
+    await open(page, '/loci');
+    const [, locusId] = await firstLocusIds(page);
+    const alerts = (await (await fetch(`${baseURL()}/v1/loci/${locusId}/alerts`)).json()) as { data: { id: string }[] };
+    const alertId = alerts.data.find((alert) => alert.id.startsWith('ztf_candidate:'))!.id;
+    await page.getByPlaceholder('Lookup Object by ID').fill(alertId);
+    await page.getByRole('button', { name: 'Lookup' }).click();
+    // Already on the list: the lookup replaces its query.
+    await page.waitForFunction(() => JSON.parse(new URL(location.href).searchParams.get('query') ?? '{}').filters?.length === 1);
+    expect(listQuery(page).filters).toEqual([{ type: 'terms', field: 'locus_id', value: [locusId], text: `ID Lookup: ${alertId}` }]);
+    await waitForShowing(page, /^Showing 1-1 of 1$/);
+    expect(await firstLocusIds(page)).toEqual([locusId]);
+
+    // A Rubin alert id: the server's answer for it is stood in for (no Rubin alert in the demo data).
+    const rubinAlert = 'lsst:169298432598474793';
+    await page.route(`**/v1/alerts/${encodeURIComponent(rubinAlert)}`, (route) =>
+      route.fulfill({
+        contentType: 'application/vnd.api+json',
+        body: JSON.stringify({ data: { type: 'alert', id: rubinAlert, attributes: { survey: 'lsst' }, relationships: { locus: { data: { type: 'locus', id: locusId } } } } }),
+      }),
+    );
+    await open(page, `/loci/lookup/${encodeURIComponent(rubinAlert)}`);
+    expect(listQuery(page).filters).toEqual([{ type: 'terms', field: 'locus_id', value: [locusId], text: `ID Lookup: ${rubinAlert}` }]);
+    expect(await firstLocusIds(page)).toEqual([locusId]);
+    await page.unroute(`**/v1/alerts/${encodeURIComponent(rubinAlert)}`);
+    // An unknown alert id matches nothing instead of failing.
+    await open(page, `/loci/lookup/${encodeURIComponent('lsst_forced:1')}`);
+    await page.getByRole('heading', { name: 'Nothing Matched Your Search' }).waitFor();
   });
 
   it('filters by tag or catalog, then cone search, then sorts and pages; the URL state survives a reload', async () => {
@@ -183,5 +255,11 @@ describe.skipIf(!enabled)('locus list', () => {
     expect(printed.length).toBe(shown);
     expect(printed.slice(0, 5)).toEqual((await firstLocusIds(page)).slice(0, 5));
     expect((await downloadBytes(file)).toString('utf8')).toContain('os.environ.setdefault("ANTARES_API_BASE_URL"');
+    // The search panel's Script tab shows the same script.
+    await page.getByRole('button', { name: 'Script', exact: true }).click();
+    expect(await page.getByTestId('panel-script').textContent()).toBe(script);
+    await expectNoSeriousViolations(page);
+    await page.getByRole('button', { name: 'Filters', exact: true }).click();
+    await page.getByLabel('Cone search centre (RA Dec)').waitFor();
   });
 });

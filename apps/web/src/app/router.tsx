@@ -3,7 +3,8 @@ import { RootLayout } from './layout/RootLayout';
 import { RouteError } from './RouteError';
 import { adminOnly, loginRequired, sessionCheck } from './guards';
 import { rootLoader, shouldRevalidateRoot } from './root-loader';
-import { idLookupFilter, lociPath } from '../lib/locus-query';
+import { lociPath } from '../lib/locus-query';
+import { lookupFilter } from '../lib/id-lookup';
 import type { RouteHandle } from './route-handle';
 import { locusListLoader } from '../features/locus-list/api/loci-loader';
 import { locusDetailLoader } from '../features/locus-detail/api/locus-loader';
@@ -33,7 +34,8 @@ const routes: RouteObject[] = [
       {
         path: 'loci/lookup/:lookupQuery',
         handle: { name: 'lookupLoci' },
-        loader: ({ params }) => redirect(lociPath([idLookupFilter(params.lookupQuery ?? '')])),
+        // Also the top-bar lookup's target: an alert id needs a request to find its locus.
+        loader: async ({ params, request }) => redirect(lociPath([await lookupFilter((params.lookupQuery ?? '').trim(), request.signal)])),
       },
       {
         path: 'loci/:locusId',

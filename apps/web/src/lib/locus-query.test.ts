@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultLocusListQuery, elasticsearchQuery, idLookupFilter, lociPath, parseLocusListQuery, serializeLocusListQuery, sortParam, tagFilter } from './locus-query';
+import { idLookupFilter } from './id-lookup';
+import { defaultLocusListQuery, elasticsearchQuery, lociPath, parseLocusListQuery, serializeLocusListQuery, sortParam, tagFilter } from './locus-query';
 
 describe('locus list query', () => {
   it('round-trips through the URL parameter', () => {

@@ -2,7 +2,7 @@
  * The locus list query: the state the list mirrors into its `query` URL parameter
  * (`{"currentPage","filters","sortBy","sortDesc","perPage"}`) and its translation into the
  * Elasticsearch-subset body the API accepts. Shared by the shell (ID lookup), the tag and watch-list
- * pages (View Loci links) and the locus list itself.
+ * pages (View Loci links) and the locus list itself. The ID lookup's filters are in id-lookup.ts.
  */
 export type SearchFilterType = 'range' | 'term' | 'terms' | 'wildcard' | 'sky_distance' | 'query_string';
 
@@ -78,15 +78,6 @@ export function serializeLocusListQuery(query: LocusListQuery): string {
 /** The link to the locus list showing the given filters from page 1. */
 export function lociPath(filters: SearchFilter[]): string {
   return `/loci?query=${encodeURIComponent(serializeLocusListQuery(defaultLocusListQuery(filters)))}`;
-}
-
-/** The ID lookup of the search box and of /loci/lookup/{text}. */
-export function idLookupFilter(text: string): SearchFilter {
-  return {
-    type: 'query_string',
-    field: { fields: ['properties.ztf_object_id', 'locus_id'], query: `*${text}*` },
-    text: `ID Lookup: ${text}`,
-  };
 }
 
 export function tagFilter(tag: string): SearchFilter {

@@ -4,11 +4,12 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { SearchIcon } from '../../components/Icons';
-import { idLookupFilter, lociPath } from '../../lib/locus-query';
 
 /**
- * The top-bar ID lookup. Submitting always navigates to the locus list with a fresh query holding
- * only the lookup filter; when the list is already open, that navigation resets its query.
+ * The top-bar ID lookup. Submitting goes through /loci/lookup/{text}, whose loader turns the text
+ * into the lookup filter (lib/id-lookup.ts: ZTF and locus ids, Rubin diaObjectIds, alert ids) and
+ * redirects to the locus list with a fresh query holding only that filter; when the list is
+ * already open, that navigation resets its query.
  */
 export function LookupBox() {
   const [text, setText] = useState('');
@@ -18,7 +19,7 @@ export function LookupBox() {
     event.preventDefault();
     const value = text.trim();
     if (!value) return;
-    navigate(lociPath([idLookupFilter(value)]));
+    navigate(`/loci/lookup/${encodeURIComponent(value)}`);
     setText('');
   };
 

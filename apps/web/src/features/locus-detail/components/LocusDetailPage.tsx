@@ -19,6 +19,7 @@ import { ExternalLinks, externalLinks } from './header/ExternalLinks';
 import { LocusHeader } from './header/LocusHeader';
 import type { Domains } from './lightcurve/lightcurve-chart';
 import { LightcurveSection } from './lightcurve/LightcurveSection';
+import { alertTypeOf, sortPassbands } from './lightcurve/survey-codes';
 import { CatalogMatches } from './sections/CatalogMatches';
 import { LocusProperties } from './sections/LocusProperties';
 import { LocusSummary } from './sections/LocusSummary';
@@ -47,7 +48,11 @@ function LocusDetail({ locusId }: { locusId: string }) {
     }
     return map;
   }, [alerts.data]);
-  const passbands = useMemo(() => [...new Set(lightcurve.points.map((p) => p.ant_passband))].sort(), [lightcurve.points]);
+  const passbands = useMemo(() => sortPassbands(lightcurve.points.map((p) => p.ant_passband)), [lightcurve.points]);
+  const alertTypes = useMemo(
+    () => [...new Set(lightcurve.points.flatMap((p) => alertTypeOf(p) ?? []))].sort((a, b) => a - b),
+    [lightcurve.points],
+  );
 
   return (
     <>
@@ -69,7 +74,7 @@ function LocusDetail({ locusId }: { locusId: string }) {
           <RaDecChart ra={locus.ra} dec={locus.dec} points={lightcurve.points} nearby={nearby.data ?? []} />
         </Col>
         <Col md="auto">
-          <AlertTypeLegend passbands={passbands} />
+          <AlertTypeLegend alertTypes={alertTypes} passbands={passbands} />
         </Col>
       </Row>
       <SectionCard title="Lightcurve">

@@ -1,12 +1,14 @@
+import { useState } from 'react';
 import Row from 'react-bootstrap/Row';
 import Col from 'react-bootstrap/Col';
 import { defaultLocusListQuery, type SearchFilter } from '../../../lib/locus-query';
 import { LocusResults } from './LocusResults';
-import { SearchPanel } from './search-panel/SearchPanel';
+import { SearchPanel, type PanelView } from './search-panel/SearchPanel';
 import { useLocusListQuery } from './use-locus-list-query';
 
 export function Component() {
   const [query, setQuery] = useLocusListQuery();
+  const [panelView, setPanelView] = useState<PanelView>('filters');
   // Applying or removing a filter goes back to page 1 and keeps sort and page size.
   const applyFilters = (filters: SearchFilter[]) => setQuery({ ...defaultLocusListQuery(filters), sortBy: query.sortBy, sortDesc: query.sortDesc, perPage: query.perPage });
 
@@ -15,7 +17,7 @@ export function Component() {
       <h1 className="visually-hidden">Explore Loci</h1>
       <Row className="g-4">
         <Col lg={4} xl={3}>
-          <SearchPanel key={JSON.stringify(query.filters)} filters={query.filters} onApply={applyFilters} />
+          <SearchPanel key={JSON.stringify(query.filters)} filters={query.filters} onApply={applyFilters} view={panelView} onViewChange={setPanelView} />
         </Col>
         <Col lg={8} xl={9}>
           <LocusResults query={query} onQueryChange={setQuery} />

@@ -64,7 +64,6 @@ export function LocusResults({ query, onQueryChange }: { query: LocusListQuery; 
       <LocusTable
         loci={loci.data?.loci ?? []}
         loading={loading}
-        perPage={query.perPage}
         sorting={sorting}
         onSortingChange={onSortingChange}
         visibility={visibility}

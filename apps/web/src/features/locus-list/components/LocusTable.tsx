@@ -9,14 +9,12 @@ import { LOCUS_COLUMNS } from './locus-columns';
 export function LocusTable({
   loci,
   loading,
-  perPage,
   sorting,
   onSortingChange,
   visibility,
 }: {
   loci: LocusListing[];
   loading: boolean;
-  perPage: number;
   sorting: SortingState;
   onSortingChange: (sorting: SortingState) => void;
   visibility: Record<string, boolean>;
@@ -70,7 +68,8 @@ export function LocusTable({
       </thead>
       <tbody>
         {loading ? (
-          <SkeletonRows rows={Math.min(perPage, 10)} columns={columnCount} />
+          // The spec's skeleton: 10 rows, whatever the page size.
+          <SkeletonRows rows={10} columns={columnCount} />
         ) : (
           table.getRowModel().rows.map((row) => (
             <tr key={row.id} className="locus-row" data-testid="locus-row">

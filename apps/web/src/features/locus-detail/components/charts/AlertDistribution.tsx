@@ -1,7 +1,7 @@
 import { bin } from 'd3-array';
 import { scaleLinear } from 'd3-scale';
 import type { LightcurvePoint } from '../../api/lightcurve';
-import { passbandColor } from '../lightcurve/lightcurve-marks';
+import { passbandColor, sortPassbands } from '../lightcurve/survey-codes';
 
 const W = 360;
 const H = 180;
@@ -17,7 +17,7 @@ export function AlertDistribution({ points }: { points: LightcurvePoint[] }) {
     lo -= 0.5;
     hi += 0.5;
   }
-  const passbands = [...new Set(points.map((p) => p.ant_passband))].sort();
+  const passbands = sortPassbands(points.map((p) => p.ant_passband));
   const binner = bin<LightcurvePoint, number>()
     .value((p) => p.ant_mjd)
     .domain([lo, hi])

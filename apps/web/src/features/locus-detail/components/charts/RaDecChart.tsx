@@ -1,7 +1,7 @@
 import { scaleLinear } from 'd3-scale';
 import type { LightcurvePoint } from '../../api/lightcurve';
 import type { NearbyLocus } from '../../api/get-nearby-loci';
-import { passbandColor } from '../lightcurve/lightcurve-marks';
+import { passbandColor } from '../lightcurve/survey-codes';
 
 const SIZE = 250;
 const PAD = 30;

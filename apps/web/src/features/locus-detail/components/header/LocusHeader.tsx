@@ -2,7 +2,7 @@ import { EnvelopeIcon } from '../../../../components/Icons';
 import { LocusCommentLine, LocusFavoriteToggle } from '../../../../components/LocusAnnotationControls';
 import { useLocusAnnotation } from '../../../../lib/annotations';
 import { getConfig } from '../../../../lib/config';
-import type { Locus } from '../../api/get-locus';
+import { surveyObjectId, type Locus } from '../../api/get-locus';
 import { galacticText, icrsText } from './coordinates';
 import { FinderChartButton } from './FinderChartButton';
 
@@ -19,14 +19,16 @@ export function emailHref(surveyId: string, locusId: string): string {
  */
 export function LocusHeader({ locus }: { locus: Locus }) {
   const { favorited } = useLocusAnnotation(locus.id);
-  const surveyId = locus.properties.ztf_object_id ?? locus.id;
+  const surveyId = surveyObjectId(locus);
   const icrs = icrsText(locus.ra, locus.dec);
   const gal = galacticText(locus.ra, locus.dec, locus.galactic);
   return (
     <header className={`border rounded p-3 mb-4 bg-body ${favorited ? 'favorited-border' : ''}`} data-testid="locus-header" data-favorited={favorited}>
       <div className="d-flex flex-wrap justify-content-between gap-3">
         <div>
-          <h1 className="h3 mb-1">{surveyId}</h1>
+          <h1 className="h3 mb-1" data-testid="survey-object-id">
+            {surveyId}
+          </h1>
           <p className="mb-1 text-body-secondary">
             ANTARES locus <span className="font-monospace">{locus.id}</span>
           </p>

@@ -13,12 +13,11 @@ import {
   MARK_KINDS,
   MARK_LABELS,
   matchesSelection,
-  passbandColor,
   rcidColor,
   type LegendSelection,
   type Mark,
-  type MarkKind,
 } from './lightcurve-marks';
+import { alertTypeLabel, passbandColor, sortPassbands } from './survey-codes';
 
 const BRUSH_DEBOUNCE_MS = 100;
 
@@ -43,7 +42,8 @@ export function LightcurveSection({ locusId, points, rcidByAlert, onSelectionCha
 
   const marks = useMemo(() => buildMarks(points, rcidByAlert), [points, rcidByAlert]);
   const full = useMemo(() => fullDomains(marks), [marks]);
-  const passbands = useMemo(() => [...new Set(marks.map((mark) => mark.passband))].sort(), [marks]);
+  const passbands = useMemo(() => sortPassbands(marks.map((mark) => mark.passband)), [marks]);
+  const alertTypes = useMemo(() => [...new Set(marks.flatMap((mark) => (mark.alertType === undefined ? [] : [mark.alertType])))].sort((a, b) => a - b), [marks]);
   const rcids = useMemo(() => [...new Set(marks.flatMap((mark) => (mark.rcid === undefined ? [] : [mark.rcid])))].sort((a, b) => a - b), [marks]);
   const kinds = useMemo(() => MARK_KINDS.filter((kind) => marks.some((mark) => mark.kind === kind)), [marks]);
   // Colour by rcid is offered only when more than one rcid exists.
@@ -81,12 +81,12 @@ export function LightcurveSection({ locusId, points, rcidByAlert, onSelectionCha
       }
       // Selecting the same item again clears that category's selection.
       setLegendSelection((current) => {
-        const key = item.category as 'passband' | 'kind' | 'rcid';
-        const value = key === 'rcid' ? Number(item.value) : item.value;
+        const key = item.category as 'passband' | 'alertType' | 'kind' | 'rcid';
+        const value = key === 'rcid' || key === 'alertType' ? Number(item.value) : item.value;
         return { ...current, [key]: current[key] === value ? undefined : value };
       });
     };
-    const entry = (category: LegendItem['category'], value: string, label: string, itemColor: string, shape: MarkKind, selected: unknown): LegendItem => ({
+    const entry = (category: LegendItem['category'], value: string, label: string, itemColor: string, shape: LegendItem['shape'], selected: unknown): LegendItem => ({
       category,
       value,
       label,
@@ -99,7 +99,8 @@ export function LightcurveSection({ locusId, points, rcidByAlert, onSelectionCha
       onClick: toggle,
       sections: [
         { title: 'Passband', items: passbands.map((band) => entry('passband', band, band, mode === 'passband' ? passbandColor(band) : '#555555', 'magnitude', legendSelection.passband)) },
-        { title: 'Alert type', items: kinds.map((kind) => entry('kind', kind, MARK_LABELS[kind], '#555555', kind, legendSelection.kind)) },
+        { title: 'Alert type', items: alertTypes.map((code) => entry('alertType', String(code), alertTypeLabel(code, 'short'), '#555555', 'code', legendSelection.alertType)) },
+        { title: 'Marker', items: kinds.map((kind) => entry('kind', kind, MARK_LABELS[kind], '#555555', kind, legendSelection.kind)) },
         ...(mode === 'rcid'
           ? [{ title: 'rcid', items: rcids.map((rcid) => entry('rcid', String(rcid), `rcid ${rcid}`, rcidColor(rcid, rcids), 'magnitude', legendSelection.rcid)) }]
           : []),
@@ -110,7 +111,7 @@ export function LightcurveSection({ locusId, points, rcidByAlert, onSelectionCha
       ],
     };
     chart.update({ marks: marks.filter((mark) => matchesSelection(mark, legendSelection)), color, timeAxis, legend });
-  }, [marks, mode, rcids, passbands, kinds, legendSelection, timeAxis]);
+  }, [marks, mode, rcids, passbands, alertTypes, kinds, legendSelection, timeAxis]);
 
   const exportPdf = async () => {
     if (!svgRef.current) return;

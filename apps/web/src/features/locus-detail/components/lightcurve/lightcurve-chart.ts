@@ -212,7 +212,8 @@ export class LightcurveChart {
         return g;
       })
       .attr('data-kind', (mark) => mark.kind)
-      .attr('data-passband', (mark) => mark.passband);
+      .attr('data-passband', (mark) => mark.passband)
+      .attr('data-alert-type', (mark) => mark.alertType ?? null);
     groups
       .select<SVGPathElement>('path.symbol')
       .attr('d', (mark) => symbol(MARK_SYMBOLS[mark.kind].type, MARK_SYMBOLS[mark.kind].size)())

@@ -2,14 +2,15 @@ import type { Selection } from 'd3-selection';
 import { symbol } from 'd3-shape';
 import { MARK_SYMBOLS, type MarkKind } from './lightcurve-marks';
 
-export type LegendCategory = 'passband' | 'kind' | 'rcid' | 'axis';
+export type LegendCategory = 'passband' | 'alertType' | 'kind' | 'rcid' | 'axis';
 
 export interface LegendItem {
   category: LegendCategory;
   value: string;
   label: string;
   color: string;
-  shape: MarkKind | 'axis';
+  /** A marker shape; 'axis' two arrows; 'code' a box holding `value` (the alert type code). */
+  shape: MarkKind | 'axis' | 'code';
   /** Selected in its category. */
   selected: boolean;
   /** Dimmed: another item of the same category is selected. */
@@ -39,7 +40,9 @@ export function drawLegend(g: Selection<SVGGElement, unknown, null, undefined>, 
         .attr('role', 'button')
         .attr('tabindex', 0)
         .attr('aria-pressed', item.category === 'axis' ? null : String(item.selected))
-        .attr('aria-label', item.category === 'axis' ? `Time axis: ${item.label}. Switch time axis` : `Show only ${item.label}`)
+        // A coded entry shows its code beside the label: it is named by that visible text ('3 Rubin
+        // detection'), as a name that left the code out would not match what is seen.
+        .attr('aria-label', item.category === 'axis' ? `Time axis: ${item.label}. Switch time axis` : item.shape === 'code' ? null : `Show only ${item.label}`)
         .attr('opacity', item.dimmed ? 0.35 : 1)
         .attr('cursor', 'pointer')
         .on('click', () => model.onClick(item))
@@ -54,6 +57,9 @@ export function drawLegend(g: Selection<SVGGElement, unknown, null, undefined>, 
       if (item.shape === 'axis') {
         // Two opposed arrows (drawn, not a glyph: the PDF's standard fonts lack arrow characters).
         entry.append('path').attr('d', 'M1,4H13L10,1M13,10H1L4,13').attr('fill', 'none').attr('stroke', '#0d6efd').attr('stroke-width', 1.3);
+      } else if (item.shape === 'code') {
+        entry.append('rect').attr('x', 0.5).attr('y', 0.5).attr('width', 13).attr('height', 13).attr('rx', 2).attr('fill', '#ffffff').attr('stroke', item.color);
+        entry.append('text').attr('x', 7).attr('y', 11).attr('text-anchor', 'middle').attr('font-size', 10).attr('fill', item.color).text(item.value);
       } else {
         const spec = MARK_SYMBOLS[item.shape];
         entry

@@ -1,5 +1,6 @@
 import { symbolCircle, symbolCross, symbolTriangle, type SymbolType } from 'd3-shape';
 import { isDrawable, type LightcurvePoint } from '../../api/lightcurve';
+import { alertTypeOf } from './survey-codes';
 
 /** What the lightcurve draws for each point: one mark per shown magnitude, shaped by its kind. */
 export type MarkKind = 'magnitude' | 'upper_limit' | 'lower_limit' | 'other';
@@ -14,6 +15,8 @@ export interface Mark {
   mag?: number;
   err?: number;
   rcid?: number;
+  /** The alert type (ant_survey code: 1, 2 ZTF; 3, 4 Rubin), undefined when unknown. */
+  alertType?: number;
 }
 
 export const MARK_KINDS: MarkKind[] = ['magnitude', 'upper_limit', 'lower_limit', 'other'];
@@ -33,14 +36,8 @@ export const MARK_SYMBOLS: Record<MarkKind, { type: SymbolType; rotate: number; 
   other: { type: symbolCross, rotate: 45, size: 45 },
 };
 
-/** g and R get distinct, colour-blind-friendly colours. */
-export const PASSBAND_COLORS: Record<string, string> = { g: '#1b9e3b', R: '#d62728', r: '#d62728', i: '#7b3fa1', z: '#8c564b', y: '#e07b00', u: '#1f77b4' };
 const FALLBACK_COLOR = '#555555';
 const RCID_PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
-
-export function passbandColor(passband: string): string {
-  return PASSBAND_COLORS[passband] ?? FALLBACK_COLOR;
-}
 
 export function rcidColor(rcid: number | undefined, rcids: number[]): string {
   if (rcid === undefined) return FALLBACK_COLOR;
@@ -53,7 +50,7 @@ export function buildMarks(points: LightcurvePoint[], rcidByAlert: Map<string, n
   const marks: Mark[] = [];
   for (const point of points) {
     if (!isDrawable(point)) continue;
-    const base = { alertId: point.alert_id, passband: point.ant_passband, mjd: point.ant_mjd, rcid: rcidByAlert.get(point.alert_id) };
+    const base = { alertId: point.alert_id, passband: point.ant_passband, mjd: point.ant_mjd, rcid: rcidByAlert.get(point.alert_id), alertType: alertTypeOf(point) };
     const type = point.frontend_mag_type;
     if ((type === 'raw' || type === 'calibrated') && point.frontend_mag !== undefined) {
       marks.push({ ...base, key: `${point.alert_id}:m`, kind: 'magnitude', mag: point.frontend_mag, err: point.frontend_magerr });
@@ -70,6 +67,7 @@ export function buildMarks(points: LightcurvePoint[], rcidByAlert: Map<string, n
 
 export interface LegendSelection {
   passband?: string;
+  alertType?: number;
   kind?: MarkKind;
   rcid?: number;
 }
@@ -77,6 +75,7 @@ export interface LegendSelection {
 export function matchesSelection(mark: Mark, selection: LegendSelection): boolean {
   return (
     (selection.passband === undefined || mark.passband === selection.passband) &&
+    (selection.alertType === undefined || mark.alertType === selection.alertType) &&
     (selection.kind === undefined || mark.kind === selection.kind) &&
     (selection.rcid === undefined || mark.rcid === selection.rcid)
   );

@@ -2,7 +2,7 @@ import Badge from 'react-bootstrap/Badge';
 import { Link } from 'react-router';
 import { lociPath, tagFilter } from '../../../../lib/locus-query';
 import { mjdText } from '../../../../lib/time';
-import type { Locus } from '../../api/get-locus';
+import { diaObjectIds, type Locus } from '../../api/get-locus';
 
 /** The locus information card: identifiers, counts, first/last alert times, tags and catalogs. */
 export function LocusSummary({ locus }: { locus: Locus }) {
@@ -42,6 +42,9 @@ export function LocusSummary({ locus }: { locus: Locus }) {
       ),
     ],
   ];
+  // Rubin loci: their diaObjectIds (shown only when present, so ZTF-only loci look as before).
+  const rubinIds = diaObjectIds(p);
+  if (rubinIds.length) rows.splice(2, 0, ['Rubin diaObject ID', <span className="font-monospace">{rubinIds.join(', ')}</span>]);
   if (locus.grav_wave_events?.length) rows.push(['GW events', locus.grav_wave_events.join(', ')]);
   return (
     <section aria-labelledby="locus-info-heading" className="mb-3">

@@ -3,6 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
+import Nav from 'react-bootstrap/Nav';
 import Spinner from 'react-bootstrap/Spinner';
 import { MultiSelect } from '../../../../components/MultiSelect';
 import { RangeSlider } from '../../../../components/RangeSlider';
@@ -10,6 +11,7 @@ import { getConfig } from '../../../../lib/config';
 import { firstError } from '../../../../lib/api-client';
 import type { SearchFilter } from '../../../../lib/locus-query';
 import { useStatistics } from '../../api/get-statistics';
+import { PythonScriptView } from '../PythonScriptView';
 import { ActiveFilters } from './ActiveFilters';
 import { ConeSearchFields } from './ConeSearchFields';
 import { TimeRangeSelect } from './TimeRangeSelect';
@@ -24,11 +26,24 @@ function appliedMeasurements(filters: SearchFilter[], bounds: { min: number; max
   return [value.gte ?? bounds.min, value.lte ?? bounds.max];
 }
 
+export type PanelView = 'filters' | 'script';
+
 /**
- * The side search panel. Its controls are keyed by the applied filters (see LocusListPage), so
- * every filter change remounts them in their reset state.
+ * The side search panel: the filter controls, or the script view of the applied query. It is keyed
+ * by the applied filters (see LocusListPage), so every filter change remounts the controls in their
+ * reset state; the chosen view lives in the page so that it survives that.
  */
-export function SearchPanel({ filters, onApply }: { filters: SearchFilter[]; onApply: (filters: SearchFilter[]) => void }) {
+export function SearchPanel({
+  filters,
+  onApply,
+  view,
+  onViewChange,
+}: {
+  filters: SearchFilter[];
+  onApply: (filters: SearchFilter[]) => void;
+  view: PanelView;
+  onViewChange: (view: PanelView) => void;
+}) {
   const statistics = useStatistics(filters);
   const [controls, setControls] = useState<SearchControls>(() => initialControls(filters));
   const bounds = statistics.data
@@ -49,56 +64,74 @@ export function SearchPanel({ filters, onApply }: { filters: SearchFilter[]; onA
       <Card.Body>
         <h2 className="h5">Search</h2>
         <ActiveFilters filters={filters} onRemove={(index) => onApply(filters.filter((_, i) => i !== index))} />
-        {statistics.isError && (
-          <Alert variant="danger" className="small">
-            There was an error loading search dimensions and you will not be able to filter loci. Please refresh the page to try again and, if the
-            problem persists, contact us at {getConfig().supportEmail}:
-            <pre className="mb-0 mt-1 text-wrap">{JSON.stringify(firstError(statistics.error), null, 2)}</pre>
-          </Alert>
+        <Nav variant="tabs" activeKey={view} onSelect={(key) => onViewChange(key === 'script' ? 'script' : 'filters')} className="mb-3 small">
+          <Nav.Item>
+            <Nav.Link eventKey="filters" as="button" type="button">
+              Filters
+            </Nav.Link>
+          </Nav.Item>
+          <Nav.Item>
+            <Nav.Link eventKey="script" as="button" type="button">
+              Script
+            </Nav.Link>
+          </Nav.Item>
+        </Nav>
+        {view === 'script' ? (
+          <PythonScriptView filters={filters} testId="panel-script" />
+        ) : (
+          <>
+            {statistics.isError && (
+              <Alert variant="danger" className="small">
+                There was an error loading search dimensions and you will not be able to filter loci. Please refresh the page to try again and, if the
+                problem persists, contact us at {getConfig().supportEmail}:
+                <pre className="mb-0 mt-1 text-wrap">{JSON.stringify(firstError(statistics.error), null, 2)}</pre>
+              </Alert>
+            )}
+            <Form onSubmit={submit} noValidate>
+              <TimeRangeSelect id="latest-alert-within" label="Latest Alert Within" value={controls.latest} onChange={(latest) => update({ latest })} error={draft.errors[LATEST_FIELD]} />
+              <TimeRangeSelect id="first-alert-within" label="First Alert Within" value={controls.first} onChange={(first) => update({ first })} error={draft.errors[FIRST_FIELD]} />
+              {bounds.min !== bounds.max && (
+                <div className="mb-3">
+                  <RangeSlider
+                    id="num-measurements"
+                    label="Number of Measurements"
+                    min={bounds.min}
+                    max={bounds.max}
+                    value={controls.measurements ?? appliedMeasurements(filters, bounds)}
+                    onChange={(measurements) => update({ measurements })}
+                  />
+                </div>
+              )}
+              <ConeSearchFields value={controls.cone} onChange={(cone) => update({ cone })} errors={draft.errors} />
+              {statistics.isPending ? (
+                <div className="small text-body-secondary mb-3">
+                  <Spinner size="sm" animation="border" role="status" aria-label="Loading search dimensions" /> Loading catalogs and tags...
+                </div>
+              ) : (
+                <>
+                  <MultiSelect
+                    id="catalogs-select"
+                    label="Catalogs"
+                    options={statistics.data?.catalogs ?? {}}
+                    selected={controls.catalogs}
+                    onChange={(catalogs) => update({ catalogs })}
+                    disabled={statistics.isError}
+                  />
+                  <MultiSelect id="tags-select" label="Tags" options={statistics.data?.tags ?? {}} selected={controls.tags} onChange={(tags) => update({ tags })} disabled={statistics.isError} />
+                </>
+              )}
+              <Form.Group className="mb-3" controlId="grav-wave-id">
+                <Form.Label className="small fw-semibold mb-1">Gravitational Wave Event ID</Form.Label>
+                <Form.Control size="sm" placeholder="e.g. S230518h" value={controls.gravWaveId} onChange={(event) => update({ gravWaveId: event.target.value })} />
+              </Form.Group>
+              {changed && (
+                <Button type="submit" variant="primary" className="w-100" disabled={Object.keys(draft.errors).length > 0}>
+                  Apply Filters
+                </Button>
+              )}
+            </Form>
+          </>
         )}
-        <Form onSubmit={submit} noValidate>
-          <TimeRangeSelect id="latest-alert-within" label="Latest Alert Within" value={controls.latest} onChange={(latest) => update({ latest })} error={draft.errors[LATEST_FIELD]} />
-          <TimeRangeSelect id="first-alert-within" label="First Alert Within" value={controls.first} onChange={(first) => update({ first })} error={draft.errors[FIRST_FIELD]} />
-          {bounds.min !== bounds.max && (
-            <div className="mb-3">
-              <RangeSlider
-                id="num-measurements"
-                label="Number of Measurements"
-                min={bounds.min}
-                max={bounds.max}
-                value={controls.measurements ?? appliedMeasurements(filters, bounds)}
-                onChange={(measurements) => update({ measurements })}
-              />
-            </div>
-          )}
-          <ConeSearchFields value={controls.cone} onChange={(cone) => update({ cone })} errors={draft.errors} />
-          {statistics.isPending ? (
-            <div className="small text-body-secondary mb-3">
-              <Spinner size="sm" animation="border" role="status" aria-label="Loading search dimensions" /> Loading catalogs and tags...
-            </div>
-          ) : (
-            <>
-              <MultiSelect
-                id="catalogs-select"
-                label="Catalogs"
-                options={statistics.data?.catalogs ?? {}}
-                selected={controls.catalogs}
-                onChange={(catalogs) => update({ catalogs })}
-                disabled={statistics.isError}
-              />
-              <MultiSelect id="tags-select" label="Tags" options={statistics.data?.tags ?? {}} selected={controls.tags} onChange={(tags) => update({ tags })} disabled={statistics.isError} />
-            </>
-          )}
-          <Form.Group className="mb-3" controlId="grav-wave-id">
-            <Form.Label className="small fw-semibold mb-1">Gravitational Wave Event ID</Form.Label>
-            <Form.Control size="sm" placeholder="e.g. S230518h" value={controls.gravWaveId} onChange={(event) => update({ gravWaveId: event.target.value })} />
-          </Form.Group>
-          {changed && (
-            <Button type="submit" variant="primary" className="w-100" disabled={Object.keys(draft.errors).length > 0}>
-              Apply Filters
-            </Button>
-          )}
-        </Form>
       </Card.Body>
     </Card>
   );
