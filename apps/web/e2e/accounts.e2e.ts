@@ -1,5 +1,11 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
 import {
   baseURL,
@@ -15,6 +21,7 @@ import {
   type Account,
 } from './support/app';
 import { E2E_ACCOUNTS } from './support/accounts';
+import { WEB_ROOT } from './support/server';
 
 const enabled = requireChromium();
 const UNSAVED = 'You have unsaved changes, do you really want to leave?';
@@ -107,6 +114,14 @@ describe.skipIf(!enabled)('register, login, favorite, comment, favorites, settin
     await page.getByLabel('Password').fill('Wrong1234');
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     await page.getByText('Incorrect username or password. Please try again.').waitFor();
+    // Leaving the login form with what was typed asks first.
+    const dialog = page.waitForEvent('dialog');
+    void page.getByRole('link', { name: 'Need an account?' }).click();
+    const prompt = await dialog;
+    expect(prompt.message()).toBe(UNSAVED);
+    await prompt.dismiss();
+    await page.waitForTimeout(200);
+    expect(new URL(page.url()).pathname).toBe('/login');
     await page.getByLabel('Password').fill(account.password);
     await page.getByRole('button', { name: 'Login', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/loci');
@@ -361,6 +376,210 @@ describe.skipIf(!enabled)('forgot-password wizard', () => {
     await page.waitForURL('**/login');
     await login(page, { username: account.username, password: 'Comet2025Z' });
     await page.getByRole('button', { name: account.name, exact: true }).waitFor();
+    expect(watch.problems()).toEqual([]);
+  });
+});
+
+/**
+ * A server of its own for the flows that need other settings than the shared one: password reset mail
+ * over a real SMTP server on loopback (smtp-server), and access tokens that expire after ten seconds so
+ * that the app's refresh-once-then-retry runs in the browser. `antares serve` over a fresh database
+ * with the shared sample alerts ingested.
+ */
+const ACCESS_TOKEN_SECONDS = 10;
+const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
+
+interface OwnServer {
+  url: string;
+  mails: string[];
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function startOwnServer(): Promise<OwnServer> {
+  const mails: string[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, _session, callback) {
+      let text = '';
+      stream.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      stream.on('end', () => {
+        mails.push(text);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = (smtp.server.address() as { port: number }).port;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'antares-e2e-smtp-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ANTARES_DATA_DIR: dataDir,
+    ANTARES_WEB_DIST: path.join(WEB_ROOT, 'dist'),
+    ANTARES_INBOX_DIR: 'off',
+    ANTARES_HOST: '127.0.0.1',
+    ANTARES_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    ANTARES_MAIL_FROM: 'ANTARES <no-reply@antares.test>',
+    ANTARES_ACCESS_TOKEN_MINUTES: String(ACCESS_TOKEN_SECONDS / 60),
+    DATABASE_URL: '',
+  };
+  const ingest = spawnSync('npx', ['tsx', 'apps/cli/src/main.ts', 'ingest', path.resolve(REPO_ROOT, '../shared/data/ztf-avro-alert/samples')], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+  if (ingest.status !== 0) throw new Error(`antares ingest failed: ${ingest.stdout}${ingest.stderr}`);
+  const port = await freePort();
+  const child: ChildProcess = spawn('npx', ['tsx', 'apps/cli/src/main.ts', 'serve', '--port', String(port)], { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.pid && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    }
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`antares serve exited with status ${child.exitCode}`);
+    if (await fetch(`${url}/v1/loci?page%5Blimit%5D=1`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`antares serve did not answer at ${url}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  return { url, mails, stop };
+}
+
+/** The text of a mail as received, quoted-printable undone (nodemailer folds long lines). */
+function decodeMail(raw: string): string {
+  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+describe.skipIf(!enabled)('a server with SMTP and short sessions', () => {
+  let own: OwnServer;
+  let session: BrowserSession;
+  let page: Page;
+  let watch: ReturnType<typeof watchPage>;
+  const stamp = Date.now().toString(36);
+  const account: Account = { username: `smtp_${stamp}`, password: 'Galaxy42X', email: `smtp_${stamp}@example.org`, name: `Mail ${stamp}` };
+  /** The API calls the page made, in order, as "METHOD /path status". */
+  let calls: string[] = [];
+  const record = (response: Response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/v1/')) calls.push(`${response.request().method()} ${url.pathname} ${response.status()}`);
+  };
+
+  beforeAll(async () => {
+    own = await startOwnServer();
+    const registered = await fetch(`${own.url}/v1/users`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/vnd.api+json' },
+      body: JSON.stringify({ data: { type: 'user', attributes: account } }),
+    });
+    expect(registered.status).toBe(201);
+    session = await launchBrowser();
+    page = await session.context.newPage();
+    page.on('response', record);
+    watch = watchPage(page);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await own?.stop();
+  });
+
+  const visit = (p: string) => page.goto(`${own.url}${p}`, { waitUntil: 'networkidle' });
+
+  it('mails the reset link over SMTP, and the link works in the browser (once)', async () => {
+    await visit('/forgot-password');
+    await page.getByLabel('Username').fill(account.username);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect.poll(() => page.getByTestId('reset-step').getAttribute('data-step')).toBe('SENT');
+    await expect.poll(() => own.mails.length, { timeout: 15_000 }).toBe(1);
+    const mail = decodeMail(own.mails[0]);
+    expect(mail).toMatch(new RegExp(`^To: ${account.email}`, 'm'));
+    expect(mail).toMatch(/^From: ANTARES <no-reply@antares\.test>/m);
+    expect(mail).toMatch(/^Subject: ANTARES password reset/m);
+    const link = /https?:\/\/\S+\/forgot-password\?token=[\w.%-]+/.exec(mail)?.[0] ?? '';
+    expect(link.startsWith(`${own.url}/forgot-password?token=`)).toBe(true);
+    // An unknown username gets the same screen and no mail.
+    await visit('/forgot-password');
+    await page.getByLabel('Username').fill(`nobody_${stamp}`);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect.poll(() => page.getByTestId('reset-step').getAttribute('data-step')).toBe('SENT');
+
+    await page.goto(link, { waitUntil: 'networkidle' });
+    expect(await page.getByTestId('reset-step').getAttribute('data-step')).toBe('SUBMIT');
+    await page.getByLabel('New Password').fill('Comet2025Z');
+    await page.getByLabel('Repeat Password').fill('Comet2025Z');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password has been successfully changed.').waitFor();
+    expect(await page.getByTestId('reset-step').getAttribute('data-step')).toBe('FINISHED');
+    await page.goto(link, { waitUntil: 'networkidle' });
+    await page.getByLabel('New Password').fill('Comet2026Z');
+    await page.getByLabel('Repeat Password').fill('Comet2026Z');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('This reset link has already been used').waitFor();
+    expect(own.mails).toHaveLength(1);
+    account.password = 'Comet2025Z';
+  });
+
+  it('refreshes an expired session once and retries the call (favoriting a locus)', async () => {
+    await visit(`/login?redirect=${encodeURIComponent('/loci')}`);
+    await page.getByLabel('Username').fill(account.username);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/loci');
+    const [locusId] = await firstLocusIds(page);
+    await visit(`/loci/${locusId}`);
+    const header = page.getByTestId('locus-header');
+    await header.getByRole('button', { name: 'Add to favorites' }).waitFor();
+    await page.waitForTimeout((ACCESS_TOKEN_SECONDS + 1.5) * 1000);
+    calls = [];
+    await header.getByRole('button', { name: 'Add to favorites' }).click();
+    await header.getByRole('button', { name: 'Remove from favorites' }).waitFor();
+    const save = calls.filter((c) => /locus_annotations|auth\//.test(c));
+    expect(save.slice(0, 3)).toEqual([
+      expect.stringMatching(/^(POST|PATCH) \/v1\/locus_annotations\S* 401$/),
+      'POST /v1/auth/refresh 200',
+      expect.stringMatching(/^(POST|PATCH) \/v1\/locus_annotations\S* 20[01]$/),
+    ]);
+    expect(calls.filter((c) => c.startsWith('POST /v1/auth/refresh'))).toHaveLength(1);
+    expect(await storedSession(page)).toMatchObject({ isAuthenticated: true, user: { username: account.username } });
+    // It was stored: a reload (the start-up check) shows it favorited.
+    await page.reload({ waitUntil: 'networkidle' });
+    await header.getByRole('button', { name: 'Remove from favorites' }).waitFor();
+  });
+
+  it('logs out when the refresh is refused (the session was revoked meanwhile)', async () => {
+    const header = page.getByTestId('locus-header');
+    await page.waitForTimeout((ACCESS_TOKEN_SECONDS + 1.5) * 1000);
+    // Revoke the session on the server (as a logout elsewhere would), but keep the cookies in the browser.
+    const cookies = await session.context.cookies();
+    const status = await page.evaluate(async () => {
+      const csrf = document.cookie.split('; ').find((c) => c.startsWith('csrf_refresh_token='))?.split('=')[1] ?? '';
+      return (await fetch('/v1/auth/logout?type=cookie', { method: 'POST', credentials: 'include', headers: { 'X-CSRF-TOKEN': csrf } })).status;
+    });
+    expect(status).toBe(200);
+    await session.context.addCookies(cookies);
+    calls = [];
+    await header.getByRole('button', { name: 'Remove from favorites' }).click();
+    await page.getByRole('link', { name: 'Login', exact: true }).waitFor();
+    expect(calls.filter((c) => c.startsWith('POST /v1/auth/refresh'))).toEqual(['POST /v1/auth/refresh 401']);
+    expect(await storedSession(page)).toMatchObject({ isAuthenticated: false, user: null });
+    await header.getByRole('button', { name: 'Login to save this locus' }).waitFor();
     expect(watch.problems()).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '@antares/contract';
 import type { Repositories, UserRow } from '@antares/db';
 import { ApiError } from '../errors.ts';
-import { TokenError, type TokenClaims, type TokenService } from './tokens.ts';
+import { passwordFingerprint, TokenError, type TokenClaims, type TokenService, type TokenSubject } from './tokens.ts';
 
 export interface Identity {
   user: UserRow;
@@ -18,6 +18,17 @@ export const COOKIES = {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The token of an `Authorization: Bearer` header (scripts, reset links), if any. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+}
+
+/** 403 for an unsafe cookie-authenticated call whose X-CSRF-TOKEN is missing or wrong (double submit). */
+export function csrfError(): ApiError {
+  return new ApiError(403, 'Forbidden', 'Missing or incorrect CSRF token (X-CSRF-TOKEN header)');
+}
+
 /**
  * Who is calling: an access token from the Authorization header (scripts) or from the HttpOnly cookie
  * (the web app; then unsafe methods must echo the CSRF value in X-CSRF-TOKEN, the double-submit check).
@@ -27,15 +38,12 @@ export class Authenticator {
   constructor(private readonly tokens: TokenService, private readonly repos: Repositories) {}
 
   async identify(request: FastifyRequest): Promise<Identity | null> {
-    const header = request.headers.authorization;
-    const bearer = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    const bearer = bearerToken(request);
     const cookie = request.cookies[COOKIES.access];
     const token = bearer ?? cookie;
     if (!token) return null;
     const claims = await this.verify(token, 'access');
-    if (!bearer && !SAFE_METHODS.has(request.method) && request.headers['x-csrf-token'] !== claims.csrf) {
-      throw new ApiError(403, 'Forbidden', 'Missing or incorrect CSRF token (X-CSRF-TOKEN header)');
-    }
+    if (!bearer && !SAFE_METHODS.has(request.method) && request.headers['x-csrf-token'] !== claims.csrf) throw csrfError();
     return { user: await this.userOf(claims), claims };
   }
 
@@ -70,13 +78,15 @@ export class Authenticator {
   async userOf(claims: TokenClaims): Promise<UserRow> {
     const user = await this.repos.users.findById(Number(claims.sub));
     if (!user) throw new ApiError(401, 'Unauthorized', 'The account of this token no longer exists');
+    // Issued before the password was last changed or reset: that ended every session (and reset link).
+    if (claims.pwd !== passwordFingerprint(user.password_hash)) throw new ApiError(401, 'Unauthorized', 'Token is invalid');
     return user;
   }
 
   /** Sets the session cookies the way flask-jwt-extended does (wire format section 7). */
-  async startSession(request: FastifyRequest, reply: FastifyReply, userId: number, options: { fresh?: boolean } = {}) {
-    const access = await this.tokens.issue('access', userId, options);
-    const refresh = await this.tokens.issue('refresh', userId);
+  async startSession(request: FastifyRequest, reply: FastifyReply, user: TokenSubject, options: { fresh?: boolean } = {}) {
+    const access = await this.tokens.issue('access', user, options);
+    const refresh = await this.tokens.issue('refresh', user);
     // The access cookie outlives its token on purpose: the browser keeps sending the expired token, so
     // the server can answer "Token has expired" and the web app knows to refresh (spec section 4).
     this.setCookie(request, reply, COOKIES.access, access.token, this.tokens.lifetimeSeconds('refresh'), true);
@@ -86,8 +96,8 @@ export class Authenticator {
     return { access, refresh };
   }
 
-  async refreshAccess(request: FastifyRequest, reply: FastifyReply, userId: number) {
-    const access = await this.tokens.issue('access', userId);
+  async refreshAccess(request: FastifyRequest, reply: FastifyReply, user: TokenSubject) {
+    const access = await this.tokens.issue('access', user);
     this.setCookie(request, reply, COOKIES.access, access.token, this.tokens.lifetimeSeconds('refresh'), true);
     this.setCookie(request, reply, COOKIES.csrfAccess, access.claims.csrf, this.tokens.lifetimeSeconds('refresh'), false);
     return access;

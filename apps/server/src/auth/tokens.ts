@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
@@ -14,7 +14,19 @@ export interface TokenClaims {
   csrf: string;
   /** Issued by a password check just now (login-fresh): required to change a password. */
   fresh: boolean;
+  /** A fingerprint of the password hash at issue: a password change or reset ends every older token. */
+  pwd: string;
   exp: number;
+}
+
+/** Whom a token is for: the user id and their current password hash (see TokenClaims.pwd). */
+export interface TokenSubject {
+  user_id: number;
+  password_hash: string;
+}
+
+export function passwordFingerprint(passwordHash: string): string {
+  return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
 }
 
 /** Why a token was refused; 'expired' is told apart because the web app refreshes on it. */
@@ -37,16 +49,17 @@ export class TokenService {
     return this.config.resetTokenMinutes * 60;
   }
 
-  async issue(type: TokenType, userId: number, options: { fresh?: boolean } = {}): Promise<{ token: string; claims: TokenClaims }> {
+  async issue(type: TokenType, subject: TokenSubject, options: { fresh?: boolean } = {}): Promise<{ token: string; claims: TokenClaims }> {
     const claims: TokenClaims = {
-      sub: String(userId),
+      sub: String(subject.user_id),
       jti: randomUUID(),
       type,
       csrf: randomUUID(),
       fresh: options.fresh ?? false,
+      pwd: passwordFingerprint(subject.password_hash),
       exp: Math.floor(Date.now() / 1000) + this.lifetimeSeconds(type),
     };
-    const token = await new SignJWT({ type: claims.type, csrf: claims.csrf, fresh: claims.fresh })
+    const token = await new SignJWT({ type: claims.type, csrf: claims.csrf, fresh: claims.fresh, pwd: claims.pwd })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(claims.sub).setJti(claims.jti).setIssuedAt().setExpirationTime(claims.exp)
       .sign(this.key);
@@ -61,7 +74,7 @@ export class TokenService {
       }
       return {
         sub: payload.sub, jti: payload.jti, type, csrf: String(payload.csrf ?? ''),
-        fresh: payload.fresh === true, exp: payload.exp ?? 0,
+        fresh: payload.fresh === true, pwd: String(payload.pwd ?? ''), exp: payload.exp ?? 0,
       };
     } catch (error) {
       if (error instanceof TokenError) throw error;

@@ -1,8 +1,15 @@
 import { MESSAGES, firstError, rules } from '@antares/contract';
 import type { Repositories, UserRow } from '@antares/db';
 import { ApiError, badRequest, notFound } from '../errors.ts';
+import { SYSTEM_USERNAME } from '@antares/pipeline';
 import { hashPassword } from '../auth/passwords.ts';
 import { stringField } from './body.ts';
+
+/**
+ * Usernames nobody may register: the system account that owns the shipped filters (created at start-up;
+ * a real account by that name would keep them from being installed, or take them over).
+ */
+export const RESERVED_USERNAMES: readonly string[] = [SYSTEM_USERNAME];
 
 /** Registration and account administration. */
 export class UserService {
@@ -20,6 +27,7 @@ export class UserService {
       ['password', firstError(password, rules.password)],
     ].filter(([, message]) => message !== null);
     if (problems.length > 0) throw badRequest(problems.map(([field, message]) => `${field}: ${message}`).join(' '));
+    if (RESERVED_USERNAMES.includes(username.trim().toLowerCase())) throw new ApiError(409, 'Conflict', MESSAGES.usernameTaken);
     const user = await this.repos.users.create({
       username: username.trim(), email: email.trim(), name: name.trim(), password_hash: await hashPassword(password), ...flags,
     });

@@ -15,6 +15,8 @@ export interface TestServer {
   url: string;
   config: Config;
   repos: Repositories;
+  /** Every route the server registered, as "METHOD /url" (HEAD twins of GET routes left out). */
+  routes: string[];
   getJson(pathAndQuery: string): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
@@ -26,8 +28,12 @@ export async function startTestServer(options: { ingest?: string[]; config?: Par
     await ingestFiles(database.repos, expandInputs(options.ingest.map((p) => path.join(SHARED_DATA, p))));
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'antares-test-'));
-  const config = loadConfig({}, { webDist: '/nonexistent', dataDir, jwtSecret: 'a-test-secret-of-at-least-thirty-two-characters', ...options.config });
-  const app = await buildServer({ config, repos: database.repos, filterSandbox: typeof options.filterSandbox === 'function' ? options.filterSandbox(database.repos) : options.filterSandbox });
+  const config = loadConfig({}, { webDist: '/nonexistent', dataDir, inboxDir: path.join(dataDir, 'inbox'), jwtSecret: 'a-test-secret-of-at-least-thirty-two-characters', ...options.config });
+  const routes = new Set<string>();
+  const onRoute = (route: { method: string | string[]; url: string }) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.add(`${method} ${route.url}`);
+  };
+  const app = await buildServer({ config, repos: database.repos, onRoute, filterSandbox: typeof options.filterSandbox === 'function' ? options.filterSandbox(database.repos) : options.filterSandbox });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -36,6 +42,7 @@ export async function startTestServer(options: { ingest?: string[]; config?: Par
     url,
     config,
     repos: database.repos,
+    routes: [...routes].sort(),
     async getJson(pathAndQuery: string) {
       const response = await fetch(`${url}${pathAndQuery}`);
       const text = await response.text();

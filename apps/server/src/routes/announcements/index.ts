@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { ANNOUNCEMENT_VARIANTS, LIMITS, MESSAGES } from '@antares/contract';
 import type { RouteContext } from '../context.ts';
-import { attributesOf, booleanField, numericId, stringField } from '../../services/body.ts';
+import { AnnouncementService } from '../../services/announcement-service.ts';
+import { attributesOf, numericId } from '../../services/body.ts';
 import { pageOf, parseJsonParam, single, type QueryParams } from '../../services/query-params.ts';
 import { baseUrl, pageLinks } from '../../services/request-url.ts';
 import { listDocument } from '../../serializers/documents.ts';
 import { announcementResource } from '../../serializers/user.ts';
-import { badRequest, notFound } from '../../errors.ts';
 
+/** Announcements: anyone reads them (the banners), admins create and toggle them. */
 export function announcementRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {
+  const announcements = new AnnouncementService(repos);
+
   app.get('/v1/announcements', async (request) => {
     const query = request.query as QueryParams;
     const { limit, offset } = pageOf(query, 100);
@@ -19,25 +21,12 @@ export function announcementRoutes(app: FastifyInstance, { auth, repos, config }
 
   app.post('/v1/announcements', async (request, reply) => {
     await auth.requireAdmin(request, 'create_announcement');
-    const attributes = attributesOf(request.body);
-    const message = (stringField(attributes, 'message') ?? '').trim();
-    if (message === '') throw badRequest(`message: ${MESSAGES.required}`);
-    if (message.length > LIMITS.announcementMessageMax) throw badRequest(`message: ${MESSAGES.maxLength(LIMITS.announcementMessageMax)}`);
-    const variant = stringField(attributes, 'variant') ?? 'info';
-    if (!(ANNOUNCEMENT_VARIANTS as readonly string[]).includes(variant)) {
-      throw badRequest(`variant must be one of ${ANNOUNCEMENT_VARIANTS.join(', ')}`);
-    }
-    const row = await repos.announcements.create({ message, variant, active: booleanField(attributes, 'active') ?? false });
-    return reply.status(201).send({ data: announcementResource(row) });
+    return reply.status(201).send({ data: announcementResource(await announcements.create(attributesOf(request.body))) });
   });
 
   app.patch<{ Params: { id: string } }>('/v1/announcements/:id', async (request) => {
     await auth.requireAdmin(request, 'update_announcement');
-    const id = numericId(request.params.id);
-    const active = booleanField(attributesOf(request.body), 'active');
-    if (active === undefined) throw badRequest('active: Field is required.');
-    const row = id === null ? undefined : await repos.announcements.update(id, { active });
-    if (!row) throw notFound(`No announcement with id "${request.params.id}"`);
+    const row = await announcements.setActive(numericId(request.params.id), request.params.id, attributesOf(request.body));
     return { data: announcementResource(row) };
   });
 }

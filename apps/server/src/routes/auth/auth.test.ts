@@ -2,6 +2,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 import { HttpSession } from '../../testing/http-session.ts';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { TokenService } from '../../auth/tokens.ts';
 
 // Sessions, registration and password reset over real HTTP, with a real SMTP server on loopback.
@@ -57,6 +59,31 @@ describe('registration', () => {
       expect(response.status).toBe(400);
       expect(response.body.errors[0].detail).toContain(message);
     }
+  });
+});
+
+describe('registration: what it does not give', () => {
+  it('refuses the system account name (owner of the shipped filters) like a taken one', async () => {
+    const session = new HttpSession(server.url);
+    for (const username of ['antares', 'ANTARES', 'Antares']) {
+      const response = await register(session, username);
+      expect(response.status, username).toBe(409);
+      expect(response.body.errors[0].detail).toBe('This username is already in use, please choose a different one.');
+    }
+    expect(await server.repos.users.findByUsername('antares')).toBeUndefined();
+  });
+
+  it('ignores admin and staff flags in a registration and stores an argon2id hash', async () => {
+    const session = new HttpSession(server.url);
+    const created = await register(session, 'climber', { admin: 'true', staff: 'true' } as never);
+    const sneaky = await session.post('/v1/users', { data: { type: 'user', attributes: { name: 'S', username: 'climber2', email: 'c2@example.org', password: 'Galaxy2026', admin: true, staff: true } } });
+    expect(created.status).toBe(201);
+    expect(sneaky.status).toBe(201);
+    expect(sneaky.body.data.attributes).toMatchObject({ admin: false, staff: false });
+    const row = await server.repos.users.findByUsername('climber2');
+    expect(row).toMatchObject({ admin: false, staff: false });
+    expect(row!.password_hash).toMatch(/^\$argon2id\$/);
+    expect(row!.password_hash).not.toContain('Galaxy2026');
   });
 });
 
@@ -135,6 +162,89 @@ describe('login, check, refresh and logout', () => {
     expect(check.status).toBe(200);
   });
 
+  it('marks the cookies Secure behind https (X-Forwarded-Proto)', async () => {
+    const session = new HttpSession(server.url);
+    await register(session, 'secure1');
+    const plain = await fetch(`${server.url}/v1/auth/login?type=cookie`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'secure1', password: 'Galaxy2026' }) });
+    expect(plain.headers.getSetCookie().some((c) => /;\s*Secure/i.test(c))).toBe(false);
+    const https = await fetch(`${server.url}/v1/auth/login?type=cookie`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' }, body: JSON.stringify({ username: 'secure1', password: 'Galaxy2026' }),
+    });
+    const cookies = https.headers.getSetCookie();
+    expect(cookies).toHaveLength(4);
+    for (const cookie of cookies) expect(cookie).toMatch(/;\s*Secure/i);
+  });
+
+  it('logs out only with a CSRF value of the session (the web app sends the refresh one), revoking both tokens', async () => {
+    const session = new HttpSession(server.url);
+    await register(session, 'leaver');
+    await session.post('/v1/auth/login?type=cookie', { username: 'leaver', password: 'Galaxy2026' });
+    const forged = await session.post('/v1/auth/logout?type=cookie', undefined, { csrf: false, headers: { 'x-csrf-token': 'guessed' } });
+    expect(forged.status).toBe(403);
+    expect((await session.get('/v1/auth/check')).status).toBe(200);
+    const refreshToken = session.cookies.get('refresh_token_cookie')!;
+    const accessToken = session.cookies.get('access_token_cookie')!;
+    const out = await session.post('/v1/auth/logout?type=cookie', undefined, { csrf: false, headers: { 'x-csrf-token': session.cookies.get('csrf_refresh_token')! } });
+    expect(out.status).toBe(200);
+    expect(session.cookies.has('access_token_cookie')).toBe(false);
+    // Refresh after logout: the kept refresh token is refused, and so is the access token.
+    const replay = await fetch(`${server.url}/v1/auth/refresh?type=token`, { method: 'POST', headers: { authorization: `Bearer ${refreshToken}` } });
+    expect(replay.status).toBe(401);
+    expect(((await replay.json()) as any).errors[0].detail).toBe('Token has been revoked');
+    expect((await fetch(`${server.url}/v1/auth/check`, { headers: { authorization: `Bearer ${accessToken}` } })).status).toBe(401);
+  });
+
+  it('lets scripts refresh and log out with bearer tokens', async () => {
+    const session = new HttpSession(server.url);
+    await register(session, 'scripter2');
+    const login = await session.post('/v1/auth/login?type=token', { username: 'scripter2', password: 'Galaxy2026' });
+    const refreshed = await fetch(`${server.url}/v1/auth/refresh?type=token`, { method: 'POST', headers: { authorization: `Bearer ${login.body.refresh_token}` } });
+    expect(refreshed.status).toBe(200);
+    const access = ((await refreshed.json()) as any).access_token as string;
+    expect(access).not.toBe(login.body.access_token);
+    const bearer = { authorization: `Bearer ${access}` };
+    expect((await fetch(`${server.url}/v1/auth/check`, { headers: bearer })).status).toBe(200);
+    // An access token is no refresh token.
+    expect((await fetch(`${server.url}/v1/auth/refresh?type=token`, { method: 'POST', headers: bearer })).status).toBe(401);
+    expect((await fetch(`${server.url}/v1/auth/logout`, { method: 'POST', headers: bearer })).status).toBe(200);
+    expect((await fetch(`${server.url}/v1/auth/check`, { headers: bearer })).status).toBe(401);
+  });
+
+  it('ends every other session of an account when its password changes', async () => {
+    const laptop = new HttpSession(server.url);
+    const phone = new HttpSession(server.url);
+    await register(laptop, 'twodevices');
+    await laptop.post('/v1/auth/login?type=cookie', { username: 'twodevices', password: 'Galaxy2026' });
+    await phone.post('/v1/auth/login?type=cookie', { username: 'twodevices', password: 'Galaxy2026' });
+    const { token: oldLink } = await new TokenService(server.config).issue('reset', (await server.repos.users.findByUsername('twodevices'))!);
+    await laptop.post('/v1/auth/login-fresh?type=cookie', { username: 'twodevices', password: 'Galaxy2026' });
+    expect((await laptop.post('/v1/auth/reset?type=cookie', { password: 'Changed2027' })).status).toBe(200);
+    expect((await laptop.get('/v1/auth/check')).status).toBe(200);
+    expect((await phone.get('/v1/auth/check')).status).toBe(401);
+    expect((await phone.post('/v1/auth/refresh?type=cookie')).status).toBe(401);
+    // A reset link mailed before the change is dead too.
+    const reset = await new HttpSession(server.url).post('/v1/auth/reset?type=cookie', { password: 'Another2028' }, { headers: { authorization: `Bearer ${oldLink}` } });
+    expect(reset.status).toBe(401);
+    expect((await phone.post('/v1/auth/login?type=cookie', { username: 'twodevices', password: 'Changed2027' })).status).toBe(200);
+  });
+
+  it('rate-limits failed logins per client address across usernames', async () => {
+    const limited = await startTestServer({ config: { loginLimitPerIp: 3, loginLimitPerUsername: 100 } });
+    try {
+      const session = new HttpSession(limited.url);
+      await register(session, 'ipvictim');
+      for (const username of ['guess-a', 'guess-b', 'guess-c']) {
+        expect((await session.post('/v1/auth/login?type=cookie', { username, password: 'Wrong1234' })).status).toBe(401);
+      }
+      const blocked = await session.post('/v1/auth/login?type=cookie', { username: 'ipvictim', password: 'Galaxy2026' });
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(blocked.body.errors[0].detail).toMatch(/Too many failed logins/);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('rate-limits failed logins per username with 429 and Retry-After', async () => {
     const session = new HttpSession(server.url);
     await register(session, 'limited');
@@ -169,12 +279,44 @@ describe('password reset by e-mail', () => {
     expect((await session.post('/v1/auth/login?type=cookie', { username: 'forgetful', password: 'NewPass2027' })).status).toBe(200);
   });
 
+  it('mails nothing for the system account, which has no password', async () => {
+    await server.repos.users.create({ username: 'antares', email: 'antares@antares.invalid', name: 'ANTARES', password_hash: '!no-login' });
+    const before = mails.length;
+    const response = await new HttpSession(server.url).post('/v1/auth/forgot', { username: 'antares' });
+    expect(response.status).toBe(202);
+    // A mail to a known user arrives within milliseconds on loopback; give this one a full second.
+    await register(new HttpSession(server.url), 'control', { email: 'control@example.org' });
+    await new HttpSession(server.url).post('/v1/auth/forgot', { username: 'control' });
+    await expect.poll(() => mails.length, { timeout: 5000 }).toBe(before + 1);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(mails.length).toBe(before + 1);
+    expect(mails.at(-1)).toContain('control@example.org');
+  });
+
+  it('writes the mail to the outbox folder when no SMTP server is configured', async () => {
+    const offline = await startTestServer();
+    try {
+      const session = new HttpSession(offline.url);
+      await register(session, 'offline', { email: 'offline@example.org' });
+      expect((await session.post('/v1/auth/forgot', { username: 'offline' })).status).toBe(202);
+      const outbox = path.join(offline.config.dataDir, 'outbox');
+      await expect.poll(() => (existsSync(outbox) ? readdirSync(outbox).length : 0), { timeout: 5000 }).toBe(1);
+      const mail = readFileSync(path.join(outbox, readdirSync(outbox)[0]), 'utf8');
+      expect(mail).toContain('To: offline@example.org');
+      const token = decodeURIComponent(/forgot-password\?token=(\S+)/.exec(mail)![1]);
+      const reset = await new HttpSession(offline.url).post('/v1/auth/reset?type=cookie', { password: 'Offline2027' }, { headers: { authorization: `Bearer ${token}` } });
+      expect(reset.status).toBe(200);
+    } finally {
+      await offline.close();
+    }
+  });
+
   it('refuses an expired reset token, and a password change without a fresh login', async () => {
     const short = await startTestServer({ config: { resetTokenMinutes: 1 / 60 } });
     try {
       const session = new HttpSession(short.url);
       await register(session, 'slowpoke');
-      const { token } = await new TokenService(short.config).issue('reset', (await short.repos.users.findByUsername('slowpoke'))!.user_id);
+      const { token } = await new TokenService(short.config).issue('reset', (await short.repos.users.findByUsername('slowpoke'))!);
       await new Promise((resolve) => setTimeout(resolve, 2100));
       const expired = await session.post('/v1/auth/reset?type=cookie', { password: 'NewPass2027' }, { headers: { authorization: `Bearer ${token}` } });
       expect(expired.status).toBe(401);

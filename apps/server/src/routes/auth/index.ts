@@ -28,7 +28,10 @@ export function authRoutes(app: FastifyInstance, context: RouteContext): void {
     });
   }
 
-  app.post('/v1/auth/refresh', async (request, reply) => identityBody(await service.refresh(request, reply)));
+  app.post('/v1/auth/refresh', async (request, reply) => {
+    const { user, accessToken } = await service.refresh(request, reply);
+    return wantsTokens(request.query) ? { ...identityBody(user), access_token: accessToken } : identityBody(user);
+  });
 
   app.post('/v1/auth/logout', async (request, reply) => {
     await service.logout(request, reply);

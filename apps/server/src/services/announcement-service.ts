@@ -1,0 +1,30 @@
+import { ANNOUNCEMENT_VARIANTS, LIMITS, MESSAGES } from '@antares/contract';
+import type { AnnouncementRow, Repositories } from '@antares/db';
+import { badRequest, notFound } from '../errors.ts';
+import { booleanField, stringField } from './body.ts';
+
+/** Announcements (the banners): the spec's limits on what admins create and toggle. */
+export class AnnouncementService {
+  constructor(private readonly repos: Repositories) {}
+
+  async create(attributes: Record<string, unknown>): Promise<AnnouncementRow> {
+    const message = (stringField(attributes, 'message') ?? '').trim();
+    if (message === '') throw badRequest(`message: ${MESSAGES.required}`, '/data/attributes/message');
+    if (message.length > LIMITS.announcementMessageMax) {
+      throw badRequest(`message: ${MESSAGES.maxLength(LIMITS.announcementMessageMax)}`, '/data/attributes/message');
+    }
+    const variant = stringField(attributes, 'variant') ?? 'info';
+    if (!(ANNOUNCEMENT_VARIANTS as readonly string[]).includes(variant)) {
+      throw badRequest(`variant must be one of ${ANNOUNCEMENT_VARIANTS.join(', ')}`, '/data/attributes/variant');
+    }
+    return this.repos.announcements.create({ message, variant, active: booleanField(attributes, 'active') ?? false });
+  }
+
+  async setActive(id: number | null, idText: string, attributes: Record<string, unknown>): Promise<AnnouncementRow> {
+    const active = booleanField(attributes, 'active');
+    if (active === undefined) throw badRequest(`active: ${MESSAGES.required}`, '/data/attributes/active');
+    const row = id === null ? undefined : await this.repos.announcements.update(id, { active });
+    if (!row) throw notFound(`No announcement with id "${idText}"`);
+    return row;
+  }
+}
