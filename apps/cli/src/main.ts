@@ -66,7 +66,7 @@ program.command('ingest')
   });
 
 program.command('simulate')
-  .description('write a simulated ZTF survey (schema 4.02 Avro alerts with cutouts), deterministic per seed')
+  .description('write a simulated survey: ZTF (schema 4.02) and, for some objects, Rubin (schema 10.0) Avro alerts with cutouts, deterministic per seed')
   .requiredOption('--out <dir>', 'output folder')
   .option('--objects <n>', 'number of objects', integer('objects', 1), 2500)
   .option('--nights <k>', 'number of nights', integer('nights', 1), 25)

@@ -72,7 +72,7 @@ describe('antares serve', () => {
     cli(['user', 'create', '--username', 'watcher', '--email', 'watcher@example.org', '--password', 'Watcher2026', '--name', 'W'], env);
 
     await simulateSurvey({ objects: 12, nights: 2, seed: 4242, outDir: survey, processes: 1 });
-    const files = readdirSync(survey).filter((f) => f.endsWith('.avro')).sort();
+    const files = readdirSync(survey).filter((f) => f.startsWith('ztf_') && f.endsWith('.avro')).sort();
     const positions: Array<{ ra: number; dec: number }> = [];
     for await (const record of decodeAvroFile(path.join(survey, files[0]))) {
       if ('packet' in record && record.packet.survey === 'ztf') positions.push({ ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number });

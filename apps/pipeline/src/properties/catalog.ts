@@ -1,3 +1,4 @@
+import { LSST_DIA_FORCED_SOURCE_FIELDS, LSST_DIA_SOURCE_FIELDS } from './lsst-fields.ts';
 import { ZTF_CANDIDATE_FIELDS } from './ztf-fields.ts';
 
 /**
@@ -19,14 +20,14 @@ const def = (id: string, type: PropertyDefinition['type'], origin: string, descr
   ({ id, type, origin, description, es_mapping: es(type) });
 
 const ANT_ALERT_PROPERTIES: PropertyDefinition[] = [
-  def('ant_mjd', 'float', 'antares', 'Modified Julian date of the observation (jd - 2400000.5).'),
-  def('ant_survey', 'int', 'antares', 'Kind of measurement: 1 for a detection (candidate), 2 for an upper limit.'),
+  def('ant_mjd', 'float', 'antares', 'Modified Julian date of the observation (ZTF jd - 2400000.5, Rubin midpointMjdTai).'),
+  def('ant_survey', 'int', 'antares', 'Survey and kind of measurement: 1 ZTF detection (candidate), 2 ZTF upper limit, 3 Rubin detection (DiaSource), 4 Rubin forced photometry (a measurement when flux/error >= 5, else an upper limit).'),
   def('ant_ra', 'float', 'antares', 'Right ascension of the detection (degrees, ICRS).'),
   def('ant_dec', 'float', 'antares', 'Declination of the detection (degrees, ICRS).'),
-  def('ant_passband', 'str', 'antares', 'Passband of the observation (g, R or i for ZTF).'),
-  def('ant_mag', 'float', 'antares', 'PSF-fit magnitude of the difference-image detection (ZTF magpsf).'),
-  def('ant_magerr', 'float', 'antares', 'Uncertainty of ant_mag (ZTF sigmapsf).'),
-  def('ant_maglim', 'float', 'antares', '5-sigma limiting magnitude of the difference image (ZTF diffmaglim).'),
+  def('ant_passband', 'str', 'antares', 'Passband of the observation: g, R or i for ZTF; u, g, r, i, z or y for Rubin.'),
+  def('ant_mag', 'float', 'antares', 'PSF-fit magnitude of the difference-image detection (ZTF magpsf; for Rubin 31.4 - 2.5 log10 |psfFlux / nJy|).'),
+  def('ant_magerr', 'float', 'antares', 'Uncertainty of ant_mag (ZTF sigmapsf; for Rubin from psfFluxErr).'),
+  def('ant_maglim', 'float', 'antares', '5-sigma limiting magnitude of the difference image (ZTF diffmaglim; for Rubin the magnitude of 5 psfFluxErr).'),
   def('ant_mag_corrected', 'float', 'antares', 'Magnitude corrected for the reference source flux (only where the correction succeeds).'),
   def('ant_magerr_corrected', 'float', 'antares', 'Uncertainty of ant_mag_corrected.'),
   def('ant_magulim_corrected', 'float', 'antares', 'Upper limit of the corrected magnitude, where only bounded.'),
@@ -51,7 +52,7 @@ const LOCUS_PROPERTIES: PropertyDefinition[] = [
   def('is_corrected', 'str', 'antares', '"true" when any detection has a reference-corrected magnitude, else "false".'),
   def('ztf_object_id', 'str', 'ztf', 'ZTF object id of the locus (the first one seen).'),
   def('ztf_ssnamenr', 'str', 'ztf', 'Name of the nearest known solar-system object, from the newest detection that has one.'),
-  def('survey', 'dict', 'antares', 'Per-survey identifiers: survey.ztf.id, rcid, field and ssnamenr lists (and survey.lsst for Rubin).'),
+  def('survey', 'dict', 'antares', 'Per-survey identifiers: survey.ztf.id, rcid, field and ssnamenr lists; for Rubin, survey.lsst.dia_object_id and ss_object_id lists of decimal strings (the ids exceed 2^53).'),
 ];
 
 const FEATURES: Array<[string, string]> = [
@@ -85,9 +86,15 @@ function featureProperties(): PropertyDefinition[] {
 /** The ZTF candidate fields, copied onto alerts with a ztf_ prefix. */
 const ztfCandidateFields: PropertyDefinition[] = ZTF_CANDIDATE_FIELDS.map((f) => def(`ztf_${f.name}`, f.type, 'ztf', f.doc));
 
+/** The Rubin DiaSource and DiaForcedSource fields, copied onto alerts with their record's prefix. */
+const lsstFields: PropertyDefinition[] = [
+  ...LSST_DIA_SOURCE_FIELDS.map((f) => def(`lsst_diaSource_${f.name}`, f.type, 'lsst', f.doc)),
+  ...LSST_DIA_FORCED_SOURCE_FIELDS.map((f) => def(`lsst_diaForcedSource_${f.name}`, f.type, 'lsst', f.doc)),
+];
+
 export function alertPropertyCatalog(): PropertyDefinition[] {
   const seen = new Set(ANT_ALERT_PROPERTIES.map((p) => p.id));
-  return [...ANT_ALERT_PROPERTIES, ...ztfCandidateFields.filter((p) => !seen.has(p.id))];
+  return [...ANT_ALERT_PROPERTIES, ...[...ztfCandidateFields, ...lsstFields].filter((p) => !seen.has(p.id))];
 }
 
 export function locusPropertyCatalog(): PropertyDefinition[] {

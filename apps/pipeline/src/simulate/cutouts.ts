@@ -1,4 +1,5 @@
-// 63x63 science / template / difference stamps, gzipped FITS as in real ZTF packets.
+// 63x63 science / template / difference stamps, gzipped FITS as in real ZTF packets, and 31x31 plain
+// FITS stamps at LSSTCam's 0.2"/pixel for the Rubin alerts (makeLsst).
 // Cost matters (tens of thousands of alerts in well under a minute), so: noise comes from a shared
 // table of normals, PSFs are separable Gaussians drawn only within 4 sigma, pixels are quantised
 // to a quarter of the noise (see encode), gzip runs at its fastest settings, and a
@@ -6,6 +7,7 @@
 import { constants, gzipSync } from 'node:zlib';
 import { writeFits } from '../fits/fits.ts';
 import { magToFlux } from './lightcurves.ts';
+import { BAND_MODEL, LSST_PIXEL_SCALE, magToNjy, type LsstObs } from './lsst-plan.ts';
 import type { Obs, SimObject } from './plan.ts';
 import { NoiseTable, Rng } from './prng.ts';
 import { PIXEL_SCALE } from './rows.ts';
@@ -29,20 +31,20 @@ interface Template {
   statics: { x: number; y: number; flux: number; sigmaPx: number }[];
 }
 
-/** Add a Gaussian of total `flux` centred at (x, y) pixels, drawn separably within 4 sigma. */
-function addGaussian(img: Float32Array, x: number, y: number, flux: number, sigma: number, gx: Float64Array, gy: Float64Array): void {
+/** Add a Gaussian of total `flux` centred at (x, y) pixels, drawn separably within 4 sigma (image n x n). */
+function addGaussian(img: Float32Array, x: number, y: number, flux: number, sigma: number, gx: Float64Array, gy: Float64Array, n = N): void {
   const r = Math.ceil(4 * sigma);
   const x0 = Math.max(0, Math.floor(x) - r);
-  const x1 = Math.min(N - 1, Math.floor(x) + r + 1);
+  const x1 = Math.min(n - 1, Math.floor(x) + r + 1);
   const y0 = Math.max(0, Math.floor(y) - r);
-  const y1 = Math.min(N - 1, Math.floor(y) + r + 1);
+  const y1 = Math.min(n - 1, Math.floor(y) + r + 1);
   if (x0 > x1 || y0 > y1) return;
   const norm = flux / (2 * Math.PI * sigma * sigma);
   const k = -0.5 / (sigma * sigma);
   for (let i = x0; i <= x1; i++) gx[i] = Math.exp(k * (i - x) ** 2);
   for (let j = y0; j <= y1; j++) gy[j] = norm * Math.exp(k * (j - y) ** 2);
   for (let j = y0; j <= y1; j++) {
-    const row = j * N;
+    const row = j * n;
     const a = gy[j];
     for (let i = x0; i <= x1; i++) img[row + i] += a * gx[i];
   }
@@ -80,6 +82,20 @@ function encode(img: Float32Array, noiseSigma: number): Buffer {
   return gzipSync(writeFits(img, N, N, FITS_HEADER), GZIP_OPTIONS);
 }
 
+const LSST_N = 31;
+const LSST_C = 15;
+const LSST_NPIX = LSST_N * LSST_N;
+const LSST_FITS_HEADER = { BUNIT: 'nJy' };
+
+interface LsstTemplate {
+  fits: Buffer;
+  noiseOffset: number;
+  noiseSigma: number;
+  cx: number;
+  cy: number;
+  statics: { x: number; y: number; flux: number; sigmaPx: number }[];
+}
+
 export interface Cutouts {
   science: Buffer;
   template: Buffer;
@@ -92,6 +108,8 @@ export class StampFactory {
   private readonly img = new Float32Array(NPIX);
   private readonly gx = new Float64Array(N);
   private readonly gy = new Float64Array(N);
+  private readonly lsstTemplates = new Map<string, LsstTemplate>();
+  private readonly lsstImg = new Float32Array(LSST_NPIX);
 
   constructor(seed: number) {
     this.noise = new NoiseTable(seed);
@@ -136,6 +154,77 @@ export class StampFactory {
   drop(obj: SimObject): void {
     this.templates.delete(`${obj.index}:0`);
     this.templates.delete(`${obj.index}:1`);
+  }
+
+  /** Forget an object's cached Rubin templates. */
+  dropLsst(obj: SimObject): void {
+    for (const band of Object.keys(BAND_MODEL)) this.lsstTemplates.delete(`${obj.index}:${band}`);
+  }
+
+  /**
+   * The Rubin template of an object in a band: a deep coadd (background-subtracted, in nJy per pixel)
+   * of the same reference-image sources ZTF sees, at Rubin's pixel scale and the band's colour.
+   */
+  private lsstTemplate(obj: SimObject, band: keyof typeof BAND_MODEL): LsstTemplate {
+    const key = `${obj.index}:${band}`;
+    const hit = this.lsstTemplates.get(key);
+    if (hit) return hit;
+    const model = BAND_MODEL[band];
+    const sub = new Rng(obj.seed, 'lsst-subpixel');
+    const cx = LSST_C + sub.uniform(-0.5, 0.5);
+    const cy = LSST_C + sub.uniform(-0.5, 0.5);
+    const rng = new Rng(obj.seed, 'lsst-template', band);
+    const psf = (rng.uniform(0.65, 0.8) * SIGMA_PER_FWHM) / LSST_PIXEL_SCALE;
+    // A coadd about 1.5 mag deeper than one visit.
+    const noiseSigma = magToNjy(model.depth + 1.5) / (5 * 2 * Math.sqrt(Math.PI) * psf);
+    const t: LsstTemplate = {
+      fits: Buffer.alloc(0), noiseOffset: this.noise.offset(rng, LSST_NPIX), noiseSigma, cx, cy,
+      statics: obj.statics.map((s) => ({
+        x: cx + s.dx / LSST_PIXEL_SCALE, y: cy + s.dy / LSST_PIXEL_SCALE,
+        flux: magToNjy(s.mag[model.base] + model.colour), sigmaPx: (s.sigmaPx * PIXEL_SCALE) / LSST_PIXEL_SCALE,
+      })),
+    };
+    const img = this.lsstImg;
+    const nv = this.noise.values;
+    for (let i = 0; i < LSST_NPIX; i++) img[i] = noiseSigma * nv[t.noiseOffset + i];
+    for (const st of t.statics) addGaussian(img, st.x, st.y, st.flux, Math.hypot(psf, st.sigmaPx), this.gx, this.gy, LSST_N);
+    t.fits = writeFits(img, LSST_N, LSST_N, LSST_FITS_HEADER);
+    this.lsstTemplates.set(key, t);
+    return t;
+  }
+
+  /** Plain-FITS science, template and difference stamps of a Rubin visit (nJy per pixel). */
+  makeLsst(obj: SimObject, obs: LsstObs): Cutouts {
+    const v = obs.visit;
+    const tpl = this.lsstTemplate(obj, v.band);
+    const rng = new Rng(obj.seed, 'lsst-stamp', obs.index);
+    const psf = (v.seeing * SIGMA_PER_FWHM) / LSST_PIXEL_SCALE;
+    // Per-pixel noise that makes a PSF-fit 5-sigma limit equal the visit's depth.
+    const sigma = magToNjy(v.depth) / (5 * 2 * Math.sqrt(Math.PI) * psf);
+    const off = this.noise.offset(rng, LSST_NPIX);
+    const nv = this.noise.values;
+    const { cx: x, cy: y, noiseSigma: tSigma, noiseOffset: tOff } = tpl;
+    const img = this.lsstImg;
+    const addChange = (target: Float32Array, isDiff: boolean) => {
+      if (obs.flag === 'isDipole') {
+        // A misaligned subtraction: a positive and a negative lobe in the difference image only.
+        if (!isDiff) return;
+        const a = rng.uniform(0, 2 * Math.PI);
+        const lobe = Math.max(Math.abs(obs.flux), 2 * magToNjy(v.depth));
+        addGaussian(target, x + 2 * Math.cos(a), y + 2 * Math.sin(a), lobe, psf, this.gx, this.gy, LSST_N);
+        addGaussian(target, x - 2 * Math.cos(a), y - 2 * Math.sin(a), -0.9 * lobe, psf, this.gx, this.gy, LSST_N);
+        return;
+      }
+      addGaussian(target, x, y, obs.flux, psf, this.gx, this.gy, LSST_N);
+    };
+    // Rubin difference images keep their sign: a source that faded is a negative one.
+    for (let i = 0; i < LSST_NPIX; i++) img[i] = sigma * nv[off + i] - tSigma * nv[tOff + i];
+    addChange(img, true);
+    const difference = writeFits(img, LSST_N, LSST_N, LSST_FITS_HEADER);
+    for (let i = 0; i < LSST_NPIX; i++) img[i] = sigma * nv[off + i];
+    for (const st of tpl.statics) addGaussian(img, st.x, st.y, st.flux, Math.hypot(psf, st.sigmaPx), this.gx, this.gy, LSST_N);
+    addChange(img, false);
+    return { science: writeFits(img, LSST_N, LSST_N, LSST_FITS_HEADER), template: tpl.fits, difference };
   }
 
   make(obj: SimObject, obs: Obs, fwhm: number, elong: number): Cutouts {

@@ -28,7 +28,7 @@ export interface PacketTail {
 }
 
 /** zigzag varint, as Avro writes longs (array block counts here: small and non-negative). */
-function varint(n: number): Buffer {
+export function varint(n: number): Buffer {
   const bytes: number[] = [];
   let z = n * 2;
   while (z >= 0x80) {

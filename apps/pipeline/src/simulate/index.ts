@@ -1,5 +1,7 @@
 // Demo survey simulator: writes ZTF-format (schema 4.02) alert packets, one Avro Object Container
-// File per night, so the broker can be run end to end without access to the real alert stream.
+// File per night, and Rubin (schema 10.0) alerts of the objects Rubin sees too (and of a few only it
+// sees), one file per night that has any, so the broker can be run end to end without access to the
+// real alert streams.
 // Everything is derived from `seed`: the same options always produce byte-identical files,
 // however many processes wrote them.
 import { fork, type ChildProcess } from 'node:child_process';
@@ -7,12 +9,15 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { lsstAlertsByNight, lsstNightFile } from './lsst-writer.ts';
 import { alertsByNight, nightFile, writeNights, type NightJob } from './night-writer.ts';
 import type { OcfCodec } from './ocf-writer.ts';
 import { planSurvey, type SurveyAnchors } from './plan.ts';
 
 export { planSurvey, SIM_CLASSES, type SimClass, type SimObject, type SurveyPlan, type SurveyAnchors } from './plan.ts';
 export { ZTF_ALERT_SCHEMA, ZTF_SCHEMA_VERSION, bigIntLongType, typeWithBigIntLongs, ztfAlertType } from './ztf-schema.ts';
+export { LSST_ALERT_SCHEMA, LSST_SCHEMA_VERSION, lsstAlertType } from './lsst-schema.ts';
+export type { LsstObject, LsstObs, LsstPlan } from './lsst-plan.ts';
 
 export const DEFAULT_START_MJD = 61000; // 2025-11-21
 
@@ -31,12 +36,17 @@ export interface SimulateOptions {
   processes?: number;
   /** Real galaxies and stars to place some objects on (the demo's catalog matches). */
   anchors?: SurveyAnchors;
+  /** Rubin alerts too. Default true. */
+  lsst?: boolean;
 }
 
 export interface SimulateResult {
+  /** ZTF night files, then the Rubin ones. */
   files: string[];
-  packets: number;
-  objects: number; // distinct objects with at least one packet
+  packets: number; // ZTF and Rubin
+  ztfPackets: number;
+  lsstPackets: number;
+  objects: number; // distinct objects with at least one packet (of either survey)
 }
 
 function checkCount(name: string, v: number, min: number): void {
@@ -72,12 +82,16 @@ export async function simulateSurvey(options: SimulateOptions): Promise<Simulate
   if (!Number.isFinite(startMjd)) throw new Error('simulateSurvey: startMjd must be a number');
   const job: NightJob = {
     objects, nights, seed: Math.trunc(options.seed) >>> 0, startMjd, outDir, codec: options.codec ?? 'null', anchors: options.anchors,
+    lsst: options.lsst ?? true,
   };
 
   const plan = planSurvey(job);
   const byNight = alertsByNight(plan, nights);
-  const total = byNight.reduce((n, l) => n + l.length, 0);
-  const alerted = new Set(byNight.flatMap((l) => l.map(([obj]) => obj)));
+  const lsstByNight = lsstAlertsByNight(plan, nights);
+  const ztfPackets = byNight.reduce((n, l) => n + l.length, 0);
+  const lsstPackets = lsstByNight.reduce((n, l) => n + l.length, 0);
+  const total = ztfPackets + lsstPackets;
+  const alerted = new Set([...byNight.flatMap((l) => l.map(([obj]) => obj)), ...lsstByNight.flatMap((l) => l.map(([lo]) => lo.sim))]);
   await mkdir(outDir, { recursive: true });
 
   let done = 0;
@@ -112,5 +126,9 @@ export async function simulateSurvey(options: SimulateOptions): Promise<Simulate
   }
   if (reported !== done) onProgress?.(done, total);
 
-  return { files: byNight.map((_, n) => nightFile(job, n)), packets: total, objects: alerted.size };
+  const files = [
+    ...byNight.map((_, n) => nightFile(job, n)),
+    ...lsstByNight.flatMap((list, n) => (list.length > 0 ? [lsstNightFile(job, n)] : [])),
+  ];
+  return { files, packets: total, ztfPackets, lsstPackets, objects: alerted.size };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { StampFactory } from './cutouts.ts';
 import { PacketEncoder } from './encoder.ts';
 import { OcfWriter, type OcfCodec } from './ocf-writer.ts';
+import { writeLsstNights } from './lsst-writer.ts';
 import { buildPacket, objectContext, prvRow, type ObjectContext, type PacketContext } from './packet.ts';
 import type { Obs, SimObject, SurveyAnchors, SurveyPlan } from './plan.ts';
 import { Rng } from './prng.ts';
@@ -20,6 +21,8 @@ export interface NightJob {
   codec: OcfCodec;
   /** Real objects to place some simulated ones on (see planSurvey). */
   anchors?: SurveyAnchors;
+  /** Rubin alerts too (see planSurvey; default true). */
+  lsst?: boolean;
 }
 
 export function nightFile(job: NightJob, night: number): string {
@@ -84,4 +87,5 @@ export async function writeNights(job: NightJob, plan: SurveyPlan, nights: numbe
       contexts.delete(obj);
     }
   }
+  await writeLsstNights(job, plan, nights, onPacket);
 }

@@ -4,6 +4,7 @@
 // afterwards, so planning is cheap and fully determines the survey.
 import { agn, cepheid, eclipsingBinary, flareStar, magToFlux, nova, rrLyrae, snIa, snIIP,
   type FlareStar, type LightCurve, type Window } from './lightcurves.ts';
+import { LSST_ONLY_PER_OBJECT, planLsst, southernPosition, type LsstPlan } from './lsst-plan.ts';
 import { isM31Object, m31Position } from './m31.ts';
 import { Rng } from './prng.ts';
 import { buildSchedule, fieldOf, pidOf, type Exposure } from './schedule.ts';
@@ -76,6 +77,8 @@ export interface SimObject {
 export interface SurveyPlan {
   window: Window;
   objects: SimObject[];
+  /** What Rubin sees: some of these objects, and a few southern ones only it can see (lsst-plan.ts). */
+  lsst: LsstPlan;
 }
 
 function starColor(rng: Rng, magR: number): [number, number] {
@@ -276,7 +279,20 @@ function anchored(seed: number, index: number, anchors?: SurveyAnchors): { cls: 
   return undefined;
 }
 
-export function planSurvey(opts: { objects: number; nights: number; seed: number; startMjd: number; anchors?: SurveyAnchors }): SurveyPlan {
+/** Classes of the objects only Rubin sees (no ZTF artefacts; flares need ZTF's guaranteed one). */
+const LSST_ONLY_CLASSES: SimClass[] = ['SN Ia', 'SN Ia', 'SN Ia', 'SN II-P', 'SN II-P', 'RR Lyrae', 'Cepheid', 'Eclipsing binary', 'AGN', 'AGN', 'Nova'];
+
+export interface PlanOptions {
+  objects: number;
+  nights: number;
+  seed: number;
+  startMjd: number;
+  anchors?: SurveyAnchors;
+  /** Rubin alerts too (default true): a share of the objects, plus Rubin-only ones in the south. */
+  lsst?: boolean;
+}
+
+export function planSurvey(opts: PlanOptions): SurveyPlan {
   const { seed, startMjd } = opts;
   const window: Window = { first: startMjd - PREROLL_NIGHTS, start: startMjd, end: startMjd + opts.nights };
   const rng = new Rng(seed, 'classes');
@@ -307,5 +323,16 @@ export function planSurvey(opts: { objects: number; nights: number; seed: number
     }
   }
   assignObjectIds(seed, objects);
-  return { window, objects };
+  if (opts.lsst === false) return { window, objects, lsst: { objects: [] } };
+  // Rubin-only objects come after the ZTF ones (indices objects, objects + 1, ...) and from streams of
+  // their own, so adding Rubin changes nothing of what ZTF sees.
+  const rubinOnly: SimObject[] = [];
+  for (let k = 0; k < Math.round(opts.objects * LSST_ONLY_PER_OBJECT); k++) {
+    const cls = new Rng(seed, 'lsst-only-class', k).pick(LSST_ONLY_CLASSES);
+    rubinOnly.push(makeObject(seed, opts.objects + k, cls, window, false, southernPosition(seed, k)));
+  }
+  const lsst = planLsst({
+    seed, startMjd, window, firstNight: -PREROLL_NIGHTS, lastNight: opts.nights - 1, ztfObjects: objects, ztfSchedule: schedule, rubinOnly,
+  });
+  return { window, objects, lsst };
 }

@@ -66,7 +66,12 @@ describe.skipIf(missing.length > 0)('inbox', () => {
 
     expect(await watcher.scanOnce()).toBe(files.length + 1);
     expect(level2.filterCount).toBe(1);
-    expect(readdirSync(path.join(inbox, 'done')).sort()).toEqual(files);
+    expect(readdirSync(path.join(inbox, 'done')).filter((f) => !f.endsWith('.summary.json')).sort()).toEqual(files);
+    // Beside each ingested file, its counts (an HTTP upload reports them as its status).
+    for (const f of files) {
+      const summary = JSON.parse(readFileSync(path.join(inbox, 'done', `${f}.summary.json`), 'utf8'));
+      expect(summary.packets_read).toBeGreaterThan(0);
+    }
     expect(readdirSync(path.join(inbox, 'failed')).sort()).toEqual(['garbage.avro', 'garbage.avro.error.txt']);
     expect(readFileSync(path.join(inbox, 'failed', 'garbage.avro.error.txt'), 'utf8')).toContain('no alert could be decoded');
     expect(existsSync(path.join(inbox, 'half-written.avro.part'))).toBe(true);

@@ -12,14 +12,14 @@ describe('property catalogues', () => {
     const { status, body } = await server.getJson('/v1/alert_properties?page%5Blimit%5D=1000');
     expect(status).toBe(200);
     const ids = body.data.map((d: any) => d.id);
-    expect(ids).toEqual([...ids].sort().reverse());
+    expect(ids).toEqual([...ids].sort((a, b) => b.localeCompare(a)));
     expect(body.meta.count).toBe(body.data.length);
     for (const name of ['ant_mjd', 'ant_mag', 'ant_passband', 'ztf_magpsf', 'ztf_rb', 'ztf_candid']) expect(ids).toContain(name);
     for (const d of body.data) {
       expect(d.type).toBe('alert_property');
       expect(['int', 'float', 'str', 'bool']).toContain(d.attributes.type);
       expect(d.attributes.description.length).toBeGreaterThan(5);
-      expect(d.attributes.origin).toMatch(/antares|ztf/);
+      expect(d.attributes.origin).toMatch(/antares|ztf|lsst/);
     }
   });
 
