@@ -13,6 +13,8 @@ const schema = z.object({
   ANTARES_ISSUE_TRACKER_URL: z.string().default('https://github.com/antares-broker/antares/issues'),
   ANTARES_CHAT_INVITATION_URL: z.string().default('https://antares-broker.slack.com/'),
   ANTARES_WEB_DIST: z.string().optional(),
+  /** JSON file of the Team page's members (name, title, bio, link, email, photo, group); unset: the built-in list. */
+  ANTARES_TEAM_FILE: z.string().optional(),
   /** Signs session and reset tokens; generated once and kept in the data folder when unset. */
   ANTARES_JWT_SECRET: z.string().min(32).optional(),
   ANTARES_ACCESS_TOKEN_MINUTES: z.coerce.number().positive().default(15),
@@ -57,6 +59,8 @@ export type Config = {
   issueTrackerUrl: string;
   chatInvitationUrl: string;
   webDist?: string;
+  /** undefined: the built-in team. */
+  teamFile?: string;
   jwtSecret?: string;
   accessTokenMinutes: number;
   refreshTokenDays: number;
@@ -97,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     issueTrackerUrl: e.ANTARES_ISSUE_TRACKER_URL,
     chatInvitationUrl: e.ANTARES_CHAT_INVITATION_URL,
     webDist: e.ANTARES_WEB_DIST,
+    teamFile: e.ANTARES_TEAM_FILE ? path.resolve(e.ANTARES_TEAM_FILE) : undefined,
     jwtSecret: e.ANTARES_JWT_SECRET,
     accessTokenMinutes: e.ANTARES_ACCESS_TOKEN_MINUTES,
     refreshTokenDays: e.ANTARES_REFRESH_TOKEN_DAYS,

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
 import { expectNoSeriousViolations, firstLocusIds, open } from './support/app';
+import { E2E_TEAM } from './support/team';
 
 const enabled = requireChromium();
 
@@ -94,5 +95,62 @@ describe.skipIf(!enabled)('routes and shell', () => {
     await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
     await open(page, '/loci/ANT0000notalocus00');
     await page.getByRole('heading', { name: 'Not Found' }).waitFor();
+  });
+
+  // The e2e server is started with ANTARES_TEAM_FILE naming support/team.ts's members; a deployment
+  // under test (ANTARES_E2E_BASE_URL) has its own team.
+  it.skipIf(!inject('dataDir'))('shows the team of the deployment\'s team file, sorted by last name, with obfuscated e-mails', async () => {
+    await open(page, '/team');
+    const group = (title: string) => page.getByTestId(`team-group-${title}`);
+    const names = (title: string) => group(title).locator('[data-testid=team-member] h3').allTextContents();
+    await expect(names('Internal')).resolves.toEqual(['Ada M. Abbott', 'Bruno Moreau', 'Zoe Zimmerman']);
+    await expect(names('External')).resolves.toEqual(['Ingrid van der Berg', 'Carlos Diaz']);
+    const card = (name: string) => page.getByTestId('team-member').filter({ has: page.getByRole('heading', { name, exact: true }) });
+    for (const member of E2E_TEAM) {
+      await expect(card(member.name).getByText(member.title, { exact: true }).count()).resolves.toBe(1);
+      if (member.bio) await expect(card(member.name).getByText(member.bio, { exact: true }).count()).resolves.toBe(1);
+    }
+    await expect(card('Zoe Zimmerman').getByRole('link', { name: 'Zoe Zimmerman' }).getAttribute('href')).resolves.toBe('https://example.org/zoe');
+    // Members without a photo get the default one; a member's own photo is shown as given.
+    await expect(card('Ada M. Abbott').getByTestId('default-photo').count()).resolves.toBe(1);
+    await expect(card('Ingrid van der Berg').getByTestId('default-photo').count()).resolves.toBe(1);
+    await expect(card('Bruno Moreau').getByTestId('default-photo').count()).resolves.toBe(0);
+    await expect(card('Bruno Moreau').getByTestId('member-photo').getAttribute('src')).resolves.toBe('/favicon.svg');
+    // Every address is in the page reversed, and no mailto link exists until the pointer is over it.
+    expect(await page.locator('a[href^="mailto:"]').count()).toBe(0);
+    const html = await page.content();
+    for (const member of E2E_TEAM) expect(html).not.toContain(member.email);
+    for (const name of ['Ada M. Abbott', 'Carlos Diaz']) {
+      const email = E2E_TEAM.find((member) => member.name === name)?.email ?? '';
+      const link = card(name).locator('a[data-email]');
+      await expect(link.textContent()).resolves.toBe(email.split('').reverse().join(''));
+      await expect(link.getAttribute('href')).resolves.toBe('#');
+      await expect(link.getAttribute('data-email')).resolves.toBe(email.split('').reverse().join(''));
+      await link.hover();
+      await card(name).getByRole('link', { name: `E-mail ${email}` }).waitFor();
+      await expect(link.textContent()).resolves.toBe(email);
+      await expect(link.getAttribute('href')).resolves.toBe(`mailto:${email}`);
+    }
+    await expectNoSeriousViolations(page);
+  });
+
+  it.skipIf(!inject('dataDir'))("says 'No {title} members' for a group without members", async () => {
+    // The server's real /config.json, with the External members taken out of its team.
+    const teamPage = await session.context.newPage();
+    await teamPage.route('**/config.json', async (route) => {
+      const response = await route.fetch();
+      const config = await response.json();
+      config.team = config.team.filter((member: { group: string }) => member.group !== 'External');
+      await route.fulfill({ response, json: config });
+    });
+    try {
+      await open(teamPage, '/team');
+      await teamPage.getByTestId('team-group-Internal').getByTestId('team-member').first().waitFor();
+      await expect(teamPage.getByTestId('team-group-External').getByText('No External members', { exact: true }).count()).resolves.toBe(1);
+      await expect(teamPage.getByTestId('team-group-External').getByTestId('team-member').count()).resolves.toBe(0);
+      await expect(teamPage.getByTestId('team-group-Internal').getByText('No Internal members').count()).resolves.toBe(0);
+    } finally {
+      await teamPage.close();
+    }
   });
 });

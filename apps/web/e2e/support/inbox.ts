@@ -32,6 +32,23 @@ export function dropSimulatedAlerts(dataDir: string, options: { seed: number; pr
   }
 }
 
+/**
+ * Drops existing alert files (real survey data from ../shared, read in place) into the running
+ * server's inbox the same way: copied as `.part`, then renamed. Returns the names they got there
+ * (`{prefix}-{basename}`).
+ */
+export function dropAlertFiles(dataDir: string, files: string[], prefix: string): string[] {
+  const inbox = path.join(dataDir, 'inbox');
+  mkdirSync(inbox, { recursive: true });
+  return files.map((file) => {
+    const name = `${prefix}-${path.basename(file)}`;
+    const target = path.join(inbox, name);
+    copyFileSync(file, `${target}.part`);
+    renameSync(`${target}.part`, target);
+    return name;
+  });
+}
+
 /** Where each dropped file is: 'done' or 'failed' once the server took it, else 'waiting'. */
 export function inboxStates(dataDir: string, files: string[]): ('done' | 'failed' | 'waiting')[] {
   const inbox = path.join(dataDir, 'inbox');

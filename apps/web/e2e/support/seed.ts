@@ -1,17 +1,22 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogCsv, GALAXY_CATALOG, MANIFEST_FILE, planCatalogs, STAR_CATALOG, type SeedLocus } from './catalog-seed';
 
 /**
  * The one-time seeding of the e2e database: a small simulated survey, ingested, then two small
- * catalogs placed around its loci (catalog-seed.ts). The server fingerprints these two files: a
- * change to the recipe seeds a new database.
+ * catalogs placed around its loci (catalog-seed.ts). The server fingerprints these files and the
+ * simulator's: a change to the recipe seeds a new database.
  */
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(HERE, '../../../..');
-export const SEED_RECIPE = [path.join(HERE, 'seed.ts'), path.join(HERE, 'catalog-seed.ts')];
+const SIMULATOR = path.join(REPO_ROOT, 'apps/pipeline/src/simulate');
+/** The survey simulator is part of the recipe too: a change to what it writes seeds a new database. */
+export const SEED_RECIPE = [
+  path.join(HERE, 'seed.ts'), path.join(HERE, 'catalog-seed.ts'),
+  ...readdirSync(SIMULATOR).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort().map((n) => path.join(SIMULATOR, n)),
+];
 /** A small simulated survey: enough loci, alerts and cutouts for every flow, quick to ingest. */
 export const SURVEY = { objects: '120', nights: '8', seed: '2026' };
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2E_ACCOUNTS } from './accounts';
 import { SEED_RECIPE, SURVEY, seedDatabase } from './seed';
+import { E2E_TEAM } from './team';
 
 export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
@@ -83,15 +84,18 @@ export interface RunningServer {
 
 /** Builds the app if needed, seeds a small simulated survey once, and starts `antares serve` on a free port. */
 export async function startAntares(): Promise<RunningServer> {
-  if (!existsSync(path.join(WEB_ROOT, 'dist/index.html'))) {
-    const build = spawnSync('npm', ['run', 'build'], { cwd: WEB_ROOT, stdio: 'inherit' });
+  // ANTARES_E2E_WEB_DIST: test a build made elsewhere (`vite build --outDir ...`) instead of dist/.
+  const webDist = process.env.ANTARES_E2E_WEB_DIST ? path.resolve(process.env.ANTARES_E2E_WEB_DIST) : path.join(WEB_ROOT, 'dist');
+  if (!existsSync(path.join(webDist, 'index.html'))) {
+    const outDir = webDist === path.join(WEB_ROOT, 'dist') ? [] : ['--', '--outDir', webDist, '--emptyOutDir'];
+    const build = spawnSync('npm', ['run', 'build', ...outDir], { cwd: WEB_ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('the web app failed to build');
   }
   // The database is kept between runs (seeded once); ANTARES_E2E_DATA_DIR overrides its place.
   const fingerprint = seedFingerprint();
   const dataDir =
     process.env.ANTARES_E2E_DATA_DIR ?? path.join(tmpdir(), `antares-web-e2e-${SURVEY.objects}-${SURVEY.nights}-${SURVEY.seed}-${fingerprint}`);
-  const env: NodeJS.ProcessEnv = { ...process.env, ANTARES_DATA_DIR: dataDir, ANTARES_WEB_DIST: path.join(WEB_ROOT, 'dist'), DATABASE_URL: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ANTARES_DATA_DIR: dataDir, ANTARES_WEB_DIST: webDist, DATABASE_URL: '' };
   // The marker holds the fingerprint: a folder given by ANTARES_E2E_DATA_DIR that was seeded with an
   // older recipe is seeded again (every step is idempotent: re-ingesting changes nothing, an import
   // replaces its catalog).
@@ -102,11 +106,14 @@ export async function startAntares(): Promise<RunningServer> {
     writeFileSync(seeded, `${fingerprint}\n${new Date().toISOString()}\n`);
   }
   createAccounts(env);
+  // The Team page's members come from the deployment's team file (see team.ts).
+  const teamFile = path.join(dataDir, 'team.json');
+  writeFileSync(teamFile, `${JSON.stringify(E2E_TEAM, null, 2)}\n`);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn('npx', ['tsx', 'apps/cli/src/main.ts', 'serve', '--port', String(port)], {
     cwd: REPO_ROOT,
-    env: { ...env, ANTARES_HOST: '127.0.0.1' },
+    env: { ...env, ANTARES_HOST: '127.0.0.1', ANTARES_TEAM_FILE: teamFile },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });

@@ -4,9 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { RouteContext } from '../context.ts';
 import { baseUrl } from '../../services/request-url.ts';
+import { DEFAULT_TEAM, loadTeamFile } from './team.ts';
 
-/** `/config.json` for the web app. */
+/** `/config.json` for the web app (the team file, when set, is read and checked here, at start-up). */
 export async function siteRoutes(app: FastifyInstance, { config }: RouteContext): Promise<void> {
+  const team = config.teamFile ? loadTeamFile(config.teamFile) : DEFAULT_TEAM;
   app.get('/config.json', async (request) => {
     const base = baseUrl(request, config.publicUrl);
     return {
@@ -15,6 +17,7 @@ export async function siteRoutes(app: FastifyInstance, { config }: RouteContext)
       supportEmail: config.supportEmail,
       issueTrackerURL: config.issueTrackerUrl,
       chatInvitationURL: config.chatInvitationUrl,
+      team,
     };
   });
 }

@@ -1,47 +1,52 @@
+/**
+ * The Team page's members come from the deployment (`/config.json`'s `team`, read by the server from
+ * ANTARES_TEAM_FILE, or its built-in list): these helpers shape them into the page's two groups.
+ */
 export interface TeamMember {
   name: string;
-  /** Used for sorting: the spec sorts each group by last name. */
-  lastName: string;
   title: string;
   bio?: string;
   link?: string;
   email?: string;
   photo?: string;
+  group: 'Internal' | 'External';
 }
 
 export interface TeamGroup {
-  title: 'Internal' | 'External';
+  title: TeamMember['group'];
   members: TeamMember[];
 }
 
-/**
- * Team listing. Names are the authors of the ANTARES system paper (Matheson et al. 2021, AJ 161,
- * 107); the roles are their institutions. Personal e-mail addresses and photos are deliberately not
- * invented: members without a photo get the default one, and the page shows e-mail links only
- * where an address is listed here.
- */
-export const TEAM: TeamGroup[] = [
-  {
-    title: 'Internal',
-    members: [
-      { name: 'Thomas Matheson', lastName: 'Matheson', title: 'NSF NOIRLab', link: 'https://noirlab.edu' },
-      { name: 'Carl Stubens', lastName: 'Stubens', title: 'NSF NOIRLab', link: 'https://noirlab.edu' },
-      { name: 'Nicholas Wolf', lastName: 'Wolf', title: 'NSF NOIRLab', link: 'https://noirlab.edu' },
-      { name: 'Chien-Hsiu Lee', lastName: 'Lee', title: 'NSF NOIRLab', link: 'https://noirlab.edu' },
-      { name: 'Abhijit Saha', lastName: 'Saha', title: 'NSF NOIRLab', link: 'https://noirlab.edu' },
-      { name: 'Monika Soraisam', lastName: 'Soraisam', title: 'NSF NOIRLab', link: 'https://noirlab.edu' },
-      { name: 'Adam Scott', lastName: 'Scott', title: 'NSF NOIRLab', link: 'https://noirlab.edu' },
-      { name: 'Adam S. Bolton', lastName: 'Bolton', title: 'NSF NOIRLab', link: 'https://noirlab.edu' },
-      { name: 'David R. Silva', lastName: 'Silva', title: 'NSF NOIRLab', link: 'https://noirlab.edu' },
-    ],
-  },
-  {
-    title: 'External',
-    members: [
-      { name: 'Gautham Narayan', lastName: 'Narayan', title: 'University of Illinois Urbana-Champaign', link: 'https://illinois.edu' },
-      { name: 'Richard Snodgrass', lastName: 'Snodgrass', title: 'The University of Arizona', link: 'https://www.arizona.edu' },
-      { name: 'John Kececioglu', lastName: 'Kececioglu', title: 'The University of Arizona', link: 'https://www.arizona.edu' },
-      { name: 'Carlos Scheidegger', lastName: 'Scheidegger', title: 'The University of Arizona', link: 'https://www.arizona.edu' },
-    ],
-  },
-];
+export const GROUP_TITLES: TeamMember['group'][] = ['Internal', 'External'];
+
+/** The last word of the name ("Adam S. Bolton" -> "Bolton"): the spec sorts each group by it. */
+export function lastName(name: string): string {
+  return name.trim().split(/\s+/).at(-1) ?? '';
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** Keeps the well-formed members of an untrusted `team` value (anything else is dropped). */
+export function parseTeam(value: unknown): TeamMember[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry): TeamMember[] => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const raw = entry as Record<string, unknown>;
+    const name = text(raw.name);
+    const group = raw.group === 'Internal' || raw.group === 'External' ? raw.group : undefined;
+    if (!name || !group) return [];
+    return [{ name, group, title: text(raw.title) ?? '', bio: text(raw.bio), link: text(raw.link), email: text(raw.email), photo: text(raw.photo) }];
+  });
+}
+
+/** Both groups, Internal then External, each sorted by last name (then full name); a group may be empty. */
+export function teamGroups(members: TeamMember[]): TeamGroup[] {
+  return GROUP_TITLES.map((title) => ({
+    title,
+    members: members
+      .filter((member) => member.group === title)
+      .sort((a, b) => lastName(a.name).localeCompare(lastName(b.name)) || a.name.localeCompare(b.name)),
+  }));
+}

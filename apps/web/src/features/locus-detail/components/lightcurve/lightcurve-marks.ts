@@ -99,10 +99,18 @@ export function padDomain(lo: number, hi: number, minimum: number): [number, num
   return [low - pad, high + pad];
 }
 
-/** The full (un-zoomed) domains: MJD range at least 1 day wide, magnitudes padded. */
+/**
+ * Error bars count towards the magnitude domain up to this length (mag): a detection barely above
+ * the noise (Rubin sends them, with errors of tens of magnitudes) must not squash the whole curve
+ * into a line; its bar simply runs off the plot (the marks are clipped).
+ */
+export const MAX_DOMAIN_ERROR = 1;
+
+/** The full (un-zoomed) domains: MJD range at least 1 day wide, magnitudes (with their errors, capped) padded. */
 export function fullDomains(marks: Mark[]): { x: [number, number]; y: [number, number] } {
   const mjds = marks.map((mark) => mark.mjd);
-  const mags = marks.flatMap((mark) => (mark.mag === undefined ? [] : [mark.mag - (mark.err ?? 0), mark.mag + (mark.err ?? 0)]));
+  const errorOf = (mark: Mark) => Math.min(Math.abs(mark.err ?? 0), MAX_DOMAIN_ERROR) || 0;
+  const mags = marks.flatMap((mark) => (mark.mag === undefined ? [] : [mark.mag - errorOf(mark), mark.mag + errorOf(mark)]));
   let x: [number, number] = mjds.length ? [Math.min(...mjds), Math.max(...mjds)] : [0, 1];
   if (x[1] - x[0] < 1) {
     // Narrower than a day: one day centred on the mean time.
