@@ -181,6 +181,9 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
 
     // A prefix no event has matches nothing.
     await page.getByRole('button', { name: /^Remove filter Gravitational Wave Event/ }).click();
+    // The panel is remounted (in its reset state) once the URL holds the new filters: type after that,
+    // or a slow navigation wipes what was typed.
+    await page.waitForFunction(() => !(document.querySelector('[data-testid=active-filters]')?.textContent ?? '').includes('Gravitational Wave Event'));
     await page.getByLabel('Gravitational Wave Event ID').fill('MS2511209');
     await page.getByRole('button', { name: 'Apply Filters' }).click();
     await page.getByRole('heading', { name: 'Nothing Matched Your Search' }).waitFor();
