@@ -36,20 +36,76 @@ class GuardedDict(dict):
     __delitem__ = pop = popitem = clear = _read_only
 
 
+def _unpack_json(packed):
+    import base64
+    import json
+    return json.loads(base64.b64decode(packed))
+
+
+# The worker replaces this with its own decoder, bound before any filter code runs.
+UNPACK = [_unpack_json]
+
+
+def alert_properties(raw):
+    """An alert dict's properties. The pool may send them packed (PROTOCOL.md: base64 of their JSON
+    under `packed`): they are then decoded here, on first use, and kept in the dict."""
+    props = raw.get('properties')
+    if props is None:
+        packed = raw.get('packed')
+        if packed is not None:
+            props = raw['properties'] = UNPACK[0](packed)
+            del raw['packed']
+    return props
+
+
 class Alert:
-    """One alert of the locus: alert_id, mjd, properties, grav_wave_events (real devkit names)."""
-    __slots__ = ('alert_id', 'locus_id', 'mjd', 'survey', 'properties', 'grav_wave_events', '_raw')
+    """One alert of the locus: alert_id, mjd, properties, grav_wave_events (real devkit names).
+
+    Built for every alert of a locus a filter looks at, so only what sorting needs (id, mjd) is set
+    at once; the guarded copy of the properties, the survey and the GW list on first access."""
+    __slots__ = ('alert_id', 'locus_id', 'mjd', '_survey', '_properties', '_gw', '_setter', '_raw')
 
     def __init__(self, raw, locus_id, setter):
         self._raw = raw
+        self._setter = setter
+        self._properties = self._survey = self._gw = None
         self.alert_id = raw.get('alert_id')
         self.locus_id = raw.get('locus_id', locus_id)
-        props = raw.get('properties') or {}
         mjd = raw.get('mjd')
-        self.mjd = props.get('ant_mjd') if mjd is None else mjd
-        self.survey = raw.get('survey') or _survey_from_id(self.alert_id)
-        self.properties = GuardedDict(props, setter)
-        self.grav_wave_events = list(raw.get('grav_wave_events') or ())
+        if mjd is None:
+            mjd = (alert_properties(raw) or {}).get('ant_mjd')
+        self.mjd = mjd
+
+    @property
+    def properties(self):
+        props = self._properties
+        if props is None:
+            props = self._properties = GuardedDict(alert_properties(self._raw) or {}, self._setter)
+        return props
+
+    @properties.setter
+    def properties(self, value):
+        self._properties = value
+
+    @property
+    def survey(self):
+        if self._survey is None:
+            self._survey = self._raw.get('survey') or _survey_from_id(self.alert_id) or ''
+        return self._survey or None
+
+    @survey.setter
+    def survey(self, value):
+        self._survey = value if value is not None else ''
+
+    @property
+    def grav_wave_events(self):
+        if self._gw is None:
+            self._gw = list(self._raw.get('grav_wave_events') or ())
+        return self._gw
+
+    @grav_wave_events.setter
+    def grav_wave_events(self, value):
+        self._gw = value
 
     def __repr__(self):
         return f'Alert(alert_id="{self.alert_id}")'
@@ -124,19 +180,26 @@ class LocusBase:
         if alerts is None:
             raws = list(self._raw.get('alerts') or ())
             trigger = _trigger_index(self._raw, raws)
-            alerts = [Alert(a, self.locus_id, self._set_alert if i == trigger else self._set_old_alert)
+            first = self._cache.get('alert')  # locus.alert alone may have been built already
+            alerts = [first if i == trigger and first is not None else
+                      Alert(a, self.locus_id, self._set_alert if i == trigger else self._set_old_alert)
                       for i, a in enumerate(raws)]
             self._cache['alert'] = alerts[trigger] if alerts else None
             # Oldest first, whatever order the caller sent (a stable sort keeps equal times as sent).
-            alerts.sort(key=lambda a: a.mjd if isinstance(a.mjd, (int, float)) else float('inf'))
+            alerts.sort(key=_mjd_key)
             self._cache['alerts'] = alerts
         return alerts
 
     @property
     def alert(self):
-        if 'alert' not in self._cache:
-            self.alerts
-        return self._cache['alert']
+        """The triggering alert, without building the others (most filters read only this one)."""
+        cache = self._cache
+        if 'alert' not in cache:
+            raws = self._raw.get('alerts') or ()
+            if not raws:
+                return None
+            cache['alert'] = Alert(raws[_trigger_index(self._raw, raws)], self.locus_id, self._set_alert)
+        return cache['alert']
 
     @property
     def catalog_objects(self):
@@ -169,10 +232,18 @@ class LocusBase:
         return self._cache[key]
 
     def to_dict(self):
+        for alert in self._raw.get('alerts') or ():
+            if isinstance(alert, dict):
+                alert_properties(alert)
         return dict(self._raw)
 
     def __repr__(self):
         return f'FilterContext(locus_id="{self.locus_id}")'
+
+
+def _mjd_key(alert):
+    mjd = alert.mjd
+    return mjd if isinstance(mjd, (int, float)) else float('inf')
 
 
 def _trigger_index(raw, raws):

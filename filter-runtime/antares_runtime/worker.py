@@ -6,7 +6,10 @@ code prints can reach the channel. Everything the worker needs is bound into mai
 user code runs: replacing modules in sys.modules or importing this module gives user code nothing
 to call. Reports are built from the worker's own per-run change log.
 """
+import _signal
 import base64
+import binascii
+import fcntl
 import json
 import os
 import re
@@ -20,6 +23,7 @@ import types
 from .api import find_filter_class, instantiate
 from .capture import Capture
 from .core import format_error, percentiles, run_one
+from . import locus as _locus
 
 
 class LocusTimeout(BaseException):
@@ -99,6 +103,22 @@ class ProtocolMismatch(Exception):
     """The pool referred to an alert this worker does not hold (a pool bug, reported per locus)."""
 
 
+class ProtocolError(Exception):
+    """A request line the worker cannot follow (a pool bug): the worker reports it as fatal and exits."""
+
+
+def _bigger_pipes(*fds):
+    """Room for a whole chunk of a batch in the kernel's pipe buffer (64 KiB by default), so the pool
+    can write the next chunk while this worker reads the one before. Best effort."""
+    size = getattr(fcntl, 'F_SETPIPE_SZ', None)
+    for fd in fds:
+        try:
+            if size is not None:
+                fcntl.fcntl(fd, size, 1 << 20)
+        except OSError:
+            pass
+
+
 def _codec():
     """JSON encode/decode built from the C accelerator objects, captured before any user code runs:
     patching json's Python classes or functions later (user code shares this interpreter) changes
@@ -130,6 +150,7 @@ def main():
     own_pid = os.getpid()
     proto_in = os.dup(0)
     proto_out = os.dup(1)  # os.dup makes non-inheritable fds: subprocesses of filters never get them
+    _bigger_pipes(proto_in, proto_out)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
@@ -139,12 +160,15 @@ def main():
     default_timeout = float(os.environ.get('ANTARES_LOCUS_TIMEOUT_S', 5))
     load_timeout = float(os.environ.get('ANTARES_LOAD_TIMEOUT_S', 120))
     encode, decode = _codec()
+    a2b_base64 = binascii.a2b_base64
+    _locus.UNPACK[0] = lambda packed: decode(a2b_base64(packed).decode('utf-8'))
     run_one_, recheck_, format_error_, percentiles_ = run_one, recheck, format_error, percentiles
     killed_strays, find_class, instantiate_ = _stray_guard(own_pid), find_filter_class, instantiate
     write = os.write
     getpid = os.getpid
     setitimer = signal.setitimer
     timer = signal.ITIMER_REAL
+    set_handler, sigalrm = _signal.signal, int(signal.SIGALRM)  # the C function: no enum wrapping per locus
     perf = time.perf_counter
     filters = {}
     # Alerts this worker was sent before, by id: the pool sends an alert once and then only its id
@@ -157,16 +181,17 @@ def main():
         if not isinstance(alerts, list):
             return True
         resolved = []
+        append, get = resolved.append, alert_cache.get
         for a in alerts:
-            if isinstance(a, str):
-                cached = alert_cache.get(a)
-                if cached is None:
+            if type(a) is str:
+                a = get(a)
+                if a is None:
                     return False
-                resolved.append(cached)
-            else:
-                if isinstance(a, dict) and isinstance(a.get('alert_id'), str):
-                    alert_cache[a['alert_id']] = a
-                resolved.append(a)
+            elif type(a) is dict:
+                alert_id = a.get('alert_id')
+                if type(alert_id) is str:
+                    alert_cache[alert_id] = a
+            append(a)
         raw['alerts'] = resolved
         return True
 
@@ -198,7 +223,7 @@ def main():
 
     def call_user(seconds, fn, *args):
         """fn(*args) under the time limit; the alarm repeats each second if user code catches it."""
-        signal.signal(signal.SIGALRM, _on_alarm)  # re-armed each time: a filter may have replaced it
+        set_handler(sigalrm, _on_alarm)  # re-armed each time: a filter may have replaced it
         setitimer(timer, seconds, 1.0)
         in_user[0] = True
         try:
@@ -245,11 +270,22 @@ def main():
         killed_strays()
         send(reply)
 
+    def next_chunk(rid):
+        """The continuation line of run `rid` (PROTOCOL.md: a batch may come in several lines)."""
+        line = reader.readline()
+        if not line:
+            raise ProtocolError('the input ended inside a batch')
+        msg = decode(line.decode('utf-8'))
+        if not isinstance(msg, dict) or msg.get('op') != 'more' or msg.get('id') != rid:
+            raise ProtocolError('expected the next chunk of the batch being run')
+        return msg
+
     def handle_run(msg):
         rid, nonce = msg.get('id'), msg.get('nonce')
         entry = filters.get(str(msg.get('filter_id')))
-        batch = msg.get('batch') or []
         if entry is None:
+            while msg.get('more'):  # read the rest of the batch: the next line is a new request
+                msg = next_chunk(rid)
             send({'id': rid, 'nonce': nonce, 'op': 'done', 'n': 0,
                   'error': {'type': 'NotLoaded', 'message': f'filter {msg.get("filter_id")} is not loaded'}})
             return
@@ -258,36 +294,42 @@ def main():
         for alert_id in msg.get('forget') or ():
             alert_cache.pop(alert_id, None)
         times = []
-        for i, raw in enumerate(batch):
-            capture.reset()
-            try:
-                if not resolve_alerts(raw):
-                    raise ProtocolMismatch('the locus names an alert this worker was never sent')
-                report, _ = call_user(seconds, run_one_, instance, decl, raw)
-            except LocusTimeout:
-                in_user[0] = False
-                report = {'status': 'timeout', 'error': {
-                    'type': 'Timeout', 'message': f'the filter ran longer than {seconds} s on this locus',
-                    'traceback': ''}}
-            except BaseException as exc:  # SystemExit, KeyboardInterrupt: reported, the worker goes on
-                in_user[0] = False
-                report = {'status': 'error', 'error': format_error_(exc)}
-            if getpid() != own_pid:
-                os._exit(0)
-            recheck_(report, allowed)
-            if 'locus_id' not in report:
-                report.update(locus_id=raw.get('locus_id') if isinstance(raw, dict) else None, t=seconds,
-                              new_locus_properties={}, new_alert_properties={}, new_tags=[], raised_halt=False)
-            report['stdout'], report['stderr'] = capture.collect()
-            strays = killed_strays()
-            if strays:
-                report['killed_processes'] = strays
-            if report['status'] == 'ok':
-                times.append(report['t'])
-            report.update(id=rid, nonce=nonce, op='report', i=i)
-            send(report)
+        i = 0
+        while True:
+            for raw in msg.get('batch') or ():
+                capture.reset()
+                try:
+                    if not resolve_alerts(raw):
+                        raise ProtocolMismatch('the locus names an alert this worker was never sent')
+                    report, _ = call_user(seconds, run_one_, instance, decl, raw)
+                except LocusTimeout:
+                    in_user[0] = False
+                    report = {'status': 'timeout', 'error': {
+                        'type': 'Timeout', 'message': f'the filter ran longer than {seconds} s on this locus',
+                        'traceback': ''}}
+                except BaseException as exc:  # SystemExit, KeyboardInterrupt: reported, the worker goes on
+                    in_user[0] = False
+                    report = {'status': 'error', 'error': format_error_(exc)}
+                if getpid() != own_pid:
+                    os._exit(0)
+                recheck_(report, allowed)
+                if 'locus_id' not in report:
+                    report.update(locus_id=raw.get('locus_id') if isinstance(raw, dict) else None, t=seconds,
+                                  new_locus_properties={}, new_alert_properties={}, new_tags=[], raised_halt=False)
+                report['stdout'], report['stderr'] = capture.collect()
+                strays = killed_strays()
+                if strays:
+                    report['killed_processes'] = strays
+                if report['status'] == 'ok':
+                    times.append(report['t'])
+                report.update(id=rid, nonce=nonce, op='report', i=i)
+                send(report)
+                i += 1
+            if not msg.get('more'):
+                break
+            msg = next_chunk(rid)
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        done = {'id': rid, 'nonce': nonce, 'op': 'done', 'n': len(batch),
+        done = {'id': rid, 'nonce': nonce, 'op': 'done', 'n': i,
                 'cpu_s': usage.ru_utime + usage.ru_stime, 'maxrss_kb': usage.ru_maxrss}
         done.update(percentiles_(times))
         send(done)

@@ -1,4 +1,7 @@
 """The JSON-lines protocol (PROTOCOL.md) against a worker process, outside the sandbox."""
+import base64
+import json
+
 import pytest
 
 from conftest import tiny_locus
@@ -103,3 +106,85 @@ def test_unknown_filter_and_garbage_lines(plain_worker):
     plain_worker.proc.stdin.write(b'not json\n')
     plain_worker.proc.stdin.flush()
     assert plain_worker._line(10)['op'] == 'error'
+
+
+def _send_raw(worker, line):
+    worker.proc.stdin.write((line + '\n').encode())
+    worker.proc.stdin.flush()
+
+
+def test_a_batch_may_come_in_several_lines(plain_worker):
+    # PROTOCOL.md: `"more": true` says a `{"op": "more", "id"}` line continues the batch; report
+    # indexes run on across the lines and `done` counts them all.
+    assert plain_worker.load('f1', TAGGER)['ok']
+    msg = plain_worker._send({'op': 'run', 'filter_id': 'f1', 'batch': [tiny_locus(0)], 'more': True})
+    _send_raw(plain_worker, json.dumps({'op': 'more', 'id': msg['id'], 'batch': [tiny_locus(2), tiny_locus(3)], 'more': True}))
+    _send_raw(plain_worker, json.dumps({'op': 'more', 'id': msg['id'], 'batch': [tiny_locus(1)], 'more': False}))
+    replies = [plain_worker._line(10) for _ in range(5)]
+    assert all(r['id'] == msg['id'] and r['nonce'] == msg['nonce'] for r in replies)
+    assert [(r['op'], r.get('i'), r.get('locus_id')) for r in replies] == [
+        ('report', 0, 'L0'), ('report', 1, 'L2'), ('report', 2, 'L3'), ('report', 3, 'L1'), ('done', None, None)]
+    assert [r['status'] for r in replies[:4]] == ['ok', 'ok', 'ok', 'error']
+    assert replies[4]['n'] == 4
+    # The worker reads on: the next request is answered as usual.
+    reports, done = plain_worker.run('f1', [tiny_locus(4)])
+    assert reports[0]['new_locus_properties'] == {'t_n': 5} and done['n'] == 1
+
+
+def test_a_batch_for_an_unknown_filter_is_read_to_its_end(plain_worker):
+    msg = plain_worker._send({'op': 'run', 'filter_id': 'nope', 'batch': [tiny_locus(0)], 'more': True})
+    _send_raw(plain_worker, json.dumps({'op': 'more', 'id': msg['id'], 'batch': [tiny_locus(1)], 'more': False}))
+    done = plain_worker._line(10)
+    assert done['op'] == 'done' and done['error']['type'] == 'NotLoaded'
+    assert plain_worker.load('f1', TAGGER)['ok']
+
+
+def test_a_continuation_that_is_not_one_ends_the_worker(plain_worker):
+    assert plain_worker.load('f1', TAGGER)['ok']
+    msg = plain_worker._send({'op': 'run', 'filter_id': 'f1', 'batch': [tiny_locus(0)], 'more': True})
+    plain_worker._send({'op': 'ping'})
+    assert plain_worker._line(10)['op'] == 'report'
+    fatal = plain_worker._line(10)
+    assert fatal['op'] == 'fatal' and 'next chunk' in fatal['error']['message']
+    assert plain_worker.proc.wait(10) == 70
+    assert msg['id']
+
+
+def _packed(alert):
+    alert = dict(alert)
+    alert['packed'] = base64.b64encode(json.dumps(alert.pop('properties')).encode()).decode()
+    return alert
+
+
+def test_packed_alert_properties_are_decoded_when_read(plain_worker):
+    # PROTOCOL.md: an alert's properties may come packed (base64 of their JSON); the worker keeps them
+    # packed until a filter reads them. Every way of reading them sees the same values.
+    code = '''
+import antares.devkit as dk
+class Reader(dk.Filter):
+    REQUIRED_ALERT_PROPERTIES = ['ant_passband']
+    OUTPUT_LOCUS_PROPERTIES = [{'name': 'mags', 'type': 'str', 'description': ''},
+                               {'name': 'decoded_before', 'type': 'int', 'description': ''}]
+    OUTPUT_ALERT_PROPERTIES = [{'name': 'seen', 'type': 'int', 'description': ''}]
+    def run(self, locus):
+        raws = locus._raw['alerts']
+        locus.properties['decoded_before'] = sum('properties' in a for a in raws)
+        first = locus.alert.properties['ant_mag']
+        locus.alert.properties['seen'] = 1
+        mags = [a.properties['ant_mag'] for a in locus.alerts]
+        assert locus.alert is locus.alerts[-1]
+        assert [a['properties']['ant_mag'] for a in locus.to_dict()['alerts']] == mags
+        locus.properties['mags'] = f'{first} {mags} {len(locus.lightcurve)}'
+'''
+    assert plain_worker.load('r', code)['ok']
+    locus = tiny_locus(7)
+    locus['alerts'] = [_packed(a) for a in locus['alerts']]
+    reports, _ = plain_worker.run('r', [locus])
+    assert reports[0]['status'] == 'ok', reports[0].get('error')
+    # Only the triggering alert was decoded (REQUIRED_ALERT_PROPERTIES) before the filter read them.
+    assert reports[0]['new_locus_properties'] == {'mags': '17.5 [18.0, 17.5] 2', 'decoded_before': 1}
+    assert reports[0]['new_alert_properties'] == {'seen': 1}
+    # Kept by the worker, then referred to by id: decoded once, the same values.
+    again = dict(tiny_locus(7), alerts=[a['alert_id'] for a in locus['alerts']])
+    reports, _ = plain_worker.run('r', [again])
+    assert reports[0]['new_locus_properties'] == {'mags': '17.5 [18.0, 17.5] 2', 'decoded_before': 2}

@@ -1,10 +1,13 @@
 import type { Repositories } from '@antares/db';
 import { locusInputsFor } from './locus-inputs.ts';
 import type { ChatNotifier } from '../sinks/chat.ts';
-import type { FilterSandboxPool, LocusReport } from './sandbox-pool.ts';
+import type { FilterSandboxPool, LocusForFilter, LocusReport } from './sandbox-pool.ts';
 
 /** Level 2 runs only on loci with at least this many measurements (wire format section 5). */
 export const LEVEL2_MIN_MEASUREMENTS = 2;
+/** A batch's loci go through the filters in about this many chunks (of at least LEVEL2_MIN_CHUNK loci). */
+const LEVEL2_CHUNKS = 8;
+const LEVEL2_MIN_CHUNK = 16;
 
 export interface Level2Options {
   /** A filter failing on this many loci in a row is disabled (its enabled version becomes DISABLED). */
@@ -73,31 +76,49 @@ export class Level2Stage {
     const loci = (await this.repos.loci.findMany(locusIds))
       .filter((l) => Number(l.properties.num_mag_values ?? 0) >= LEVEL2_MIN_MEASUREMENTS);
     if (loci.length === 0) return;
-    const inputs = await locusInputsFor(this.repos, loci);
     // `emitted`: every tag a filter gave the locus in this run, new or not (each feeds its stream).
-    const results = new Map(inputs.map((l) => [l.locus_id, {
+    const results = new Map(loci.map((l) => [l.locus_id, {
       tags: new Set<string>(), emitted: new Set<string>(), properties: {} as Record<string, unknown>, alert: {} as Record<string, unknown>,
     }]));
-    for (const filter of [...this.filters]) {
-      const reports = await this.pool.run(filter.key, inputs);
-      for (const [i, report] of reports.entries()) {
-        const input = inputs[i];
-        const result = results.get(input.locus_id)!;
-        if (report.status === 'ok') {
-          this.consecutiveFailures.set(filter.filterId, 0);
-          // Later filters see what earlier ones produced.
-          for (const tag of report.new_tags) {
-            result.emitted.add(tag);
-            if (!input.tags.includes(tag)) { input.tags.push(tag); result.tags.add(tag); }
+    // A wavefront over chunks of the loci: filter k runs on chunk c once filter k - 1 is done with
+    // chunk c and filter k with chunk c - 1. Each locus still meets the filters one after another in
+    // priority order (a filter sees what earlier ones gave it), while several filters' workers (each
+    // its own process) and this thread's encoding work at once. The chunks' inputs are all asked for
+    // now (as one query would be), and the first filter starts on a chunk as soon as it has arrived.
+    const size = Math.max(LEVEL2_MIN_CHUNK, Math.ceil(loci.length / LEVEL2_CHUNKS));
+    const chunks: Promise<LocusForFilter[]>[] = [];
+    for (let start = 0; start < loci.length; start += size) chunks.push(locusInputsFor(this.repos, loci.slice(start, start + size)));
+    const filters = [...this.filters];
+    const stages: Promise<void>[][] = [];
+    for (const [k, filter] of filters.entries()) {
+      const row: Promise<void>[] = [];
+      stages.push(row);
+      for (const [c, inputsOfChunk] of chunks.entries()) row.push(Promise.all([inputsOfChunk, stages[k - 1]?.[c], row[c - 1]]).then(async ([chunk]) => {
+        if (!this.filters.includes(filter)) return; // disabled by its failures on an earlier chunk
+        const reports = await this.pool.run(filter.key, chunk);
+        for (const [i, report] of reports.entries()) {
+          const input = chunk[i];
+          const result = results.get(input.locus_id)!;
+          if (report.status === 'ok') {
+            this.consecutiveFailures.set(filter.filterId, 0);
+            // Later filters see what earlier ones produced.
+            for (const tag of report.new_tags) {
+              result.emitted.add(tag);
+              if (!input.tags.includes(tag)) { input.tags.push(tag); result.tags.add(tag); }
+            }
+            Object.assign(input.properties, report.new_locus_properties);
+            Object.assign(result.properties, report.new_locus_properties);
+            Object.assign(result.alert, report.new_alert_properties);
+          } else if (report.status !== 'skipped') {
+            await this.recordFailure(filter, report);
           }
-          Object.assign(input.properties, report.new_locus_properties);
-          Object.assign(result.properties, report.new_locus_properties);
-          Object.assign(result.alert, report.new_alert_properties);
-        } else if (report.status !== 'skipped') {
-          await this.recordFailure(filter, report);
         }
-      }
+      }));
     }
+    const all = [...chunks, ...stages.flat()];
+    for (const step of all) step.catch(() => {}); // each is awaited below; a failure ends the run
+    await Promise.all(all);
+    const inputs = (await Promise.all(chunks)).flat();
     this.stats.lociRun += inputs.length;
     const updates = [...results].map(([locus_id, r]) => ({ locus_id, tags: [...r.tags], properties: r.properties }))
       .filter((u) => u.tags.length > 0 || Object.keys(u.properties).length > 0);

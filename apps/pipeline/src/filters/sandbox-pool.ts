@@ -60,6 +60,28 @@ export function missingSandboxPrerequisites(python = '/usr/bin/python3'): string
   return missing;
 }
 
+/** About this much JSON per line of a batch: the worker runs one chunk while the next is encoded. */
+const CHUNK_BYTES = 48 << 10;
+
+/**
+ * An alert as sent in full, its properties packed (base64 of their JSON: the worker skips over them
+ * and decodes them only when a filter reads them; most read only the triggering alert's). Made once
+ * however many workers it is sent to (Level 2 gives every filter the same loci), so alerts handed to
+ * the pool are treated as immutable (but for their GW associations, which are checked): an alert whose
+ * properties change is a new object.
+ */
+const alertJson = new WeakMap<AlertForFilter, { version: string; text: string }>();
+function encodedAlert(alert: AlertForFilter, version: string): string {
+  const known = alertJson.get(alert);
+  if (known?.version === version) return known.text;
+  const { properties, ...rest } = alert;
+  const head = JSON.stringify(rest);
+  const packed = Buffer.from(JSON.stringify(properties ?? {})).toString('base64');
+  const text = `${head.length > 2 ? `${head.slice(0, -1)},` : '{'}"packed":"${packed}"}`;
+  alertJson.set(alert, { version, text });
+  return text;
+}
+
 class WorkerFailure extends Error {
   constructor(readonly kind: 'crash' | 'timeout' | 'protocol' | 'batch-timeout', message: string) { super(message); }
 }
@@ -82,7 +104,7 @@ class Worker {
    */
   readonly sentAlerts = new Map<string, string>();
   /** Ids dropped from `sentAlerts`, for the worker to drop too with its next batch. */
-  forget: string[] = [];
+  forget = new Set<string>();
   cpuSeconds = 0;
   lastUsed = Date.now();
   busy = false;
@@ -150,14 +172,36 @@ class Worker {
   }
 
   request<T>(msg: Record<string, unknown>, onLine: (msg: any, done: (v: T) => void) => void): Promise<T> {
+    return this.requestChunked(msg, undefined, onLine);
+  }
+
+  /**
+   * A request whose `batch` comes in chunks (PROTOCOL.md): `nextChunk(prefix)` gives the next line (the
+   * prefix, then the next few loci of the batch) and whether it is the last. The first chunk goes with
+   * the request; each further one is a `more` line, encoded on a later turn of the event loop so that
+   * the worker reads and runs a chunk while the next is being encoded.
+   */
+  requestChunked<T>(msg: Record<string, unknown>, nextChunk: ((prefix: string) => { line: string; last: boolean }) | undefined,
+    onLine: (msg: any, done: (v: T) => void) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.dead) return reject(this.dead);
       const id = ++this.seq;
       const nonce = randomBytes(12).toString('hex');
       let result: T | undefined;
       let finished = false;
-      this.pending = { id, nonce, reject, onLine: (m) => { onLine(m, (v) => { result = v; finished = true; }); if (finished) resolve(result as T); return finished; } };
-      this.proc.stdin!.write(JSON.stringify({ ...msg, id, nonce }) + '\n');
+      const pending: Pending = { id, nonce, reject, onLine: (m) => { onLine(m, (v) => { result = v; finished = true; }); if (finished) resolve(result as T); return finished; } };
+      this.pending = pending;
+      const head = JSON.stringify({ ...msg, id, nonce });
+      if (!nextChunk) { this.proc.stdin!.write(head + '\n'); return; }
+      let chunk = nextChunk(`${head.slice(0, -1)},`);
+      this.proc.stdin!.write(chunk.line);
+      const pump = () => {
+        if (chunk.last || this.dead || this.pending !== pending) return;
+        chunk = nextChunk(`{"op":"more","id":${id},`);
+        this.proc.stdin!.write(chunk.line);
+        setImmediate(pump);
+      };
+      setImmediate(pump);
     });
   }
 
@@ -190,7 +234,7 @@ export class FilterSandboxPool {
       maxWorkers: 8, python: '/usr/bin/python3', runtimeDir: RUNTIME_DIR, sandbox: true, bwrap: '/usr/bin/bwrap',
       memoryMb: 2048, cpuSeconds: 3600, nproc: 64, fsizeMb: 64, tmpMb: 256, locusTimeoutMs: 5000,
       stallGraceMs: 3000, loadTimeoutMs: 120_000, batchTimeoutMs: 300_000, outputLimit: 65536,
-      maxLineBytes: 8 << 20, maxRestartsPerBatch: 3, slotOffset: 0, alertCacheSize: 20_000, ...opts,
+      maxLineBytes: 8 << 20, maxRestartsPerBatch: 3, slotOffset: 0, alertCacheSize: 50_000, ...opts,
     };
     this.slots = new Array(this.o.maxWorkers).fill(undefined);
   }
@@ -321,8 +365,11 @@ export class FilterSandboxPool {
         const guard = setTimeout(() => w.fail(new WorkerFailure('batch-timeout', `the batch ran longer than ${this.o.batchTimeoutMs} ms`)), Math.max(left, 0));
         w.watch(stall, 'timeout', `no answer from the filter for ${stall} ms (hung outside Python)`);
         try {
-          const { batch, forget } = this.encodeBatch(w, segment);
-          stats = await w.request<any>({ op: 'run', filter_id: filterId, batch, forget, locus_timeout_s: this.o.locusTimeoutMs / 1000 }, (m, done) => {
+          // What earlier batches evicted or invalidated; the worker drops it before reading this batch.
+          const forget = [...w.forget];
+          w.forget.clear();
+          stats = await w.requestChunked<any>({ op: 'run', filter_id: filterId, forget, locus_timeout_s: this.o.locusTimeoutMs / 1000 },
+            this.chunker(w, segment), (m, done) => {
             if (m.op === 'done') return done(m);
             if (m.op !== 'report' || m.i !== received) return w.fail(new WorkerFailure('protocol', 'report out of order'));
             reports[start + received] = this.check(reg, segment[received], m);
@@ -356,42 +403,61 @@ export class FilterSandboxPool {
   }
 
   /**
-   * The batch as this worker is sent it: an alert it already holds goes as its id only (most of a
-   * locus' alerts were sent with its earlier updates), the rest in full. Loci are resent every time
-   * they change, so this cuts what is encoded and decoded per locus run by an order of magnitude.
+   * The batch as this worker is sent it, a chunk at a time (about `CHUNK_BYTES` of JSON each). An alert
+   * the worker already holds goes as its id only (most of a locus' alerts were sent with its earlier
+   * updates), the rest in full. Loci are resent every time they change, so this cuts what is encoded
+   * and decoded per locus run by an order of magnitude. Evictions from what the worker holds are
+   * made once the whole batch is encoded (its loci may refer to them) and sent with the next batch.
    */
-  private encodeBatch(w: Worker, loci: LocusForFilter[]): { batch: unknown[]; forget: string[] } {
-    // What earlier batches evicted; the worker drops it before reading this batch. This batch's own
-    // evictions wait for the next one: they may be among the ids it refers to.
-    const forget = w.forget;
-    w.forget = [];
-    const batch = loci.map((locus) => ({
-      ...locus,
-      alerts: locus.alerts.map((alert) => {
-        // A new GW notice can change an alert's associations: then it is sent in full again.
-        const version = alert.grav_wave_events?.length ? JSON.stringify(alert.grav_wave_events) : '';
-        const known = w.sentAlerts.get(alert.alert_id) === version;
-        w.sentAlerts.delete(alert.alert_id);
-        w.sentAlerts.set(alert.alert_id, version);
-        return known ? alert.alert_id : alert;
-      }),
-    }));
-    // Bounded memory on both sides: the least recently used ids are forgotten.
-    const excess = w.sentAlerts.size - this.o.alertCacheSize;
-    if (excess > 0) {
-      let n = 0;
-      for (const id of w.sentAlerts.keys()) {
-        if (n++ >= excess) break;
-        w.sentAlerts.delete(id);
-        w.forget.push(id);
+  private chunker(w: Worker, loci: LocusForFilter[]): (prefix: string) => { line: string; last: boolean } {
+    let k = 0;
+    return (prefix) => {
+      let line = `${prefix}"batch":[`;
+      const end = line.length + CHUNK_BYTES;
+      for (let n = 0; k < loci.length && line.length < end; n++) line += (n > 0 ? ',' : '') + this.encodeLocus(w, loci[k++]);
+      const last = k >= loci.length;
+      if (last) this.evict(w);
+      return { line: `${line}],"more":${!last}}\n`, last };
+    };
+  }
+
+  private encodeLocus(w: Worker, locus: LocusForFilter): string {
+    let line = '{"alerts":[';
+    let first = true;
+    for (const alert of locus.alerts) {
+      if (!first) line += ',';
+      first = false;
+      // A new GW notice can change an alert's associations: then it is sent in full again.
+      const version = alert.grav_wave_events?.length ? JSON.stringify(alert.grav_wave_events) : '';
+      const known = w.sentAlerts.get(alert.alert_id) === version;
+      w.sentAlerts.delete(alert.alert_id);
+      w.sentAlerts.set(alert.alert_id, version);
+      if (known) line += JSON.stringify(alert.alert_id);
+      else {
+        // Sent in full now: a pending "forget" of it (an invalidation) must not drop this copy.
+        w.forget.delete(alert.alert_id);
+        line += encodedAlert(alert, version);
       }
     }
-    return { batch, forget };
+    const { alerts: _alerts, ...rest } = locus;
+    const body = JSON.stringify(rest);
+    return line + (body === '{}' ? ']}' : `],${body.slice(1)}`);
+  }
+
+  /** Bounded memory on both sides: the least recently used ids are forgotten. */
+  private evict(w: Worker): void {
+    let excess = w.sentAlerts.size - this.o.alertCacheSize;
+    if (excess <= 0) return;
+    for (const id of w.sentAlerts.keys()) {
+      if (excess-- <= 0) break;
+      w.sentAlerts.delete(id);
+      w.forget.add(id);
+    }
   }
 
   /** Alerts whose properties changed (Level 2 added some): sent in full again next time. */
   invalidateAlerts(alertIds: string[]): void {
-    for (const w of this.slots) if (w) for (const id of alertIds) if (w.sentAlerts.delete(id)) w.forget.push(id);
+    for (const w of this.slots) if (w) for (const id of alertIds) if (w.sentAlerts.delete(id)) w.forget.add(id);
   }
 
   /** A worker's report, accepted only for the locus sent and only with declared, well-typed outputs. */
