@@ -25,7 +25,7 @@ export async function benchFilters(args: string[]): Promise<void> {
     const loaded = await pool.load('trivial', TRIVIAL);
     if (!loaded.ok) throw new Error(`the trivial filter did not load: ${loaded.error?.message}`);
     await pool.run('trivial', loci.slice(0, 200)); // warm-up: imports, first allocations
-    console.log(`Trivial filter, ${total} loci of ${loci[0].alerts.length} alerts (${Object.keys(loci[0].alerts[0].properties).length} properties each), one sandboxed worker:`);
+    console.log(`Trivial filter, ${total} loci of ${loci[0].alerts.length} alerts (${Object.keys(loci[0].alerts[0].properties ?? {}).length} properties each), one sandboxed worker:`);
     for (const size of [1, 10, 100, 500]) {
       const count = size === 1 ? Math.min(total, 500) : total;
       const inFilter: number[] = [];

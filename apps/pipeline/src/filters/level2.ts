@@ -101,12 +101,13 @@ export class Level2Stage {
           const result = results.get(input.locus_id)!;
           if (report.status === 'ok') {
             this.consecutiveFailures.set(filter.filterId, 0);
-            // Later filters see what earlier ones produced.
+            // Later filters see what earlier ones produced. New objects, not edits: the pool reuses a
+            // locus' encoding while its properties and tags are the same objects.
             for (const tag of report.new_tags) {
               result.emitted.add(tag);
-              if (!input.tags.includes(tag)) { input.tags.push(tag); result.tags.add(tag); }
+              if (!input.tags.includes(tag)) { input.tags = [...input.tags, tag]; result.tags.add(tag); }
             }
-            Object.assign(input.properties, report.new_locus_properties);
+            if (Object.keys(report.new_locus_properties).length > 0) input.properties = { ...input.properties, ...report.new_locus_properties };
             Object.assign(result.properties, report.new_locus_properties);
             Object.assign(result.alert, report.new_alert_properties);
           } else if (report.status !== 'skipped') {

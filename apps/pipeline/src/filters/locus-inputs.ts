@@ -7,7 +7,7 @@ import type { AlertForFilter, LocusForFilter } from './sandbox-pool.ts';
  * the batch, one for the matches.
  */
 export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Promise<LocusForFilter[]> {
-  const alerts = await repos.alerts.listByLoci(loci.map((l) => l.locus_id));
+  const alerts = await repos.alerts.listWithPropertyTextByLoci(loci.map((l) => l.locus_id));
   // locus.catalog_objects: {catalog name: [catalog rows]} of the locus' matches, nearest first.
   const catalogObjects = new Map<string, Record<string, Array<Record<string, unknown>>>>();
   for (const m of await repos.catalogs.matchesOfLoci(loci.map((l) => l.locus_id))) {
@@ -29,7 +29,7 @@ export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Pro
     return {
       locus_id: locus.locus_id, ra: locus.ra, dec: locus.dec, properties: { ...locus.properties }, tags: [...locus.tags],
       alerts: own.map((a) => ({
-        alert_id: a.alert_id, mjd: a.mjd, survey: a.survey, properties: a.properties,
+        alert_id: a.alert_id, mjd: a.mjd, survey: a.survey, propertiesJson: a.properties_json,
         grav_wave_events: a.grav_wave_events as unknown as AlertForFilter['grav_wave_events'],
       })),
       grav_wave_events_metadata: Object.fromEntries(locus.grav_wave_events.filter((id) => gwMetadata.has(id)).map((id) => [id, gwMetadata.get(id)!])),

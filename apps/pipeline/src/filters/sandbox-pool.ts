@@ -10,9 +10,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export interface AlertForFilter {
-  alert_id: string; mjd: number; survey?: string; properties: Record<string, unknown>;
+  alert_id: string; mjd: number; survey?: string;
+  /** The alert's properties, or their JSON text as the database gave it (then never parsed in Node). */
+  properties?: Record<string, unknown>; propertiesJson?: string;
   grav_wave_events?: { gracedb_id: string; contour_level: number; contour_area: number }[];
 }
+/** Treated as immutable once handed to the pool: change `properties` or `tags` by replacing them (see locusBody). */
 export interface LocusForFilter {
   locus_id: string; ra: number; dec: number; properties: Record<string, unknown>; tags: string[];
   alerts: AlertForFilter[]; alert_id?: string; catalog_objects?: Record<string, Record<string, unknown>[]>;
@@ -74,11 +77,28 @@ const alertJson = new WeakMap<AlertForFilter, { version: string; text: string }>
 function encodedAlert(alert: AlertForFilter, version: string): string {
   const known = alertJson.get(alert);
   if (known?.version === version) return known.text;
-  const { properties, ...rest } = alert;
+  const { properties, propertiesJson, ...rest } = alert;
   const head = JSON.stringify(rest);
-  const packed = Buffer.from(JSON.stringify(properties ?? {})).toString('base64');
+  const packed = Buffer.from(propertiesJson ?? JSON.stringify(properties ?? {})).toString('base64');
   const text = `${head.length > 2 ? `${head.slice(0, -1)},` : '{'}"packed":"${packed}"}`;
   alertJson.set(alert, { version, text });
+  return text;
+}
+
+/**
+ * A locus without its alerts, as JSON (the end of its line: `],"locus_id":...}`). Level 2 sends every
+ * locus to each filter in turn, and its properties (light-curve features) and catalog rows are most of
+ * the line: the text is made once and reused while the locus' properties object and tags array stay the
+ * same ones. So a locus is changed by giving it new ones, never by editing them in place.
+ */
+const locusJson = new WeakMap<LocusForFilter, { properties: object; tags: string[]; text: string }>();
+function locusBody(locus: LocusForFilter): string {
+  const known = locusJson.get(locus);
+  if (known && known.properties === locus.properties && known.tags === locus.tags) return known.text;
+  const { alerts: _alerts, ...rest } = locus;
+  const body = JSON.stringify(rest);
+  const text = body === '{}' ? ']}' : `],${body.slice(1)}`;
+  locusJson.set(locus, { properties: locus.properties, tags: locus.tags, text });
   return text;
 }
 
@@ -439,9 +459,7 @@ export class FilterSandboxPool {
         line += encodedAlert(alert, version);
       }
     }
-    const { alerts: _alerts, ...rest } = locus;
-    const body = JSON.stringify(rest);
-    return line + (body === '{}' ? ']}' : `],${body.slice(1)}`);
+    return line + locusBody(locus);
   }
 
   /** Bounded memory on both sides: the least recently used ids are forgotten. */
