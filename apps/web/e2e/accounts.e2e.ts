@@ -359,17 +359,13 @@ describe.skipIf(!enabled)('forgot-password wizard', () => {
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Field must have between 8 and 256 characters.').waitFor();
     await page.getByText("Field doesn't match password.").waitFor();
-    await page.getByLabel('New Password').fill('Comet2025Z');
-    await page.getByLabel('Repeat Password').fill('Comet2025Z');
-    await page.getByRole('button', { name: 'Change password' }).click();
+    await submitNewPassword(page, 'Comet2025Z');
     await page.getByText('Your password has been successfully changed.').waitFor();
     expect(await page.getByTestId('reset-step').getAttribute('data-step')).toBe('FINISHED');
 
     // The link works once.
     await page.goto(link, { waitUntil: 'networkidle' });
-    await page.getByLabel('New Password').fill('Comet2026Z');
-    await page.getByLabel('Repeat Password').fill('Comet2026Z');
-    await page.getByRole('button', { name: 'Change password' }).click();
+    await submitNewPassword(page, 'Comet2026Z');
     await page.getByText('This reset link has already been used').waitFor();
 
     await page.getByRole('link', { name: 'Return to login' }).click();
@@ -522,15 +518,11 @@ describe.skipIf(!enabled)('a server with SMTP and short sessions', () => {
 
     await page.goto(link, { waitUntil: 'networkidle' });
     expect(await page.getByTestId('reset-step').getAttribute('data-step')).toBe('SUBMIT');
-    await page.getByLabel('New Password').fill('Comet2025Z');
-    await page.getByLabel('Repeat Password').fill('Comet2025Z');
-    await page.getByRole('button', { name: 'Change password' }).click();
+    await submitNewPassword(page, 'Comet2025Z');
     await page.getByText('Your password has been successfully changed.').waitFor();
     expect(await page.getByTestId('reset-step').getAttribute('data-step')).toBe('FINISHED');
     await page.goto(link, { waitUntil: 'networkidle' });
-    await page.getByLabel('New Password').fill('Comet2026Z');
-    await page.getByLabel('Repeat Password').fill('Comet2026Z');
-    await page.getByRole('button', { name: 'Change password' }).click();
+    await submitNewPassword(page, 'Comet2026Z');
     await page.getByText('This reset link has already been used').waitFor();
     expect(own.mails).toHaveLength(1);
     account.password = 'Comet2025Z';
@@ -583,3 +575,10 @@ describe.skipIf(!enabled)('a server with SMTP and short sessions', () => {
     expect(watch.problems()).toEqual([]);
   });
 });
+
+/** The SUBMIT step of the password reset wizard: the new password twice, then the button. */
+async function submitNewPassword(page: Page, password: string): Promise<void> {
+  await page.getByLabel('New Password').fill(password);
+  await page.getByLabel('Repeat Password').fill(password);
+  await page.getByRole('button', { name: 'Change password' }).click();
+}

@@ -4,3 +4,4 @@ export { MESSAGES, LIMITS, ANNOUNCEMENT_VARIANTS, rules, firstError, type Announ
 export { FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI } from './filter-test.ts';
 export type { FilterTestReport, FilterTestLocus, FilterTestError, FilterTestLocusStatus } from './filter-test.ts';
 export { VERSION_STATUSES, TRANSITIONS, FEEDBACK_REQUIRED, isVersionStatus, type VersionStatus } from './filter-review.ts';
+export type { TeamMember } from './team.ts';

@@ -33,6 +33,9 @@ pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
 export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle connection the server closes (a restart, an administrator, a dropped test database) is
+    // reported here; unhandled, it would crash the process. The pool opens a new one when next needed.
+    pool.on('error', (error) => console.warn(`database: an idle connection was closed (${error.message}); the next query opens a new one`));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

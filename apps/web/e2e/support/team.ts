@@ -1,17 +1,10 @@
+import type { TeamMember } from '@antares/contract';
 /**
  * The team the e2e server is started with (written to `$dataDir/team.json` and named by
  * ANTARES_TEAM_FILE): members with e-mail addresses in both groups, listed out of last-name order,
  * one with a photo of its own and the others with the default one.
  */
-export interface E2eTeamMember {
-  name: string;
-  title: string;
-  bio?: string;
-  link?: string;
-  email?: string;
-  photo?: string;
-  group: 'Internal' | 'External';
-}
+export type E2eTeamMember = TeamMember;
 
 export const E2E_TEAM: E2eTeamMember[] = [
   { name: 'Zoe Zimmerman', title: 'Pipeline Lead', bio: 'Keeps the alerts flowing.', email: 'zoe.zimmerman@e2e.example.org', group: 'Internal', link: 'https://example.org/zoe' },

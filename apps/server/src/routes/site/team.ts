@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { TeamMember } from '@antares/contract';
 
-/** One member of the Team page, as `/config.json` serves it (`team`). */
-export interface TeamMember {
-  name: string;
-  title: string;
-  bio?: string;
-  link?: string;
-  email?: string;
-  photo?: string;
-  group: 'Internal' | 'External';
-}
+export type { TeamMember };
 
 const member = z.strictObject({
   name: z.string().trim().min(1),

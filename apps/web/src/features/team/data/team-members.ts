@@ -1,16 +1,9 @@
+import type { TeamMember } from '@antares/contract';
 /**
  * The Team page's members come from the deployment (`/config.json`'s `team`, read by the server from
  * ANTARES_TEAM_FILE, or its built-in list): these helpers shape them into the page's two groups.
  */
-export interface TeamMember {
-  name: string;
-  title: string;
-  bio?: string;
-  link?: string;
-  email?: string;
-  photo?: string;
-  group: 'Internal' | 'External';
-}
+export type { TeamMember };
 
 export interface TeamGroup {
   title: TeamMember['group'];
