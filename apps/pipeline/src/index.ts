@@ -4,6 +4,7 @@ export { decodeAvroFile, decodeAvroBuffer, alertFileProblem } from './sources/al
 export type { ZtfPacket, LsstPacket, AlertPacket } from './sources/alert-avro.ts';
 export { alertPropertyCatalog, locusPropertyCatalog, type PropertyDefinition } from './properties/catalog.ts';
 export { renderCutoutPng } from './fits/render-png.ts';
+export { isGzip } from './fits/fits.ts';
 export { createFilterSandbox, type FilterSandbox, type CodeCheck } from './filters/filter-sandbox.ts';
 export { locusInputsFor } from './filters/locus-inputs.ts';
 export { APT_INSTALL, missingSandboxPrerequisites, FilterSandboxPool, type LocusForFilter } from './filters/sandbox-pool.ts';

@@ -1,9 +1,14 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLocusSearch, createTestDatabase, type TestDatabase } from '@antares/db';
 import { decodeAvroFile, type AlertPacket, type LsstPacket, type ZtfPacket } from '../sources/alert-avro.ts';
+import { dateToMjd } from '@antares/astro';
 import { renderCutoutPng } from '../fits/render-png.ts';
+import { WatchMatcher } from '../stages/watch-match.ts';
+import { GwMatcher, ingestNotice } from '../gw/association.ts';
+import { parseIgwnNotice, skyMapPeak } from '../gw/notice.ts';
 import { fluxToMag } from '../stages/lsst-alerts.ts';
 import { expandInputs, ingestFiles } from './ingest-files.ts';
 import { emptyStats, ingestBatch, type IngestStats } from './ingest-batch.ts';
@@ -194,11 +199,6 @@ describe('a ZTF and a Rubin detection of the same object', () => {
 
 describe('Rubin alerts downstream: watch lists and gravitational waves', () => {
   it('match watched objects and associate with an event, like ZTF alerts', async () => {
-    const { readFileSync } = await import('node:fs');
-    const { WatchMatcher } = await import('../stages/watch-match.ts');
-    const { GwMatcher, ingestNotice } = await import('../gw/association.ts');
-    const { parseIgwnNotice, skyMapPeak } = await import('../gw/notice.ts');
-    const { dateToMjd } = await import('@antares/astro');
     const db = await createTestDatabase();
     try {
       const notice = parseIgwnNotice(JSON.parse(readFileSync(path.join(DATA, 'fink-mm/lvk/MS230518e_INITIAL_mock.json'), 'utf8')));

@@ -6,6 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import type avro from 'avsc';
 import { decompressBlock, iterateBlocks, readContainerHeader } from './avro-container.ts';
 import { buildType, SchemaCache } from './avro-schema.ts';
+import { isGzip } from '../fits/fits.ts';
 import { analyseSchema, toZtfPacket, type ZtfShape } from './ztf-packet.ts';
 import { analyseLsstSchema, toLsstPacket, type LsstShape } from './lsst-packet.ts';
 
@@ -58,8 +59,6 @@ export function toPacket(rec: Record<string, unknown>, shape: Shape): AlertPacke
   return shape.survey === 'lsst' ? toLsstPacket(rec, shape.lsst) : toZtfPacket(rec, shape.ztf);
 }
 
-const GZIP = (b: Uint8Array) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
-
 /**
  * Decode every record of an in-memory Avro container (optionally gzipped).
  * Synchronous generator: usable with for...of and for await...of.
@@ -69,7 +68,7 @@ export function* decodeAvroBuffer(bytes: Uint8Array, fileLabel: string): Generat
   let buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let header;
   try {
-    if (GZIP(buf)) buf = gunzipSync(buf);
+    if (isGzip(buf)) buf = gunzipSync(buf);
     header = readContainerHeader(buf);
   } catch (err) {
     yield { file, index: -1, error: (err as Error).message };
@@ -134,7 +133,7 @@ export function* decodeAvroBuffer(bytes: Uint8Array, fileLabel: string): Generat
 export function alertFileProblem(bytes: Uint8Array): string | null {
   let buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
-    if (GZIP(buf)) buf = gunzipSync(buf);
+    if (isGzip(buf)) buf = gunzipSync(buf);
     const compiled = compile(readContainerHeader(buf).schema);
     return 'reason' in compiled ? compiled.reason : null;
   } catch (err) {

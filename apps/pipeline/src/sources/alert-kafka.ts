@@ -4,6 +4,7 @@
 // a schema registry. Each batch of messages is ingested like a file (Level 1, association, Level 2) and
 // committed afterwards: a crash replays it, and ingestion is idempotent.
 import type { Repositories } from '@antares/db';
+import { isGzip } from '../fits/fits.ts';
 import { decodeAvroBuffer, decodeSchemaless, type AlertPacket, type DecodedRecord } from './alert-avro.ts';
 import { ingestPackets, type IngestPacketsOptions } from '../ingest/ingest-packets.ts';
 import { emptyStats, type IngestStats } from '../ingest/ingest-batch.ts';
@@ -43,7 +44,7 @@ const OCF_MAGIC = Buffer.from('Obj\x01', 'latin1');
 /** Decodes one message value into its alert packets (or the reasons it has none). */
 export async function decodeAlertMessage(value: Buffer | null, label: string, schemas?: SchemaSource): Promise<DecodedRecord[]> {
   if (!value || value.length === 0) return [{ file: label, index: -1, error: 'empty message' }];
-  if (value.subarray(0, 4).equals(OCF_MAGIC) || (value[0] === 0x1f && value[1] === 0x8b)) return [...decodeAvroBuffer(value, label)];
+  if (value.subarray(0, 4).equals(OCF_MAGIC) || isGzip(value)) return [...decodeAvroBuffer(value, label)];
   if (value[0] === 0 && value.length > 5) {
     const id = value.readUInt32BE(1);
     if (!schemas) return [{ file: label, index: -1, error: `Confluent-framed message (schema id ${id}) but no schema registry is configured (ANTARES_SCHEMA_REGISTRY_URL)` }];

@@ -3,6 +3,8 @@
 // record with a `diaSource` record carrying `diaSourceId`, `midpointMjdTai` and `band`. Brokers that
 // re-publish Rubin alerts (Fink) add top-level columns, which are kept aside as `extra`.
 
+import { cutoutBytes, recordOf } from './avro-records.ts';
+
 export interface LsstCutouts {
   science?: Uint8Array;
   template?: Uint8Array;
@@ -31,10 +33,6 @@ export interface LsstShape {
   extraFields: string[];
 }
 
-interface Field {
-  name: string;
-  type: unknown;
-}
 
 const STANDARD_FIELDS = new Set([
   'alertId', 'diaSourceId', 'observation_reason', 'target_name', 'diaSource', 'prvDiaSources', 'prvDiaForcedSources',
@@ -42,27 +40,11 @@ const STANDARD_FIELDS = new Set([
   'cutoutDifference', 'cutoutScience', 'cutoutTemplate',
 ]);
 
-function recordFields(t: unknown): Field[] | undefined {
-  if (Array.isArray(t)) {
-    for (const branch of t) {
-      const fields = recordFields(branch);
-      if (fields) return fields;
-    }
-    return undefined;
-  }
-  if (t && typeof t === 'object') {
-    const o = t as { type?: unknown; fields?: Field[] };
-    if (o.type === 'record' && Array.isArray(o.fields)) return o.fields;
-    if (o.type && typeof o.type === 'object') return recordFields(o.type);
-  }
-  return undefined;
-}
-
 /** The shape of a Rubin alert schema, or undefined when the schema is not one. */
 export function analyseLsstSchema(schema: unknown): LsstShape | undefined {
-  const top = recordFields(schema);
+  const top = recordOf(schema)?.fields;
   const diaSource = top?.find((f) => f.name === 'diaSource');
-  const sourceFields = diaSource && recordFields(diaSource.type);
+  const sourceFields = diaSource && recordOf(diaSource.type)?.fields;
   if (!top || !sourceFields) return undefined;
   const names = new Set(sourceFields.map((f) => f.name));
   if (!['diaSourceId', 'midpointMjdTai', 'ra', 'dec', 'band'].every((n) => names.has(n))) return undefined;
@@ -78,11 +60,6 @@ function versionOf(schema: unknown): string {
 
 function idString(v: unknown): string | undefined {
   return typeof v === 'string' && /^-?\d+$/.test(v) ? v : typeof v === 'number' && Number.isInteger(v) ? String(v) : undefined;
-}
-
-function bytesOf(v: unknown): Uint8Array | undefined {
-  // Copy: avsc returns views into the block buffer, which would keep the whole file alive.
-  return v instanceof Uint8Array && v.length > 0 ? Uint8Array.prototype.slice.call(v) : undefined;
 }
 
 function records(v: unknown): Array<Record<string, unknown>> {
@@ -102,9 +79,9 @@ export function toLsstPacket(rec: Record<string, unknown>, shape: LsstShape): Ls
   }
   if (typeof diaSource.ra !== 'number' || typeof diaSource.dec !== 'number') throw new Error(`Rubin alert lsst:${diaSourceId} without a position`);
   const cutouts: LsstCutouts = {};
-  const science = bytesOf(rec.cutoutScience);
-  const template = bytesOf(rec.cutoutTemplate);
-  const difference = bytesOf(rec.cutoutDifference);
+  const science = cutoutBytes(rec.cutoutScience);
+  const template = cutoutBytes(rec.cutoutTemplate);
+  const difference = cutoutBytes(rec.cutoutDifference);
   if (science) cutouts.science = science;
   if (template) cutouts.template = template;
   if (difference) cutouts.difference = difference;

@@ -3,6 +3,8 @@
 // Spark-rewritten packets (Fink/ALeRCE "topLevelRecord": every field a nullable union,
 // prv_candidates as array<record|null>, top-level candid sometimes absent, broker add-on columns).
 
+import { cutoutBytes, recordOf } from './avro-records.ts';
+
 export interface ZtfCutouts {
   science?: Uint8Array;
   template?: Uint8Array;
@@ -27,11 +29,6 @@ export interface ZtfPacket {
   extra?: Record<string, unknown>;
 }
 
-type SchemaNode = string | SchemaNode[] | { type?: unknown; name?: string; namespace?: string; fields?: Field[]; items?: unknown };
-interface Field {
-  name: string;
-  type: SchemaNode;
-}
 
 /** Per-schema plan for turning decoded records into packets (computed once per writer schema). */
 export interface ZtfShape {
@@ -44,23 +41,6 @@ const STANDARD_FIELDS = new Set([
   'schemavsn', 'publisher', 'objectId', 'alertId', 'candid', 'candidate', 'prv_candidates', 'fp_hists',
   'cutoutScience', 'cutoutTemplate', 'cutoutDifference',
 ]);
-
-function recordOf(t: unknown): { fields: Field[] } | undefined {
-  // Unwrap nullable unions ([T, "null"] or ["null", T]); named references are not followed.
-  if (Array.isArray(t)) {
-    for (const b of t) {
-      const r = recordOf(b);
-      if (r) return r;
-    }
-    return undefined;
-  }
-  if (t && typeof t === 'object') {
-    const o = t as { type?: unknown; fields?: Field[] };
-    if (o.type === 'record' && Array.isArray(o.fields)) return { fields: o.fields };
-    if (o.type && typeof o.type === 'object') return recordOf(o.type);
-  }
-  return undefined;
-}
 
 export function schemaFullName(schema: unknown): string {
   if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return typeof schema === 'string' ? schema : 'union';
@@ -96,13 +76,6 @@ export function analyseSchema(schema: unknown): ZtfShape | { reason: string } {
     hasTopCandid: names.has('candid'),
     extraFields: top.fields.map((f) => f.name).filter((n) => !STANDARD_FIELDS.has(n)),
   };
-}
-
-function cutoutBytes(v: unknown): Uint8Array | undefined {
-  // Official/Spark shape: { fileName, stampData }; some writers store plain bytes.
-  const b = v instanceof Uint8Array ? v : (v as { stampData?: unknown } | null)?.stampData;
-  // Copy: avsc returns views into the block/file buffer, which would keep it alive.
-  return b instanceof Uint8Array ? Uint8Array.prototype.slice.call(b) : undefined;
 }
 
 function idString(v: unknown): string | undefined {

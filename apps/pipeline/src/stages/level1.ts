@@ -38,9 +38,9 @@ const LSST_REJECTING_FLAGS = [
   'pixelFlags_saturatedCenter', 'pixelFlags_suspectCenter',
 ] as const;
 
-/** Level 1 for a Rubin DiaSource (its own field names, or `lsst_diaSource_`-prefixed ones with `prefix`). */
-export function level1Lsst(diaSource: Record<string, unknown>, prefix = ''): Level1Result {
-  const value = (name: string) => diaSource[prefix + name];
+/** Level 1 for a Rubin DiaSource (its own field names). */
+export function level1Lsst(diaSource: Record<string, unknown>): Level1Result {
+  const value = (name: string) => diaSource[name];
   const snr = numberOrNull(value('snr'));
   if (snr !== null && snr < LSST_MIN_SNR) return bogus(`snr ${snr} < ${LSST_MIN_SNR}`);
   const ssObjectId = value('ssObjectId');

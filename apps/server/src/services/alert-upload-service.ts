@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { alertFileProblem } from '@antares/pipeline';
+import { alertFileProblem, isGzip } from '@antares/pipeline';
 import { ApiError, badRequest } from '../errors.ts';
 
 export type UploadStatus = 'queued' | 'ingested' | 'failed';
@@ -64,7 +64,7 @@ export class AlertUploadService {
   }
 
   private fileName(id: string, body: Buffer): string {
-    return body[0] === 0x1f && body[1] === 0x8b ? `upload-${id}.avro.gz` : `upload-${id}.avro`;
+    return isGzip(body) ? `upload-${id}.avro.gz` : `upload-${id}.avro`;
   }
 
   private requireInbox(): string {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandInputs, InboxWatcher } from '@antares/pipeline';
 import { SHARED_DATA, startTestServer, type TestServer } from '../../testing/test-server.ts';
 import { HttpSession } from '../../testing/http-session.ts';
-import { hashPassword } from '../../auth/passwords.ts';
+import { signedInSession } from '../../testing/signed-in.ts';
 
 // Alert files over HTTP: an admin uploads ZTF or Rubin Avro, the running pipeline's inbox ingests it,
 // and the upload reports the outcome. Rubin ids above 2^53 come back exact through the API.
@@ -20,13 +20,8 @@ const ztfFile = path.join(SHARED_DATA, 'ztf-avro-alert/samples/16613825300150600
 beforeAll(async () => {
   server = await startTestServer();
   inbox = new InboxWatcher(server.repos, server.config.inboxDir!, { log: () => {} });
-  const hash = await hashPassword('Galaxy2026');
-  await server.repos.users.create({ username: 'up-admin', email: 'upa@example.org', name: 'A', password_hash: hash, admin: true });
-  await server.repos.users.create({ username: 'up-user', email: 'upu@example.org', name: 'U', password_hash: hash, admin: false });
-  admin = new HttpSession(server.url);
-  await admin.post('/v1/auth/login?type=cookie', { username: 'up-admin', password: 'Galaxy2026' });
-  user = new HttpSession(server.url);
-  await user.post('/v1/auth/login?type=cookie', { username: 'up-user', password: 'Galaxy2026' });
+  admin = await signedInSession(server, 'up-admin', { admin: true });
+  user = await signedInSession(server, 'up-user');
 });
 afterAll(async () => {
   await inbox?.stop();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_DATA, startTestServer, type TestServer } from '../../testing/test-server.ts';
 import { HttpSession } from '../../testing/http-session.ts';
-import { hashPassword } from '../../auth/passwords.ts';
+import { signedInSession } from '../../testing/signed-in.ts';
 
 // Gravitational-wave notices over HTTP: admin upload, the wire format's notice reads, the events page's calls.
 let server: TestServer;
@@ -13,13 +13,8 @@ const notice = JSON.parse(readFileSync(path.join(SHARED_DATA, 'skyportal/gw/igwn
 
 beforeAll(async () => {
   server = await startTestServer();
-  const hash = await hashPassword('Galaxy2026');
-  await server.repos.users.create({ username: 'gw-admin', email: 'gwa@example.org', name: 'A', password_hash: hash, admin: true });
-  await server.repos.users.create({ username: 'gw-user', email: 'gwu@example.org', name: 'U', password_hash: hash, admin: false });
-  admin = new HttpSession(server.url);
-  await admin.post('/v1/auth/login?type=cookie', { username: 'gw-admin', password: 'Galaxy2026' });
-  user = new HttpSession(server.url);
-  await user.post('/v1/auth/login?type=cookie', { username: 'gw-user', password: 'Galaxy2026' });
+  admin = await signedInSession(server, 'gw-admin', { admin: true });
+  user = await signedInSession(server, 'gw-user');
 });
 afterAll(async () => server?.close());
 
