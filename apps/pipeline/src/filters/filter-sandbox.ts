@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FilterTestLocus, FilterTestReport } from '@antares/contract';
 import type { LocusRow, Repositories } from '@antares/db';
 import { FilterSandboxPool, missingSandboxPrerequisites, type FilterError, type LocusReport } from './sandbox-pool.ts';
-import { locusInputsFor } from './locus-inputs.ts';
+import { alertPropertyLoader, locusInputsFor } from './locus-inputs.ts';
 
 export type CodeCheck = { ok: true; outputs: Record<string, unknown> } | { ok: false; message: string };
 
@@ -39,7 +39,7 @@ export function createFilterSandbox(repos: Repositories): { sandbox?: FilterSand
     dryRun: (code, loci) => withLoaded(code, async (id, loaded) => {
       if (!loaded.ok || !loaded.outputs) return reportOf({ loaded: false, loadError: loaded.error ?? unknownLoadError, stdout: loaded.stdout, reports: [] });
       const inputs = await locusInputsFor(repos, loci);
-      const batch = await pool.runBatch(id, inputs);
+      const batch = await pool.runBatch(id, inputs, alertPropertyLoader(repos));
       return reportOf({ loaded: true, outputs: loaded.outputs, stdout: loaded.stdout, reports: batch.reports });
     }),
   };

@@ -1,5 +1,5 @@
 import type { Repositories } from '@antares/db';
-import { locusInputsFor } from './locus-inputs.ts';
+import { alertPropertyLoader, locusInputsFor } from './locus-inputs.ts';
 import type { ChatNotifier } from '../sinks/chat.ts';
 import type { FilterSandboxPool, LocusForFilter, LocusReport } from './sandbox-pool.ts';
 
@@ -89,13 +89,14 @@ export class Level2Stage {
     const chunks: Promise<LocusForFilter[]>[] = [];
     for (let start = 0; start < loci.length; start += size) chunks.push(locusInputsFor(this.repos, loci.slice(start, start + size)));
     const filters = [...this.filters];
+    const loadProperties = alertPropertyLoader(this.repos);
     const stages: Promise<void>[][] = [];
     for (const [k, filter] of filters.entries()) {
       const row: Promise<void>[] = [];
       stages.push(row);
       for (const [c, inputsOfChunk] of chunks.entries()) row.push(Promise.all([inputsOfChunk, stages[k - 1]?.[c], row[c - 1]]).then(async ([chunk]) => {
         if (!this.filters.includes(filter)) return; // disabled by its failures on an earlier chunk
-        const reports = await this.pool.run(filter.key, chunk);
+        const reports = await this.pool.run(filter.key, chunk, loadProperties);
         for (const [i, report] of reports.entries()) {
           const input = chunk[i];
           const result = results.get(input.locus_id)!;

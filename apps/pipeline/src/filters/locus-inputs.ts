@@ -1,13 +1,14 @@
 import type { LocusRow, Repositories } from '@antares/db';
-import type { AlertForFilter, LocusForFilter } from './sandbox-pool.ts';
+import type { AlertForFilter, AlertPropertyLoader, LocusForFilter } from './sandbox-pool.ts';
 
 /**
- * Loci as filters see them (filter-runtime/PROTOCOL.md): every alert with its properties, oldest first,
- * the newest as the triggering one, and the catalog objects it matches. One query for all the alerts of
- * the batch, one for the matches.
+ * Loci as filters see them (filter-runtime/PROTOCOL.md): every alert, oldest first, the newest as the
+ * triggering one, and the catalog objects it matches. One query for all the alerts of the batch, one
+ * for the matches. The alerts come without their properties: the pool asks `alertPropertyLoader` for
+ * those of the alerts a worker does not hold yet.
  */
 export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Promise<LocusForFilter[]> {
-  const alerts = await repos.alerts.listWithPropertyTextByLoci(loci.map((l) => l.locus_id));
+  const alerts = await repos.alerts.listForFiltersByLoci(loci.map((l) => l.locus_id));
   // locus.catalog_objects: {catalog name: [catalog rows]} of the locus' matches, nearest first.
   const catalogObjects = new Map<string, Record<string, Array<Record<string, unknown>>>>();
   for (const m of await repos.catalogs.matchesOfLoci(loci.map((l) => l.locus_id))) {
@@ -29,7 +30,7 @@ export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Pro
     return {
       locus_id: locus.locus_id, ra: locus.ra, dec: locus.dec, properties: { ...locus.properties }, tags: [...locus.tags],
       alerts: own.map((a) => ({
-        alert_id: a.alert_id, mjd: a.mjd, survey: a.survey, propertiesJson: a.properties_json,
+        alert_id: a.alert_id, mjd: a.mjd, survey: a.survey,
         grav_wave_events: a.grav_wave_events as unknown as AlertForFilter['grav_wave_events'],
       })),
       grav_wave_events_metadata: Object.fromEntries(locus.grav_wave_events.filter((id) => gwMetadata.has(id)).map((id) => [id, gwMetadata.get(id)!])),
@@ -37,4 +38,12 @@ export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Pro
       catalog_objects: catalogObjects.get(locus.locus_id) ?? {},
     };
   });
+}
+
+/** Reads the properties of the alerts the pool is about to send in full (as JSON text, never parsed here). */
+export function alertPropertyLoader(repos: Repositories): AlertPropertyLoader {
+  return async (alerts) => {
+    const texts = await repos.alerts.propertyTextByIds(alerts.map((a) => a.alert_id));
+    for (const alert of alerts) alert.propertiesJson = texts.get(alert.alert_id) ?? '{}';
+  };
 }

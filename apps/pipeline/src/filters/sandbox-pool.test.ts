@@ -157,6 +157,26 @@ class Sum(dk.Filter):
         expect(r.new_locus_properties.total).toBeCloseTo(expected(i), 9);
       }
     }
+    // Level 2's way: alerts come without properties and the pool asks for those of the alerts the
+    // worker lacks, again for the new worker that replaces a crashed one.
+    expect((await pool.load('sum-lazy', code)).ok).toBe(true);
+    const source = new Map(loci.flatMap((l) => l.alerts).map((a) => [a.alert_id, a.properties!]));
+    const asked: number[][] = [];
+    for (const round of [0, 1]) {
+      const bare = loci.map((l) => ({ ...l, alerts: l.alerts.map(({ properties: _p, ...a }) => ({ ...a })) }));
+      asked.push([]);
+      const batch = await pool.runBatch('sum-lazy', bare, async (alerts) => {
+        asked[round].push(alerts.length);
+        for (const a of alerts) a.properties = source.get(a.alert_id);
+      });
+      expect(batch.restarts).toBe(1);
+      for (const [i, r] of batch.reports.entries()) {
+        if (i !== 17) expect([i, r.status, r.new_locus_properties.total]).toEqual([i, 'ok', expect.closeTo(expected(i), 9)]);
+      }
+    }
+    // First every alert; then those of loci 0-17 (the restarted worker holds 18-39) and, after the
+    // crash on 17, those of 18-39 for the next worker.
+    expect(asked).toEqual([[320], [144, 176]]);
   });
 
   it('sends an alert once per worker, then only its id; forgets and resends as told', async () => {

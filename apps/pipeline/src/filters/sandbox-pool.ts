@@ -11,7 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 export interface AlertForFilter {
   alert_id: string; mjd: number; survey?: string;
-  /** The alert's properties, or their JSON text as the database gave it (then never parsed in Node). */
+  /**
+   * The alert's properties, or their JSON text as the database gave it (then never parsed in Node).
+   * Neither when the run was given an AlertPropertyLoader: it is asked for them if a worker lacks the alert.
+   */
   properties?: Record<string, unknown>; propertiesJson?: string;
   grav_wave_events?: { gracedb_id: string; contour_level: number; contour_area: number }[];
 }
@@ -21,6 +24,8 @@ export interface LocusForFilter {
   alerts: AlertForFilter[]; alert_id?: string; catalog_objects?: Record<string, Record<string, unknown>[]>;
   grav_wave_events_metadata?: Record<string, unknown>; watch_list_ids?: string[]; watch_object_ids?: string[];
 }
+/** Fills in `propertiesJson` (or `properties`) of alerts about to be sent in full. */
+export type AlertPropertyLoader = (alerts: AlertForFilter[]) => Promise<void>;
 export interface FilterError { type: string; message: string; traceback: string }
 export type LocusStatus = 'ok' | 'skipped' | 'error' | 'timeout' | 'crash';
 export interface LocusReport {
@@ -73,16 +78,16 @@ const CHUNK_BYTES = 48 << 10;
  * the pool are treated as immutable (but for their GW associations, which are checked): an alert whose
  * properties change is a new object.
  */
-const alertJson = new WeakMap<AlertForFilter, { version: string; text: string }>();
-function encodedAlert(alert: AlertForFilter, version: string): string {
+const alertJson = new WeakMap<AlertForFilter, { version: string; bytes: Buffer }>();
+function encodedAlert(alert: AlertForFilter, version: string): Buffer {
   const known = alertJson.get(alert);
-  if (known?.version === version) return known.text;
+  if (known?.version === version) return known.bytes;
   const { properties, propertiesJson, ...rest } = alert;
   const head = JSON.stringify(rest);
   const packed = Buffer.from(propertiesJson ?? JSON.stringify(properties ?? {})).toString('base64');
-  const text = `${head.length > 2 ? `${head.slice(0, -1)},` : '{'}"packed":"${packed}"}`;
-  alertJson.set(alert, { version, text });
-  return text;
+  const bytes = Buffer.from(`${head.length > 2 ? `${head.slice(0, -1)},` : '{'}"packed":"${packed}"}`);
+  alertJson.set(alert, { version, bytes });
+  return bytes;
 }
 
 /**
@@ -91,15 +96,48 @@ function encodedAlert(alert: AlertForFilter, version: string): string {
  * the line: the text is made once and reused while the locus' properties object and tags array stay the
  * same ones. So a locus is changed by giving it new ones, never by editing them in place.
  */
-const locusJson = new WeakMap<LocusForFilter, { properties: object; tags: string[]; text: string }>();
-function locusBody(locus: LocusForFilter): string {
+const locusJson = new WeakMap<LocusForFilter, { properties: object; tags: string[]; bytes: Buffer }>();
+function locusBody(locus: LocusForFilter): Buffer {
   const known = locusJson.get(locus);
-  if (known && known.properties === locus.properties && known.tags === locus.tags) return known.text;
+  if (known && known.properties === locus.properties && known.tags === locus.tags) return known.bytes;
   const { alerts: _alerts, ...rest } = locus;
   const body = JSON.stringify(rest);
-  const text = body === '{}' ? ']}' : `],${body.slice(1)}`;
-  locusJson.set(locus, { properties: locus.properties, tags: locus.tags, text });
-  return text;
+  const bytes = Buffer.from(body === '{}' ? ']}' : `],${body.slice(1)}`);
+  locusJson.set(locus, { properties: locus.properties, tags: locus.tags, bytes });
+  return bytes;
+}
+
+/**
+ * One protocol line from parts: the big ones (alerts sent in full, locus bodies) are UTF-8 already and
+ * shared by every worker they go to, so a line costs one copy of them rather than string building and a
+ * UTF-8 conversion per worker. Small text (alert ids, punctuation) is gathered between them.
+ */
+class LineBuilder {
+  private readonly parts: Buffer[] = [];
+  private text = '';
+  /** About the bytes so far (string lengths count UTF-16 units): for sizing chunks only. */
+  length = 0;
+
+  add(part: string | Buffer): void {
+    if (typeof part === 'string') {
+      this.text += part;
+    } else {
+      if (this.text) this.parts.push(Buffer.from(this.text));
+      this.text = '';
+      this.parts.push(part);
+    }
+    this.length += part.length;
+  }
+
+  finish(): Buffer {
+    if (this.text) this.parts.push(Buffer.from(this.text));
+    return Buffer.concat(this.parts);
+  }
+}
+
+/** What could have changed in an alert a worker holds: a new GW notice can change its associations. */
+function alertVersion(alert: AlertForFilter): string {
+  return alert.grav_wave_events?.length ? JSON.stringify(alert.grav_wave_events) : '';
 }
 
 class WorkerFailure extends Error {
@@ -201,7 +239,7 @@ class Worker {
    * the request; each further one is a `more` line, encoded on a later turn of the event loop so that
    * the worker reads and runs a chunk while the next is being encoded.
    */
-  requestChunked<T>(msg: Record<string, unknown>, nextChunk: ((prefix: string) => { line: string; last: boolean }) | undefined,
+  requestChunked<T>(msg: Record<string, unknown>, nextChunk: ((prefix: string) => { line: Buffer; last: boolean }) | undefined,
     onLine: (msg: any, done: (v: T) => void) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.dead) return reject(this.dead);
@@ -273,15 +311,18 @@ export class FilterSandboxPool {
     });
   }
 
-  /** Run a batch; one report per locus in order, whatever the filter does. */
-  async run(filterId: string, loci: LocusForFilter[]): Promise<LocusReport[]> {
-    return (await this.runBatch(filterId, loci)).reports;
+  /**
+   * Run a batch; one report per locus in order, whatever the filter does. Alerts may come without
+   * their properties if `loadProperties` is given: it is called for those the worker does not hold.
+   */
+  async run(filterId: string, loci: LocusForFilter[], loadProperties?: AlertPropertyLoader): Promise<LocusReport[]> {
+    return (await this.runBatch(filterId, loci, loadProperties)).reports;
   }
 
-  async runBatch(filterId: string, loci: LocusForFilter[]): Promise<BatchResult> {
+  async runBatch(filterId: string, loci: LocusForFilter[], loadProperties?: AlertPropertyLoader): Promise<BatchResult> {
     const reg = this.filters.get(filterId);
     if (!reg) throw new Error(`filter ${filterId} is not loaded`);
-    return this.serial(reg, () => this.runLoaded(filterId, reg, loci));
+    return this.serial(reg, () => this.runLoaded(filterId, reg, loci, loadProperties));
   }
 
   async unload(filterId: string): Promise<void> {
@@ -361,7 +402,7 @@ export class FilterSandboxPool {
     } finally { w.busy = false; w.lastUsed = Date.now(); }
   }
 
-  private async runLoaded(filterId: string, reg: Registered, loci: LocusForFilter[]): Promise<BatchResult> {
+  private async runLoaded(filterId: string, reg: Registered, loci: LocusForFilter[], loadProperties?: AlertPropertyLoader): Promise<BatchResult> {
     const reports: LocusReport[] = new Array(loci.length);
     const deadline = Date.now() + this.o.batchTimeoutMs;
     let start = 0;
@@ -377,6 +418,13 @@ export class FilterSandboxPool {
       }
       const w = reg.worker!;
       const segment = loci.slice(start);
+      if (loadProperties) {
+        const lacking: AlertForFilter[] = [];
+        for (const locus of segment) {
+          for (const a of locus.alerts) if (a.properties === undefined && a.propertiesJson === undefined && !this.holds(w, a)) lacking.push(a);
+        }
+        if (lacking.length > 0) await loadProperties(lacking);
+      }
       let received = 0;
       w.busy = true;
       try {
@@ -429,37 +477,46 @@ export class FilterSandboxPool {
    * and decoded per locus run by an order of magnitude. Evictions from what the worker holds are
    * made once the whole batch is encoded (its loci may refer to them) and sent with the next batch.
    */
-  private chunker(w: Worker, loci: LocusForFilter[]): (prefix: string) => { line: string; last: boolean } {
+  private chunker(w: Worker, loci: LocusForFilter[]): (prefix: string) => { line: Buffer; last: boolean } {
     let k = 0;
     return (prefix) => {
-      let line = `${prefix}"batch":[`;
+      const line = new LineBuilder();
+      line.add(`${prefix}"batch":[`);
       const end = line.length + CHUNK_BYTES;
-      for (let n = 0; k < loci.length && line.length < end; n++) line += (n > 0 ? ',' : '') + this.encodeLocus(w, loci[k++]);
+      for (let n = 0; k < loci.length && line.length < end; n++) {
+        if (n > 0) line.add(',');
+        this.encodeLocus(w, loci[k++], line);
+      }
       const last = k >= loci.length;
       if (last) this.evict(w);
-      return { line: `${line}],"more":${!last}}\n`, last };
+      line.add(`],"more":${!last}}\n`);
+      return { line: line.finish(), last };
     };
   }
 
-  private encodeLocus(w: Worker, locus: LocusForFilter): string {
-    let line = '{"alerts":[';
+  private encodeLocus(w: Worker, locus: LocusForFilter, line: LineBuilder): void {
+    line.add('{"alerts":[');
     let first = true;
     for (const alert of locus.alerts) {
-      if (!first) line += ',';
+      if (!first) line.add(',');
       first = false;
-      // A new GW notice can change an alert's associations: then it is sent in full again.
-      const version = alert.grav_wave_events?.length ? JSON.stringify(alert.grav_wave_events) : '';
+      const version = alertVersion(alert);
       const known = w.sentAlerts.get(alert.alert_id) === version;
       w.sentAlerts.delete(alert.alert_id);
       w.sentAlerts.set(alert.alert_id, version);
-      if (known) line += JSON.stringify(alert.alert_id);
+      if (known) line.add(JSON.stringify(alert.alert_id));
       else {
         // Sent in full now: a pending "forget" of it (an invalidation) must not drop this copy.
         w.forget.delete(alert.alert_id);
-        line += encodedAlert(alert, version);
+        line.add(encodedAlert(alert, version));
       }
     }
-    return line + locusBody(locus);
+    line.add(locusBody(locus));
+  }
+
+  /** Whether the worker holds this alert as it now is (else it is sent in full). */
+  private holds(w: Worker, alert: AlertForFilter): boolean {
+    return w.sentAlerts.get(alert.alert_id) === alertVersion(alert);
   }
 
   /** Bounded memory on both sides: the least recently used ids are forgotten. */

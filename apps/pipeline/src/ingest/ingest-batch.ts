@@ -70,6 +70,7 @@ export async function ingestBatch(repos: Repositories, packets: AlertPacket[], s
   }
   if (accepted.length === 0) return [];
   accepted.sort((a, b) => a.trigger.mjd - b.trigger.mjd);
+  await repos.refreshPlannerStatsIfGrown();
 
   return repos.transaction(async (tx) => {
     await tx.lockPipelineWrites();

@@ -48,15 +48,27 @@ export class AlertRepository {
   }
 
   /**
-   * The alerts of many loci, oldest first, their properties as JSON text: filters get them as they are
-   * (the sandbox decodes them), so Node spends nothing on parsing and re-encoding megabytes per batch.
+   * The alerts of many loci, oldest first, without their properties (Level 2 input): the filter
+   * workers hold most alerts from earlier updates, so only the few they lack are read, with
+   * propertyTextByIds. Reading every alert's properties cost more than anything else in Level 2.
    */
-  async listWithPropertyTextByLoci(locusIds: string[]): Promise<Array<Omit<AlertRow, 'properties'> & { properties_json: string }>> {
+  async listForFiltersByLoci(locusIds: string[]): Promise<Array<Omit<AlertRow, 'properties' | 'processed_at'>>> {
     if (locusIds.length === 0) return [];
     return this.db.selectFrom('alert')
-      .select(['alert.alert_id', 'alert.locus_id', 'alert.survey', 'alert.mjd', 'alert.processed_at', sql<string>`alert.properties::text`.as('properties_json'), GRAV_WAVE_EVENTS])
+      .select(['alert.alert_id', 'alert.locus_id', 'alert.survey', 'alert.mjd', GRAV_WAVE_EVENTS])
       .where('locus_id', 'in', locusIds)
       .orderBy('locus_id').orderBy('mjd', 'asc').orderBy('alert_id', 'asc').execute();
+  }
+
+  /**
+   * Alerts' properties as JSON text, by alert id: filters get them as they are (the sandbox decodes
+   * them), so Node spends nothing on parsing and re-encoding them.
+   */
+  async propertyTextByIds(alertIds: string[]): Promise<Map<string, string>> {
+    if (alertIds.length === 0) return new Map();
+    const result = await sql<{ alert_id: string; properties_json: string }>`
+      SELECT alert_id, properties::text AS properties_json FROM alert WHERE alert_id = ANY(${alertIds}::text[])`.execute(this.db);
+    return new Map(result.rows.map((r) => [r.alert_id, r.properties_json]));
   }
 
   /** The alerts of many loci, oldest first, with their summary fields only (see NewAlert.summary). */

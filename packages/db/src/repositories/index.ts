@@ -59,6 +59,24 @@ export class Repositories {
   }
 
   /**
+   * Before a batch is ingested: ANALYZE the alert and locus tables if either has grown to twice its
+   * size at its last ANALYZE (and at least 1 MB). A database filling up from empty (a first start, a
+   * benchmark) otherwise plans with the defaults of a never-analyzed table, whose guessed matches per
+   * locus make `locus_id = ANY(...)` a scan of the whole alert table; the server's autovacuum comes a
+   * minute or more later and PGlite has none. Sizes, not the statistics collector's row counts: PGlite
+   * does not report those. Doubling keeps the total cost at about twice that of the last ANALYZE; a
+   * large settled table is left to autovacuum. Returns the tables analyzed.
+   */
+  async refreshPlannerStatsIfGrown(): Promise<string[]> {
+    const grown = await sql<{ relname: string }>`
+      SELECT relname FROM pg_class
+      WHERE relnamespace = current_schema()::regnamespace AND relname IN ('alert', 'locus')
+        AND pg_relation_size(oid) / current_setting('block_size')::int >= greatest(2 * relpages, 128)`.execute(this.db);
+    for (const { relname } of grown.rows) await sql`ANALYZE ${sql.table(relname)}`.execute(this.db);
+    return grown.rows.map((r) => r.relname);
+  }
+
+  /**
    * After a bulk load: fresh planner statistics (result-count estimates depend on them; PGlite has no
    * autovacuum to refresh them) and, on PGlite, a checkpoint so that the write-ahead log is recycled
    * instead of growing towards its 1 GB ceiling.
