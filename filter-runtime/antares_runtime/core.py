@@ -113,7 +113,7 @@ class Declarations:
 
     def skip_reason(self, raw):
         """Why the filter must not run on this locus dict, or None. Mirrors the real REQUIRED_* semantics."""
-        props = raw.get('properties') or {}
+        props = (alert_properties(raw) if self.required_locus_props else None) or {}
         for name in self.required_locus_props:
             if name not in props:
                 return f'missing required locus property {name}'

@@ -174,6 +174,7 @@ def main():
     # Alerts this worker was sent before, by id: the pool sends an alert once and then only its id
     # (PROTOCOL.md, "Alert references"); it names in `forget` the ones it no longer tracks.
     alert_cache = {}
+    kept_alert = _locus.KeptAlert
 
     def resolve_alerts(raw):
         """Replace alert ids in a locus by the alerts sent earlier; False if one is unknown."""
@@ -190,7 +191,7 @@ def main():
             elif type(a) is dict:
                 alert_id = a.get('alert_id')
                 if type(alert_id) is str:
-                    alert_cache[alert_id] = a
+                    a = alert_cache[alert_id] = kept_alert(a)
             append(a)
         raw['alerts'] = resolved
         return True

@@ -188,3 +188,63 @@ class Reader(dk.Filter):
     again = dict(tiny_locus(7), alerts=[a['alert_id'] for a in locus['alerts']])
     reports, _ = plain_worker.run('r', [again])
     assert reports[0]['new_locus_properties'] == {'mags': '17.5 [18.0, 17.5] 2', 'decoded_before': 2}
+
+
+def test_earlier_alerts_properties_are_read_only_and_made_once_per_alert(plain_worker):
+    # An earlier alert's properties cannot be written, so the worker makes their copy once and later
+    # runs reuse it; the triggering alert's copy is fresh each run, and writes to it are still recorded.
+    code = '''
+import json, antares.devkit as dk
+SEEN = {}
+class Reader(dk.Filter):
+    OUTPUT_LOCUS_PROPERTIES = [{'name': 'reused', 'type': 'int', 'description': ''},
+                               {'name': 'refused', 'type': 'int', 'description': ''}]
+    OUTPUT_ALERT_PROPERTIES = [{'name': 'seen', 'type': 'int', 'description': ''}]
+    def run(self, locus):
+        reused = refused = 0
+        for a in locus.alerts:
+            if a is locus.alert:
+                continue
+            reused += SEEN.get(a.alert_id) is a.properties
+            SEEN[a.alert_id] = a.properties
+            for write in (lambda: a.properties.__setitem__('x', 1), lambda: a.properties.update(x=1),
+                          lambda: a.properties.pop('ant_mag')):
+                try:
+                    write()
+                except TypeError:
+                    refused += 1
+        locus.alert.properties['seen'] = 1
+        json.dumps(locus.to_dict())
+        locus.properties['reused'] = reused
+        locus.properties['refused'] = refused
+'''
+    assert plain_worker.load('ro', code)['ok']
+    first = tiny_locus(8)
+    first['alerts'] = [_packed(a) for a in first['alerts']]
+    reports, _ = plain_worker.run('ro', [first])
+    assert reports[0]['status'] == 'ok', reports[0].get('error')
+    assert reports[0]['new_locus_properties'] == {'reused': 0, 'refused': 3}
+    # The same alerts again (by id): the earlier one's read-only copy is the one made before.
+    again = dict(tiny_locus(8), alerts=[a['alert_id'] for a in first['alerts']])
+    reports, _ = plain_worker.run('ro', [again])
+    assert reports[0]['new_locus_properties'] == {'reused': 1, 'refused': 3}
+    assert reports[0]['new_alert_properties'] == {'seen': 1}
+
+
+def test_packed_locus_properties_are_decoded_when_read(plain_worker):
+    # A locus' own properties may come packed too: REQUIRED_LOCUS_PROPERTIES, reads and writes see them.
+    code = '''
+import antares.devkit as dk
+class Reader(dk.Filter):
+    REQUIRED_LOCUS_PROPERTIES = ['num_alerts']
+    OUTPUT_LOCUS_PROPERTIES = [{'name': 'twice', 'type': 'int', 'description': ''}]
+    def run(self, locus):
+        locus.properties['twice'] = 2 * locus.properties['num_alerts']
+'''
+    assert plain_worker.load('lp', code)['ok']
+    packed = _packed(tiny_locus(9))
+    missing = _packed(tiny_locus(10, properties={'other': 1}))
+    reports, _ = plain_worker.run('lp', [packed, missing])
+    assert [r['status'] for r in reports] == ['ok', 'skipped']
+    assert reports[0]['new_locus_properties'] == {'twice': 4}
+    assert reports[1]['skip_reason'] == 'missing required locus property num_alerts'

@@ -94,15 +94,17 @@ function encodedAlert(alert: AlertForFilter, version: string): Buffer {
  * A locus without its alerts, as JSON (the end of its line: `],"locus_id":...}`). Level 2 sends every
  * locus to each filter in turn, and its properties (light-curve features) and catalog rows are most of
  * the line: the text is made once and reused while the locus' properties object and tags array stay the
- * same ones. So a locus is changed by giving it new ones, never by editing them in place.
+ * same ones. So a locus is changed by giving it new ones, never by editing them in place. Its
+ * properties travel packed, as an alert's do (most filters never read them).
  */
 const locusJson = new WeakMap<LocusForFilter, { properties: object; tags: string[]; bytes: Buffer }>();
 function locusBody(locus: LocusForFilter): Buffer {
   const known = locusJson.get(locus);
   if (known && known.properties === locus.properties && known.tags === locus.tags) return known.bytes;
-  const { alerts: _alerts, ...rest } = locus;
+  const { alerts: _alerts, properties, ...rest } = locus;
   const body = JSON.stringify(rest);
-  const bytes = Buffer.from(body === '{}' ? ']}' : `],${body.slice(1)}`);
+  const packed = Buffer.from(JSON.stringify(properties ?? {})).toString('base64');
+  const bytes = Buffer.from(`],"packed":"${packed}"${body === '{}' ? '}' : `,${body.slice(1)}`}`);
   locusJson.set(locus, { properties: locus.properties, tags: locus.tags, bytes });
   return bytes;
 }
@@ -113,7 +115,7 @@ function locusBody(locus: LocusForFilter): Buffer {
  * UTF-8 conversion per worker. Small text (alert ids, punctuation) is gathered between them.
  */
 class LineBuilder {
-  private readonly parts: Buffer[] = [];
+  private readonly parts: (string | Buffer)[] = [];
   private text = '';
   /** About the bytes so far (string lengths count UTF-16 units): for sizing chunks only. */
   length = 0;
@@ -122,16 +124,22 @@ class LineBuilder {
     if (typeof part === 'string') {
       this.text += part;
     } else {
-      if (this.text) this.parts.push(Buffer.from(this.text));
+      if (this.text) this.parts.push(this.text);
       this.text = '';
       this.parts.push(part);
     }
     this.length += part.length;
   }
 
+  /** The line in one buffer, allocated once (no intermediate buffer per piece of text). */
   finish(): Buffer {
-    if (this.text) this.parts.push(Buffer.from(this.text));
-    return Buffer.concat(this.parts);
+    if (this.text) this.parts.push(this.text);
+    let size = 0;
+    for (const part of this.parts) size += typeof part === 'string' ? Buffer.byteLength(part) : part.length;
+    const line = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (const part of this.parts) at += typeof part === 'string' ? line.write(part, at) : part.copy(line, at);
+    return line;
   }
 }
 
@@ -157,10 +165,11 @@ class Worker {
   private timer?: NodeJS.Timeout;
   dead?: WorkerFailure;
   /**
-   * Alert ids this worker holds (it was sent them), least recently used first, each with what could
-   * have changed since (its GW associations); see `encodeBatch`.
+   * Alert ids this worker holds (it was sent them), each with what could have changed since (its GW
+   * associations) and when a batch last referred to it (`useCount` then: least recently used go first).
    */
-  readonly sentAlerts = new Map<string, string>();
+  readonly sentAlerts = new Map<string, { version: string; used: number }>();
+  useCount = 0;
   /** Ids dropped from `sentAlerts`, for the worker to drop too with its next batch. */
   forget = new Set<string>();
   cpuSeconds = 0;
@@ -501,11 +510,13 @@ export class FilterSandboxPool {
       if (!first) line.add(',');
       first = false;
       const version = alertVersion(alert);
-      const known = w.sentAlerts.get(alert.alert_id) === version;
-      w.sentAlerts.delete(alert.alert_id);
-      w.sentAlerts.set(alert.alert_id, version);
-      if (known) line.add(JSON.stringify(alert.alert_id));
-      else {
+      const held = w.sentAlerts.get(alert.alert_id);
+      if (held !== undefined && held.version === version) {
+        held.used = ++w.useCount;
+        line.add(JSON.stringify(alert.alert_id));
+      } else {
+        if (held) Object.assign(held, { version, used: ++w.useCount });
+        else w.sentAlerts.set(alert.alert_id, { version, used: ++w.useCount });
         // Sent in full now: a pending "forget" of it (an invalidation) must not drop this copy.
         w.forget.delete(alert.alert_id);
         line.add(encodedAlert(alert, version));
@@ -516,15 +527,15 @@ export class FilterSandboxPool {
 
   /** Whether the worker holds this alert as it now is (else it is sent in full). */
   private holds(w: Worker, alert: AlertForFilter): boolean {
-    return w.sentAlerts.get(alert.alert_id) === alertVersion(alert);
+    return w.sentAlerts.get(alert.alert_id)?.version === alertVersion(alert);
   }
 
   /** Bounded memory on both sides: the least recently used ids are forgotten. */
   private evict(w: Worker): void {
-    let excess = w.sentAlerts.size - this.o.alertCacheSize;
+    const excess = w.sentAlerts.size - this.o.alertCacheSize;
     if (excess <= 0) return;
-    for (const id of w.sentAlerts.keys()) {
-      if (excess-- <= 0) break;
+    const leastRecent = [...w.sentAlerts].sort((a, b) => a[1].used - b[1].used).slice(0, excess);
+    for (const [id] of leastRecent) {
       w.sentAlerts.delete(id);
       w.forget.add(id);
     }
