@@ -72,7 +72,7 @@ describe.skipIf(missing.length > 0)('FilterSandboxPool', () => {
     const goodRun = pool.run('good', [0, 1, 2, 3].map((i) => locus(i)));
     for (const [name, batch] of await Promise.all(runs)) {
       const statuses = batch.reports.map((r) => r.status);
-      expect([name, statuses[0], statuses[2], statuses[3]]).toEqual([name, 'ok', 'ok', 'ok']);
+      expect([name, statuses[0], statuses[2], statuses[3], batch.reports[0].error?.message]).toEqual([name, "ok", "ok", "ok", undefined]);
       expect(cases[name][1], `${name}: ${statuses[1]}`).toContain(statuses[1]);
       expect(batch.reports[0].new_tags).toEqual(['ok_tag']);
       expect(batch.reports[2].new_tags).toEqual(['ok_tag']); // after the restart
@@ -221,6 +221,26 @@ class Seen(dk.Filter):
       ]);
     } finally {
       await small.close();
+    }
+    // Two filters given the same alert objects (as Level 2 does): each worker is sent them once, and
+    // an alert whose GW associations change is sent again to each.
+    const pair = new FilterSandboxPool({ maxWorkers: 2, slotOffset: 150 });
+    try {
+      expect((await pair.load('a', SEEN)).ok && (await pair.load('b', SEEN)).ok).toBe(true);
+      const shared = (gw?: { gracedb_id: string; contour_level: number; contour_area: number }): LocusForFilter[] => [{
+        ...locus(1), alerts: Array.from({ length: 3 }, (_, k) => ({
+          alert_id: `ztf_candidate:pair-${k}`, mjd: 59000 + k, properties: { ant_mag: 18 }, ...(k === 0 && gw ? { grav_wave_events: [gw] } : {}),
+        })),
+      }];
+      const reused = async (name: string, loci: LocusForFilter[]) => (await pair.run(name, loci)).map((r) => [r.status, r.new_locus_properties.reused]);
+      const first = shared();
+      expect([await reused('a', first), await reused('b', first)]).toEqual([[['ok', 0]], [['ok', 0]]]);
+      expect([await reused('a', shared()), await reused('b', shared())]).toEqual([[['ok', 3]], [['ok', 3]]]);
+      const event = { gracedb_id: 'S200105ae', contour_level: 50, contour_area: 300 };
+      expect([await reused('a', shared(event)), await reused('b', shared(event))]).toEqual([[['ok', 2]], [['ok', 2]]]);
+      expect([await reused('a', shared(event)), await reused('b', shared(event))]).toEqual([[['ok', 3]], [['ok', 3]]]);
+    } finally {
+      await pair.close();
     }
   });
 });

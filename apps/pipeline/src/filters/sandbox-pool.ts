@@ -143,6 +143,15 @@ class LineBuilder {
   }
 }
 
+/**
+ * The pool's record of an alert that workers hold: `holders` has bit i set when the worker in slot i
+ * holds `version` of it; `used` orders evictions (least recently referred to first); `live` is false
+ * once dropped from the pool's map (an alert object may still point to it).
+ */
+interface HeldAlert { alertId: string; quoted: string; version: string; holders: number; used: number; live: boolean }
+const HELD = Symbol('held alert');
+type AlertWithRecord = AlertForFilter & { [HELD]?: HeldAlert };
+
 /** What could have changed in an alert a worker holds: a new GW notice can change its associations. */
 function alertVersion(alert: AlertForFilter): string {
   return alert.grav_wave_events?.length ? JSON.stringify(alert.grav_wave_events) : '';
@@ -164,19 +173,18 @@ class Worker {
   private ready = false;
   private timer?: NodeJS.Timeout;
   dead?: WorkerFailure;
-  /**
-   * Alert ids this worker holds (it was sent them), each with what could have changed since (its GW
-   * associations) and when a batch last referred to it (`useCount` then: least recently used go first).
-   */
-  readonly sentAlerts = new Map<string, { version: string; used: number }>();
-  useCount = 0;
-  /** Ids dropped from `sentAlerts`, for the worker to drop too with its next batch. */
+  /** This worker's bit in `HeldAlert.holders` (1 << its slot). */
+  readonly bit: number;
+  /** How many alerts the pool counts this worker as holding (the bits it has set). */
+  heldCount = 0;
+  /** Alert ids it no longer counts as held, for the worker to drop too with its next batch. */
   forget = new Set<string>();
   cpuSeconds = 0;
   lastUsed = Date.now();
   busy = false;
 
-  constructor(argv: string[], private readonly maxLineBytes: number) {
+  constructor(argv: string[], private readonly maxLineBytes: number, slot: number) {
+    this.bit = 1 << slot;
     this.proc = spawn(argv[0], argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' } });
     this.proc.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
     this.proc.stderr!.on('data', (chunk: Buffer) => { this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000); });
@@ -294,6 +302,14 @@ export class FilterSandboxPool {
   private readonly o: Required<SandboxPoolOptions>;
   private readonly filters = new Map<string, Registered>();
   private slots: (Worker | undefined)[];
+  private readonly reserved = new Set<number>();
+  /**
+   * The alerts some worker holds, by id (PROTOCOL.md, alert references). One record per alert for all
+   * workers, reached from the alert object itself after the first look-up: Level 2 sends each locus to
+   * every filter, and a Map look-up per alert per worker cost more than the rest of the encoding.
+   */
+  private readonly held = new Map<string, HeldAlert>();
+  private useCount = 0;
   private closed = false;
 
   constructor(opts: SandboxPoolOptions = {}) {
@@ -303,6 +319,7 @@ export class FilterSandboxPool {
       stallGraceMs: 3000, loadTimeoutMs: 120_000, batchTimeoutMs: 300_000, outputLimit: 65536,
       maxLineBytes: 8 << 20, maxRestartsPerBatch: 3, slotOffset: 0, alertCacheSize: 50_000, ...opts,
     };
+    if (this.o.maxWorkers > 30) throw new Error('a filter pool has at most 30 workers (one bit each in HeldAlert.holders)');
     this.slots = new Array(this.o.maxWorkers).fill(undefined);
   }
 
@@ -360,11 +377,18 @@ export class FilterSandboxPool {
       `--locus-timeout-s=${o.locusTimeoutMs / 1000}`, `--output-limit=${o.outputLimit}`, `--python=${o.python}`];
   }
 
-  /** A free slot, stopping the least recently used idle worker when all are taken. */
+  /**
+   * A free slot, stopping the least recently used idle worker when all are taken. The slot is reserved
+   * until the caller puts its worker in it: two workers starting at once must never share a slot (its
+   * uid, and its bit in the alerts' holders).
+   */
   private async slot(): Promise<number> {
     for (;;) {
-      const free = this.slots.findIndex((w) => !w || w.dead);
-      if (free !== -1) return free;
+      const free = this.slots.findIndex((w, i) => (!w || w.dead) && !this.reserved.has(i));
+      if (free !== -1) {
+        this.reserved.add(free);
+        return free;
+      }
       const idle = this.slots.filter((w) => w && !w.busy).sort((a, b) => a!.lastUsed - b!.lastUsed)[0];
       if (idle) { await this.retire(idle); continue; }
       await new Promise((r) => setTimeout(r, 20));
@@ -373,7 +397,10 @@ export class FilterSandboxPool {
 
   private async retire(w: Worker): Promise<void> {
     const i = this.slots.indexOf(w);
-    if (i !== -1) this.slots[i] = undefined;
+    if (i !== -1) {
+      this.slots[i] = undefined;
+      this.dropHoldings(i);
+    }
     for (const reg of this.filters.values()) if (reg.worker === w) reg.worker = undefined;
     await w.stop();
   }
@@ -394,8 +421,14 @@ export class FilterSandboxPool {
   private async startWorkerOnce(filterId: string, reg: Registered): Promise<LoadResult> {
     if (this.closed) throw new Error('the pool is closed');
     const slot = await this.slot();
-    const w = new Worker(this.argv(slot), this.o.maxLineBytes);
-    this.slots[slot] = w;
+    let w: Worker;
+    try {
+      this.dropHoldings(slot); // a worker that died in this slot: the new one starts empty
+      w = new Worker(this.argv(slot), this.o.maxLineBytes, slot);
+      this.slots[slot] = w;
+    } finally {
+      this.reserved.delete(slot);
+    }
     w.busy = true;
     try {
       w.watch(this.o.loadTimeoutMs + this.o.stallGraceMs, 'timeout', 'the filter took too long to load');
@@ -510,40 +543,94 @@ export class FilterSandboxPool {
       if (!first) line.add(',');
       first = false;
       const version = alertVersion(alert);
-      const held = w.sentAlerts.get(alert.alert_id);
-      if (held !== undefined && held.version === version) {
-        held.used = ++w.useCount;
-        line.add(JSON.stringify(alert.alert_id));
-      } else {
-        if (held) Object.assign(held, { version, used: ++w.useCount });
-        else w.sentAlerts.set(alert.alert_id, { version, used: ++w.useCount });
-        // Sent in full now: a pending "forget" of it (an invalidation) must not drop this copy.
-        w.forget.delete(alert.alert_id);
-        line.add(encodedAlert(alert, version));
+      const held = this.heldRecord(alert);
+      held.used = ++this.useCount;
+      if (held.version === version && (held.holders & w.bit) !== 0) {
+        line.add(held.quoted);
+        continue;
       }
+      if (held.version !== version) {
+        // Its GW associations changed: whoever holds the old version drops it and is sent it again.
+        this.release(held, held.holders & ~w.bit, true);
+        held.version = version;
+      }
+      if ((held.holders & w.bit) === 0) {
+        held.holders |= w.bit;
+        w.heldCount++;
+      }
+      // Sent in full now: a pending "forget" of it (an invalidation) must not drop this copy.
+      w.forget.delete(alert.alert_id);
+      line.add(encodedAlert(alert, version));
     }
     line.add(locusBody(locus));
   }
 
-  /** Whether the worker holds this alert as it now is (else it is sent in full). */
-  private holds(w: Worker, alert: AlertForFilter): boolean {
-    return w.sentAlerts.get(alert.alert_id)?.version === alertVersion(alert);
+  /** The pool's record of this alert, made on first sight and kept on the alert object. */
+  private heldRecord(alert: AlertForFilter): HeldAlert {
+    const withRecord = alert as AlertWithRecord;
+    let held = withRecord[HELD];
+    if (held === undefined || !held.live) {
+      held = this.held.get(alert.alert_id);
+      if (held === undefined) {
+        held = { alertId: alert.alert_id, quoted: JSON.stringify(alert.alert_id), version: alertVersion(alert), holders: 0, used: 0, live: true };
+        this.held.set(alert.alert_id, held);
+      }
+      withRecord[HELD] = held;
+    }
+    return held;
   }
 
-  /** Bounded memory on both sides: the least recently used ids are forgotten. */
-  private evict(w: Worker): void {
-    const excess = w.sentAlerts.size - this.o.alertCacheSize;
-    if (excess <= 0) return;
-    const leastRecent = [...w.sentAlerts].sort((a, b) => a[1].used - b[1].used).slice(0, excess);
-    for (const [id] of leastRecent) {
-      w.sentAlerts.delete(id);
-      w.forget.add(id);
+  /** Whether the worker holds this alert as it now is (else it is sent in full). */
+  private holds(w: Worker, alert: AlertForFilter): boolean {
+    const known = (alert as AlertWithRecord)[HELD];
+    const held = known?.live ? known : this.held.get(alert.alert_id);
+    return held !== undefined && (held.holders & w.bit) !== 0 && held.version === alertVersion(alert);
+  }
+
+  /**
+   * The workers in `bits` no longer hold the alert: they are told to forget it with their next batch.
+   * The record goes once no worker holds it, unless `keep` (it is about to be sent again).
+   */
+  private release(held: HeldAlert, bits: number, keep = false): void {
+    for (const w of this.slots) {
+      if (!w || (held.holders & bits & w.bit) === 0) continue;
+      held.holders &= ~w.bit;
+      w.heldCount--;
+      w.forget.add(held.alertId);
     }
+    if (held.holders === 0 && !keep) {
+      held.live = false;
+      this.held.delete(held.alertId);
+    }
+  }
+
+  /** A new worker in this slot (or none) holds nothing. */
+  private dropHoldings(slot: number): void {
+    const bit = 1 << slot;
+    for (const held of this.held.values()) {
+      if ((held.holders & bit) === 0) continue;
+      held.holders &= ~bit;
+      if (held.holders === 0) {
+        held.live = false;
+        this.held.delete(held.alertId);
+      }
+    }
+  }
+
+  /** Bounded memory on both sides: the least recently used alerts are forgotten. */
+  private evict(w: Worker): void {
+    const excess = w.heldCount - this.o.alertCacheSize;
+    if (excess <= 0) return;
+    const mine = [...this.held.values()].filter((held) => (held.holders & w.bit) !== 0);
+    for (const held of mine.sort((a, b) => a.used - b.used).slice(0, excess)) this.release(held, w.bit);
   }
 
   /** Alerts whose properties changed (Level 2 added some): sent in full again next time. */
   invalidateAlerts(alertIds: string[]): void {
-    for (const w of this.slots) if (w) for (const id of alertIds) if (w.sentAlerts.delete(id)) w.forget.add(id);
+    for (const id of alertIds) {
+      const held = this.held.get(id);
+      if (held) this.release(held, held.holders);
+    }
   }
 
   /** A worker's report, accepted only for the locus sent and only with declared, well-typed outputs. */
