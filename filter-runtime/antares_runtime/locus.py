@@ -35,6 +35,10 @@ class GuardedDict(dict):
 
     __delitem__ = pop = popitem = clear = _read_only
 
+    def __reduce_ex__(self, protocol):
+        # A copy (copy, deepcopy, pickle) is a plain dict, the filter's own: making it writes nothing.
+        return dict, (dict(self),)
+
 
 def _unpack_json(packed):
     import base64
@@ -71,6 +75,9 @@ class KeptAlert(dict):
     def __init__(self, data):
         dict.__init__(self, data)
         self.read_only = None
+
+    def __reduce_ex__(self, protocol):
+        return dict, (dict(self),)  # copies and pickles are plain alert dicts
 
 
 class Alert:

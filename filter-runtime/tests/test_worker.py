@@ -194,7 +194,7 @@ def test_earlier_alerts_properties_are_read_only_and_made_once_per_alert(plain_w
     # An earlier alert's properties cannot be written, so the worker makes their copy once and later
     # runs reuse it; the triggering alert's copy is fresh each run, and writes to it are still recorded.
     code = '''
-import json, antares.devkit as dk
+import copy, json, pickle, antares.devkit as dk
 SEEN = {}
 class Reader(dk.Filter):
     OUTPUT_LOCUS_PROPERTIES = [{'name': 'reused', 'type': 'int', 'description': ''},
@@ -215,6 +215,13 @@ class Reader(dk.Filter):
                     refused += 1
         locus.alert.properties['seen'] = 1
         json.dumps(locus.to_dict())
+        # Copies are plain dicts of the filter's own: making them writes nothing, editing them is allowed.
+        mine = copy.deepcopy(locus.to_dict())
+        mine['alerts'][0]['properties']['x'] = 1
+        pickle.loads(pickle.dumps(locus.to_dict()))
+        props = copy.deepcopy(locus.alerts[0].properties)
+        props['x'] = 1
+        assert type(props) is dict and type(copy.copy(locus.properties)) is dict
         locus.properties['reused'] = reused
         locus.properties['refused'] = refused
 '''
