@@ -6,7 +6,7 @@ import math
 import time
 import traceback
 
-from .locus import LocusA, LocusB, alert_properties, make_locus
+from .locus import LocusA, LocusB, make_locus, unpacked_properties
 
 TYPES = ('int', 'float', 'str')
 MAX_STR = 65536  # a property is a value, not a file: keeps reports far below the pool's line cap
@@ -113,7 +113,7 @@ class Declarations:
 
     def skip_reason(self, raw):
         """Why the filter must not run on this locus dict, or None. Mirrors the real REQUIRED_* semantics."""
-        props = (alert_properties(raw) if self.required_locus_props else None) or {}
+        props = (unpacked_properties(raw) if self.required_locus_props else None) or {}
         for name in self.required_locus_props:
             if name not in props:
                 return f'missing required locus property {name}'
@@ -123,7 +123,7 @@ class Declarations:
                 return f'missing required tag {name}'
         alert = trigger_alert(raw)
         if self.required_alert_props:
-            aprops = (alert_properties(alert) if alert else None) or {}
+            aprops = (unpacked_properties(alert) if alert else None) or {}
             for name in self.required_alert_props:
                 # Old filters name normalised fields without the ant_ prefix ('passband' for ant_passband).
                 if name not in aprops and ('ant_' + name) not in aprops:

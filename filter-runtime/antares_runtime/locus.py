@@ -50,8 +50,8 @@ def _unpack_json(packed):
 UNPACK = [_unpack_json]
 
 
-def alert_properties(raw):
-    """An alert dict's (or a locus dict's) properties. The pool may send them packed (PROTOCOL.md:
+def unpacked_properties(raw):
+    """An alert dict's or a locus dict's properties. The pool may send them packed (PROTOCOL.md:
     base64 of their JSON under `packed`): they are then decoded here, on first use, and kept in the dict."""
     props = raw.get('properties')
     if props is None:
@@ -97,7 +97,7 @@ class Alert:
         self.locus_id = raw.get('locus_id', locus_id)
         mjd = raw.get('mjd')
         if mjd is None:
-            mjd = (alert_properties(raw) or {}).get('ant_mjd')
+            mjd = (unpacked_properties(raw) or {}).get('ant_mjd')
         self.mjd = mjd
 
     @property
@@ -108,9 +108,9 @@ class Alert:
             if self._setter is _read_only_alert and type(raw) is KeptAlert:
                 props = raw.read_only
                 if props is None:
-                    props = raw.read_only = GuardedDict(alert_properties(raw) or {}, _read_only_alert)
+                    props = raw.read_only = GuardedDict(unpacked_properties(raw) or {}, _read_only_alert)
             else:
-                props = GuardedDict(alert_properties(raw) or {}, self._setter)
+                props = GuardedDict(unpacked_properties(raw) or {}, self._setter)
             self._properties = props
         return props
 
@@ -181,7 +181,7 @@ class LocusBase:
     def properties(self):
         props = self._cache.get('properties')
         if props is None:
-            props = self._cache['properties'] = GuardedDict(alert_properties(self._raw) or {}, self._set_locus)
+            props = self._cache['properties'] = GuardedDict(unpacked_properties(self._raw) or {}, self._set_locus)
         return props
 
     @property
@@ -259,10 +259,10 @@ class LocusBase:
         return self._cache[key]
 
     def to_dict(self):
-        alert_properties(self._raw)
+        unpacked_properties(self._raw)
         for alert in self._raw.get('alerts') or ():
             if isinstance(alert, dict):
-                alert_properties(alert)
+                unpacked_properties(alert)
         return dict(self._raw)
 
     def __repr__(self):

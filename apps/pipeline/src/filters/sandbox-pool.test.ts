@@ -72,7 +72,7 @@ describe.skipIf(missing.length > 0)('FilterSandboxPool', () => {
     const goodRun = pool.run('good', [0, 1, 2, 3].map((i) => locus(i)));
     for (const [name, batch] of await Promise.all(runs)) {
       const statuses = batch.reports.map((r) => r.status);
-      expect([name, statuses[0], statuses[2], statuses[3], batch.reports[0].error?.message]).toEqual([name, "ok", "ok", "ok", undefined]);
+      expect([name, statuses[0], statuses[2], statuses[3], batch.reports[0].error?.message]).toEqual([name, 'ok', 'ok', 'ok', undefined]);
       expect(cases[name][1], `${name}: ${statuses[1]}`).toContain(statuses[1]);
       expect(batch.reports[0].new_tags).toEqual(['ok_tag']);
       expect(batch.reports[2].new_tags).toEqual(['ok_tag']); // after the restart

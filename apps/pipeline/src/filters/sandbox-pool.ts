@@ -567,23 +567,28 @@ export class FilterSandboxPool {
 
   /** The pool's record of this alert, made on first sight and kept on the alert object. */
   private heldRecord(alert: AlertForFilter): HeldAlert {
-    const withRecord = alert as AlertWithRecord;
-    let held = withRecord[HELD];
-    if (held === undefined || !held.live) {
-      held = this.held.get(alert.alert_id);
-      if (held === undefined) {
-        held = { alertId: alert.alert_id, quoted: JSON.stringify(alert.alert_id), version: alertVersion(alert), holders: 0, used: 0, live: true };
-        this.held.set(alert.alert_id, held);
-      }
-      withRecord[HELD] = held;
+    let held = this.knownRecord(alert);
+    if (held === undefined) {
+      held = { alertId: alert.alert_id, quoted: JSON.stringify(alert.alert_id), version: alertVersion(alert), holders: 0, used: 0, live: true };
+      this.held.set(alert.alert_id, held);
+      (alert as AlertWithRecord)[HELD] = held;
     }
+    return held;
+  }
+
+  /** The pool's record of this alert if it has one, kept on the alert object once found. */
+  private knownRecord(alert: AlertForFilter): HeldAlert | undefined {
+    const withRecord = alert as AlertWithRecord;
+    const attached = withRecord[HELD];
+    if (attached?.live) return attached;
+    const held = this.held.get(alert.alert_id);
+    if (held) withRecord[HELD] = held;
     return held;
   }
 
   /** Whether the worker holds this alert as it now is (else it is sent in full). */
   private holds(w: Worker, alert: AlertForFilter): boolean {
-    const known = (alert as AlertWithRecord)[HELD];
-    const held = known?.live ? known : this.held.get(alert.alert_id);
+    const held = this.knownRecord(alert);
     return held !== undefined && (held.holders & w.bit) !== 0 && held.version === alertVersion(alert);
   }
 
@@ -598,10 +603,13 @@ export class FilterSandboxPool {
       w.heldCount--;
       w.forget.add(held.alertId);
     }
-    if (held.holders === 0 && !keep) {
-      held.live = false;
-      this.held.delete(held.alertId);
-    }
+    if (held.holders === 0 && !keep) this.discard(held);
+  }
+
+  /** No worker holds it any more: the record goes (alert objects that still point to it look it up again). */
+  private discard(held: HeldAlert): void {
+    held.live = false;
+    this.held.delete(held.alertId);
   }
 
   /** A new worker in this slot (or none) holds nothing. */
@@ -610,10 +618,7 @@ export class FilterSandboxPool {
     for (const held of this.held.values()) {
       if ((held.holders & bit) === 0) continue;
       held.holders &= ~bit;
-      if (held.holders === 0) {
-        held.live = false;
-        this.held.delete(held.alertId);
-      }
+      if (held.holders === 0) this.discard(held);
     }
   }
 
