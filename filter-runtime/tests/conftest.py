@@ -24,7 +24,7 @@ def missing_prerequisites():
     missing = []
     if not os.access('/usr/bin/bwrap', os.X_OK):
         missing.append('/usr/bin/bwrap')
-    for module in ('numpy', 'pandas', 'astropy', 'avro'):
+    for module in ('numpy', 'scipy', 'pandas', 'astropy', 'statsmodels', 'sklearn', 'avro'):
         try:
             __import__(module)
         except ImportError:
@@ -156,6 +156,14 @@ def sandboxed_worker():
     yield make
     for w in workers:
         w.close()
+
+
+@pytest.fixture(scope='session')
+def ztf():
+    """Locus snapshots of the real ZTF packets in ../shared/data (realdata.ztf_loci)."""
+    require_prerequisites()
+    import realdata
+    return realdata.ztf_loci()
 
 
 @pytest.fixture

@@ -37,12 +37,6 @@ def expected_lsst_quality(locus):
 
 
 @pytest.fixture(scope='module')
-def ztf():
-    require_prerequisites()
-    return realdata.ztf_loci()
-
-
-@pytest.fixture(scope='module')
 def rubin():
     require_prerequisites()
     return realdata.rubin_loci()
