@@ -63,8 +63,9 @@ export const APT_INSTALL = 'apt-get install -y bubblewrap python3-numpy python3-
 export function missingSandboxPrerequisites(python = '/usr/bin/python3'): string[] {
   const missing: string[] = [];
   if (!existsSync('/usr/bin/bwrap')) missing.push('/usr/bin/bwrap (bubblewrap)');
-  const probe = existsSync(python) && spawnSync(python, ['-c', 'import numpy, pandas, astropy'], { timeout: 60_000 });
-  if (!probe || probe.status !== 0) missing.push(`Debian's numpy/pandas/astropy for ${python}`);
+  // The stack filter authors are promised (scipy and statsmodels import lazily, so this stays ~0.4 s).
+  const probe = existsSync(python) && spawnSync(python, ['-c', 'import numpy, scipy, pandas, astropy, statsmodels'], { timeout: 60_000 });
+  if (!probe || probe.status !== 0) missing.push(`Debian's numpy/scipy/pandas/astropy/statsmodels for ${python}`);
   return missing;
 }
 
