@@ -1,4 +1,4 @@
-import { angularSeparationDeg } from '@antares/astro';
+import { angularSeparationDeg, dateToMjd } from '@antares/astro';
 import type { apiSession } from './app';
 import { approximateLevel, gaussianSkyMap, igwnNotice, type GaussianSkyMap } from './gw-notice';
 
@@ -8,7 +8,9 @@ import { approximateLevel, gaussianSkyMap, igwnNotice, type GaussianSkyMap } fro
  * window, and whose sky map is a Gaussian blob centred on a seeded locus, wide enough to hold more
  * than 10 loci in its 90% region and placed so that no locus sits near its 90% outline. The
  * map's centre and width travel inside the notice (`e2e_map`), so a kept database is not posted to
- * again and the expectations are rebuilt from the map it has.
+ * again and the expectations are rebuilt from the map it has. Only loci observed within the window
+ * count: other test files add loci of their own (real Rubin alerts from months before the event, which
+ * the event never takes in, wherever they lie; simulated ones at random places).
  */
 export const GW_ID = 'MS251120gw';
 /** Not sharing the main event's prefix: the GW filter's prefix search must not find its loci. */
@@ -17,6 +19,8 @@ export const RETRACTED_ID = 'S251120rt';
 const EVENT_TIME = new Date('2025-11-20T12:00:00Z');
 const CREATED_TIME = new Date('2025-11-20T12:05:00Z');
 const SIGMAS = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 24];
+/** The pipeline's DEFAULT_GW_WINDOW_DAYS: alerts observed up to this long after the event are associated. */
+const WINDOW_DAYS = 14;
 
 type Api = Awaited<ReturnType<typeof apiSession>>;
 
@@ -53,13 +57,25 @@ async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function allLoci(call: Api): Promise<Omit<ScenarioLocus, 'level'>[]> {
+interface LocusAttributes {
+  ra: number;
+  dec: number;
+  properties: { oldest_alert_observation_time?: number; newest_alert_observation_time?: number };
+}
+
+/** The loci the event can take in: those with alerts observed within the window after it. */
+async function lociInWindow(call: Api): Promise<Omit<ScenarioLocus, 'level'>[]> {
+  const eventMjd = dateToMjd(EVENT_TIME);
   const loci: Omit<ScenarioLocus, 'level'>[] = [];
   for (let offset = 0; ; offset += 1000) {
-    const page = await json<{ data: { id: string; attributes: { ra: number; dec: number } }[] }>(
+    const page = await json<{ data: { id: string; attributes: LocusAttributes }[] }>(
       await call(`/loci?page%5Blimit%5D=1000&page%5Boffset%5D=${offset}&sort=ra`),
     );
-    loci.push(...page.data.map((l) => ({ id: l.id, ra: l.attributes.ra, dec: l.attributes.dec })));
+    for (const { id, attributes: { ra, dec, properties } } of page.data) {
+      const oldest = properties.oldest_alert_observation_time ?? Infinity;
+      const newest = properties.newest_alert_observation_time ?? -Infinity;
+      if (newest >= eventMjd && oldest <= eventMjd + WINDOW_DAYS) loci.push({ id, ra, dec });
+    }
     if (page.data.length < 1000) return loci;
   }
 }
@@ -127,7 +143,7 @@ async function gwRows(call: Api, locusId: string): Promise<GwAlertRow[]> {
  * carry two events: more rows than one page of the locus' GW tab), and a retracted third event.
  */
 export async function ensureGwEvent(call: Api): Promise<GwScenario> {
-  const loci = await allLoci(call);
+  const loci = await lociInWindow(call);
   const kept = await keptMap(call, GW_ID);
   const map = kept ? gaussianSkyMap(kept.ra, kept.dec, kept.sigma) : chooseMap(loci);
   if (!kept) await postNotice(call, GW_ID, map);
