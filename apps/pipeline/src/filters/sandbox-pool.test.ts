@@ -179,6 +179,39 @@ class Sum(dk.Filter):
     expect(asked).toEqual([[320], [144, 176]]);
   });
 
+  it('starts afresh a worker that died between batches: it is sent every alert in full', async () => {
+    // The worker ends itself a moment after answering (as the kernel's OOM killer might end an idle
+    // one), so the next batch finds it dead in its slot, not retired by the pool.
+    const code = `
+import os, threading, antares.devkit as dk
+class Idle(dk.Filter):
+    OUTPUT_LOCUS_PROPERTIES = [{'name': 'mags', 'type': 'float', 'description': ''}]
+    def run(self, locus):
+        locus.properties['mags'] = sum(a.properties['ant_mag'] for a in locus.alerts)
+        if locus.locus_id == 'L3':
+            threading.Timer(0.2, os._exit, (3,)).start()
+`;
+    const lone = new FilterSandboxPool({ maxWorkers: 1, slotOffset: 170 });
+    try {
+      expect((await lone.load('idle', code)).ok).toBe(true);
+      const loci = [1, 2, 3].map((i) => locus(i));
+      const source = new Map(loci.flatMap((l) => l.alerts).map((a) => [a.alert_id, a.properties!]));
+      const asked: number[] = [];
+      for (const round of [0, 1]) {
+        const bare = loci.map((l) => ({ ...l, alerts: l.alerts.map(({ properties: _p, ...a }) => ({ ...a })) }));
+        const batch = await lone.runBatch('idle', bare, async (alerts) => {
+          asked.push(alerts.length);
+          for (const a of alerts) a.properties = source.get(a.alert_id);
+        });
+        expect(batch.reports.map((r) => [round, r.status, r.new_locus_properties.mags])).toEqual(loci.map(() => [round, 'ok', 35.5]));
+        await new Promise((resolve) => setTimeout(resolve, 1500)); // the worker ends 0.2 s after L3
+      }
+      expect(asked).toEqual([6, 6]);
+    } finally {
+      await lone.close();
+    }
+  });
+
   it('sends an alert once per worker, then only its id; forgets and resends as told', async () => {
     // The filter reports, per locus, how many of its alert dicts it has seen before (the same Python
     // object: kept by the worker) and what an old alert's property says now.

@@ -424,7 +424,9 @@ export class FilterSandboxPool {
     const slot = await this.slot();
     let w: Worker;
     try {
-      this.dropHoldings(slot); // a worker that died in this slot: the new one starts empty
+      // A worker that died in this slot: the new one starts empty. (An empty slot has nothing to
+      // drop: never used, or its worker retired, which dropped them.)
+      if (this.slots[slot]) this.dropHoldings(slot);
       w = new Worker(this.argv(slot), this.o.maxLineBytes, slot);
       this.slots[slot] = w;
     } finally {
