@@ -1,7 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Repositories } from '@antares/db';
 import type { Config } from './config.ts';
-import { registerErrorHandling } from './errors.ts';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './errors.ts';
+import { registerInputGuard } from './input-guard.ts';
 import { lociRoutes } from './routes/loci/index.ts';
 import { alertRoutes } from './routes/alerts/index.ts';
 import { alertUploadRoutes } from './routes/alert-uploads/index.ts';
@@ -42,6 +43,10 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
     logger: logger ? { level: 'info' } : false,
     // Alert ids (path parameters) can be long; allow them.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // Refusals made before any route runs (bad URL encoding, over-long parameters, malformed HTTP) are
+    // JSON:API errors too.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   });
   if (onRoute) app.addHook('onRoute', onRoute);
   // JSON:API clients send application/vnd.api+json bodies.
@@ -50,6 +55,7 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
   if (!webDist) app.log.warn('the web app is not built (apps/web/dist): only the API is served');
   registerErrorHandling(app, { spaIndex: webDist !== undefined });
   await app.register(fastifyCookie);
+  registerInputGuard(app);
   // Large JSON (sky maps, long lists) travels gzipped; gzip rather than brotli, which is slow to make.
   await app.register(fastifyCompress, { threshold: 2048, encodings: ['gzip', 'deflate'] });
   await registerSecurityHeaders(app);

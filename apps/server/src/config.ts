@@ -4,7 +4,12 @@ import { z } from 'zod';
 /** All configuration, from the environment, validated once at start-up. */
 const schema = z.object({
   ANTARES_PORT: z.coerce.number().int().min(1).max(65535).default(8080),
-  ANTARES_HOST: z.string().default('0.0.0.0'),
+  /**
+   * The address the server listens on: loopback by default, so a fresh install is reachable only from its own
+   * machine; 0.0.0.0 (or ::) serves every interface.
+   */
+  ANTARES_HOST: z.union([z.ipv4(), z.ipv6(), z.hostname()], { error: 'must be an IP address or a host name, e.g. 127.0.0.1 or 0.0.0.0' })
+    .default('127.0.0.1'),
   ANTARES_DATA_DIR: z.string().default('./var'),
   DATABASE_URL: z.string().url().optional(),
   /** Public base URL of the site (links in documents); derived from each request when unset. */

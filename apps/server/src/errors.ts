@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SearchQueryError } from '@antares/db';
 
 /** An error the API answers with its own status; everything the client got wrong is one of these. */
@@ -54,10 +56,41 @@ export function registerErrorHandling(app: FastifyInstance, options: { spaIndex?
   });
 }
 
+/**
+ * Fastify's router refuses some URLs before any route or hook runs: a path that is not valid percent-encoded
+ * UTF-8 (`/v1/loci/%ff`), a path parameter over maxParamLength. Given as Fastify's `frameworkErrors`, this
+ * answers them as JSON:API errors like every other refusal.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const detail = error.code === 'FST_ERR_BAD_URL'
+    ? 'The URL is not valid: its path has a malformed percent-encoding (each %XX must spell valid UTF-8)'
+    : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'The URL is too long: a path segment is longer than 1000 characters'
+      : error.message;
+  void reply.status(status).send(errorDocument(status, httpTitle(status), detail));
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (headers over maxHeaderSize, a
+ * malformed request line or header, a request that took too long to arrive). Given as Fastify's
+ * `clientErrorHandler`, this still answers them with a JSON:API error, then closes the connection.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] = error.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'The request headers are too large (at most 16 KB in all, URL included)']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'The request took too long to arrive']
+      : [400, `The request is not valid HTTP (${error.code ?? 'malformed'})`];
+  if (socket.writable) {
+    const body = JSON.stringify(errorDocument(status, httpTitle(status), detail));
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
+      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+}
+
 function httpTitle(status: number): string {
-  const titles: Record<number, string> = {
-    400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-    406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests',
-  };
-  return titles[status] ?? 'Client Error';
+  return STATUS_CODES[status] ?? 'Client Error';
 }

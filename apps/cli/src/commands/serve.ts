@@ -27,7 +27,9 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
   await app.listen({ port: config.port, host: config.host });
-  console.log(`ANTARES is serving at http://localhost:${config.port}`);
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const loopbackOnly = ['127.0.0.1', '::1', 'localhost'].includes(config.host);
+  console.log(`ANTARES is serving at http://${host}:${config.port}${loopbackOnly ? ' (this machine only: ANTARES_HOST=0.0.0.0 serves every interface)' : ''}`);
 }
 
 /** The server's drop folder for alert files, with Level 2 (see InboxWatcher). */

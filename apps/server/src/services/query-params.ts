@@ -1,6 +1,7 @@
 import { isInteger, isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
 import { parsePage } from '@antares/contract';
 import { badRequest } from '../errors.ts';
+import { malformedTextInJson } from '../input-guard.ts';
 
 export type QueryParams = Record<string, string | string[] | undefined>;
 
@@ -43,9 +44,13 @@ function parseNumber(text: string): number | string {
 export function parseJsonParam(query: QueryParams, name: string): unknown {
   const text = single(query, name);
   if (text === undefined || text.trim() === '') return undefined;
+  let value: unknown;
   try {
-    return parseLosslessJson(text, null, parseNumber);
+    value = parseLosslessJson(text, null, parseNumber);
   } catch (error) {
     throw badRequest(`Parameter ${name} is not valid JSON: ${(error as Error).message}`);
   }
+  const found = malformedTextInJson(value);
+  if (found) throw badRequest(`Parameter ${name} ${found.pointer === '' ? '' : `at ${found.pointer} `}${found.fault}`);
+  return value;
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import { compileListFilter, compileListSort } from '../search/list-filter.ts';
+import { compileListFilter, compileListSort, type FilterColumn } from '../search/list-filter.ts';
 
 export interface AnnouncementRow {
   announcement_id: number;
@@ -10,7 +10,13 @@ export interface AnnouncementRow {
   created_at: Date;
 }
 
-const COLUMNS = { id: 'announcement_id', message: 'message', variant: 'variant', active: 'active', created_at: 'created_at' };
+const COLUMNS: Record<string, FilterColumn> = {
+  id: { column: 'announcement_id', type: 'bigint' },
+  message: { column: 'message', type: 'text' },
+  variant: { column: 'variant', type: 'text' },
+  active: { column: 'active', type: 'boolean' },
+  created_at: { column: 'created_at', type: 'timestamptz' },
+};
 
 export class AnnouncementRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -1,19 +1,21 @@
+import { allowed } from './field-rules.ts';
+import { SearchQueryError } from './search-error.ts';
+
 /** A search or sort field of the locus document, mapped onto the locus table. */
 export type LocusField =
-  | { name: string; kind: 'text' | 'number' | 'array'; column: string }
+  | { name: string; kind: 'text' | 'array'; column: string }
+  /** `type`: the column's SQL type, which every compared value must fit. */
+  | { name: string; kind: 'number'; column: string; type: 'integer' | 'bigint' | 'float8' }
   | { name: string; kind: 'property'; path: string[] };
 
-/** A query the API must answer with 400: the message names what is wrong. */
-export class SearchQueryError extends Error {
-  override name = 'SearchQueryError';
-}
+export { SearchQueryError } from './search-error.ts';
 
 const TOP_LEVEL_FIELDS: Record<string, LocusField> = {
   locus_id: { name: 'locus_id', kind: 'text', column: 'locus_id' },
   id: { name: 'id', kind: 'text', column: 'locus_id' },
-  ra: { name: 'ra', kind: 'number', column: 'ra' },
-  dec: { name: 'dec', kind: 'number', column: 'dec' },
-  htm16: { name: 'htm16', kind: 'number', column: 'htm16' },
+  ra: { name: 'ra', kind: 'number', column: 'ra', type: 'float8' },
+  dec: { name: 'dec', kind: 'number', column: 'dec', type: 'float8' },
+  htm16: { name: 'htm16', kind: 'number', column: 'htm16', type: 'bigint' },
   tags: { name: 'tags', kind: 'array', column: 'tags' },
   catalogs: { name: 'catalogs', kind: 'array', column: 'catalogs' },
   grav_wave_events: { name: 'grav_wave_events', kind: 'array', column: 'grav_wave_events' },
@@ -27,26 +29,26 @@ const PROPERTY_COLUMNS: Record<string, LocusField> = {
   ztf_object_id: { name: 'properties.ztf_object_id', kind: 'array', column: 'ztf_object_ids' },
   // Rubin DiaObject ids, decimal strings (migration 0010).
   'survey.lsst.dia_object_id': { name: 'properties.survey.lsst.dia_object_id', kind: 'array', column: 'lsst_dia_object_ids' },
-  num_mag_values: { name: 'properties.num_mag_values', kind: 'number', column: 'num_mag_values' },
+  num_mag_values: { name: 'properties.num_mag_values', kind: 'number', column: 'num_mag_values', type: 'integer' },
   newest_alert_observation_time: {
-    name: 'properties.newest_alert_observation_time', kind: 'number', column: 'newest_alert_observation_time',
+    name: 'properties.newest_alert_observation_time', kind: 'number', column: 'newest_alert_observation_time', type: 'float8',
   },
   oldest_alert_observation_time: {
-    name: 'properties.oldest_alert_observation_time', kind: 'number', column: 'oldest_alert_observation_time',
+    name: 'properties.oldest_alert_observation_time', kind: 'number', column: 'oldest_alert_observation_time', type: 'float8',
   },
 };
 
 const PATH_SEGMENT = /^[A-Za-z0-9_\-]+$/;
 
 export function fieldOf(name: string): LocusField {
-  const top = TOP_LEVEL_FIELDS[name];
+  const top = allowed(TOP_LEVEL_FIELDS, name);
   if (top) return top;
   if (name.startsWith('properties.')) {
     const path = name.slice('properties.'.length).split('.');
     if (path.some((segment) => !PATH_SEGMENT.test(segment))) {
       throw new SearchQueryError(`Invalid property path "${name}"`);
     }
-    return PROPERTY_COLUMNS[path.join('.')] ?? { name, kind: 'property', path };
+    return allowed(PROPERTY_COLUMNS, path.join('.')) ?? { name, kind: 'property', path };
   }
   throw new SearchQueryError(`Unknown field "${name}"`);
 }

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { htmCircleCover, parseAngleWithUnit, parseCoordinates } from '@antares/astro';
 import { SearchQueryError, fieldOf, type LocusField } from './locus-fields.ts';
+import { allowed, columnValue, integerBound } from './field-rules.ts';
 
 /**
  * Compiles the Elasticsearch query subset that ANTARES clients send (wire format section 4) into a SQL
@@ -97,7 +98,9 @@ function compileBool(bool: Clause, state: { randomOrder: boolean }): RawBuilder<
     const minimum = bool.minimum_should_match === undefined
       ? (required.length > 0 ? 0 : 1)
       : asNonNegativeInteger(bool.minimum_should_match, 'minimum_should_match');
-    if (minimum === 1) conditions.push(or(should));
+    // More than there are should clauses matches nothing (as in Elasticsearch); no huge number reaches SQL.
+    if (minimum > should.length) conditions.push(FALSE);
+    else if (minimum === 1) conditions.push(or(should));
     else if (minimum > 1) {
       const matched = sql.join(should.map((c) => sql`(CASE WHEN ${c} THEN 1 ELSE 0 END)`), sql` + `);
       conditions.push(sql<boolean>`(${matched}) >= ${minimum}`);
@@ -128,9 +131,11 @@ function termCondition(field: LocusField, value: Json): RawBuilder<boolean> {
     case 'text':
       return sql<boolean>`${sql.ref(field.column)} = ${String(value)}`;
     case 'number': {
-      const number = Number(value);
-      if (!Number.isFinite(number)) return FALSE;
-      return sql<boolean>`${sql.ref(field.column)} = ${number}`;
+      // A non-number never equals a number; a number the column cannot hold is refused, as Elasticsearch does.
+      const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof number !== 'number' || Number.isNaN(number)) return FALSE;
+      if (field.type !== 'float8' && !Number.isInteger(number)) return FALSE;
+      return sql<boolean>`${sql.ref(field.column)} = ${columnValue(value, field.type, field.name)}`;
     }
     case 'property': {
       // A value or a list holding it (survey.ztf.id is a list): jsonb containment needs both forms.
@@ -150,18 +155,19 @@ function termCondition(field: LocusField, value: Json): RawBuilder<boolean> {
 
 function rangeCondition(field: LocusField, value: Json): RawBuilder<boolean> {
   const bounds = asObject(value, `range on "${field.name}"`);
-  const operators: Record<string, string> = { gt: '>', gte: '>=', lt: '<', lte: '<=' };
+  const operators = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
   const parts: RawBuilder<boolean>[] = [];
   for (const [key, bound] of Object.entries(bounds)) {
     if (key === 'format' || key === 'boost') continue;
-    const op = operators[key];
+    const op = allowed<string>(operators, key);
     if (!op) throw new SearchQueryError(`Unsupported range operator "${key}" (use gt, gte, lt, lte)`);
     const number = typeof bound === 'string' && bound.trim() !== '' ? Number(bound) : bound;
     if (typeof number !== 'number' || !Number.isFinite(number)) {
       throw new SearchQueryError(`range bound ${key} on "${field.name}" must be a number`);
     }
     if (field.kind === 'number') {
-      parts.push(sql<boolean>`${sql.ref(field.column)} ${sql.raw(op)} ${number}`);
+      const value = field.type === 'float8' ? number : integerBound(number, key as keyof typeof operators, field.type, field.name);
+      parts.push(sql<boolean>`${sql.ref(field.column)} ${sql.raw(op)} ${value}`);
     } else if (field.kind === 'property') {
       // jsonb comparison never fails on a non-number value, unlike a cast; the type check excludes them.
       const target = sql`(properties #> ${field.path})`;
