@@ -8,6 +8,8 @@ unprivileged uid, then execs bwrap, whose process tree (the worker) inherits the
   linker needs, and this runtime at /opt/antares-runtime: no /work, /root, /var, /home, /etc/shadow.
 - --tmpfs /tmp with a size cap, --proc, --dev (the minimal device nodes), --die-with-parent (never
   outlive the pool), --new-session (no terminal injection), --cap-drop ALL.
+- --seccomp: system calls a filter never needs (ptrace, mount, new namespaces, keyctl, bpf, ...) fail
+  with EPERM (syscall_filter.py); --disable-userns: no user namespace can be made inside.
 - rlimits: AS (memory), CPU (seconds over the worker's life; the pool recycles workers before it),
   NPROC (fork bombs), FSIZE (output files), CORE 0.
 - Root drops to uid BASE+slot before exec: the kernel ignores RLIMIT_NPROC for root, and NPROC is
@@ -16,6 +18,7 @@ If user namespaces are unavailable and we are root, bwrap runs as root without -
 (documented fallback: NPROC is then not enforced by the kernel; the pid-namespace kill still applies).
 """
 import argparse
+import json
 import os
 import resource
 import subprocess
@@ -29,16 +32,33 @@ ETC = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.c
        '/etc/mime.types']
 
 
+# The limits, all required: they come from one place, the server's validated configuration
+# (apps/pipeline/src/filters/sandbox-limits.ts), which the pool passes as --limits.
+LIMITS = {'memory_mb': int, 'cpu_s': int, 'nproc': int, 'fsize_mb': int, 'tmp_mb': int,
+          'locus_timeout_s': float, 'load_timeout_s': float, 'output_limit': int}
+
+
+def limits_of(text):
+    try:
+        given = json.loads(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f'not JSON: {e}')
+    if not isinstance(given, dict) or set(given) != set(LIMITS):
+        raise argparse.ArgumentTypeError(f'expected exactly the keys {", ".join(LIMITS)}')
+    values = {}
+    for key, kind in LIMITS.items():
+        value = given[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0 or kind(value) != value:
+            raise argparse.ArgumentTypeError(f'{key} must be a positive {kind.__name__}')
+        values[key] = kind(value)
+    return argparse.Namespace(**values)
+
+
 def parse(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument('--memory-mb', type=int, default=2048)
-    p.add_argument('--cpu-s', type=int, default=3600)
-    p.add_argument('--nproc', type=int, default=64)
-    p.add_argument('--fsize-mb', type=int, default=64)
-    p.add_argument('--tmp-mb', type=int, default=256)
+    p.add_argument('--limits', type=limits_of, required=True,
+                   help='JSON object: ' + ', '.join(LIMITS) + " (the pool's configuration; no defaults here)")
     p.add_argument('--slot', type=int, default=0, help='worker slot: selects the unprivileged uid')
-    p.add_argument('--locus-timeout-s', type=float, default=5.0)
-    p.add_argument('--output-limit', type=int, default=65536, help='characters of stdout/stderr per locus')
     p.add_argument('--bwrap', default='/usr/bin/bwrap')
     p.add_argument('--python', default='/usr/bin/python3')
     p.add_argument('--no-userns', action='store_true', help='root only: run bwrap without a user namespace')
@@ -46,9 +66,9 @@ def parse(argv):
     return p.parse_args(argv)
 
 
-def bwrap_argv(opts, runtime_fd, userns):
+def bwrap_argv(opts, runtime_fd, userns, seccomp_fd):
     argv = [opts.bwrap, '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
-            '--ro-bind', '/usr', '/usr']
+            '--seccomp', str(seccomp_fd), '--ro-bind', '/usr', '/usr']
     for top in ('bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'):
         path = '/' + top
         if os.path.islink(path):
@@ -58,16 +78,17 @@ def bwrap_argv(opts, runtime_fd, userns):
     for path in ETC:
         argv += ['--ro-bind-try', path, path]
     argv += ['--ro-bind-fd', str(runtime_fd), INSIDE,
-             '--size', str(opts.tmp_mb << 20), '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev',
+             '--size', str(opts.limits.tmp_mb << 20), '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev',
              '--chdir', '/tmp', '--clearenv']
     if userns:
-        argv += ['--unshare-user', '--uid', '65534', '--gid', '65534']
+        # --disable-userns: no user namespace inside this one, whatever the seccomp filter lets through.
+        argv += ['--unshare-user', '--disable-userns', '--uid', '65534', '--gid', '65534']
     env = {'HOME': '/tmp', 'USER': 'filter', 'LANG': 'C.UTF-8', 'PATH': '/usr/bin:/bin', 'TMPDIR': '/tmp',
            'MPLCONFIGDIR': '/tmp/matplotlib', 'MPLBACKEND': 'Agg', 'ANTARES_SANDBOX': '1',
            # One thread each: BLAS/OpenMP pools would otherwise spawn a thread per CPU in every worker.
            'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1',
-           'NUMEXPR_NUM_THREADS': '1', 'ANTARES_LOCUS_TIMEOUT_S': str(opts.locus_timeout_s),
-           'ANTARES_OUTPUT_LIMIT': str(opts.output_limit)}
+           'NUMEXPR_NUM_THREADS': '1', 'ANTARES_LOCUS_TIMEOUT_S': str(opts.limits.locus_timeout_s),
+           'ANTARES_LOAD_TIMEOUT_S': str(opts.limits.load_timeout_s), 'ANTARES_OUTPUT_LIMIT': str(opts.limits.output_limit)}
     for key, value in env.items():
         argv += ['--setenv', key, value]
     command = 'import os, sys; print(os.getuid(), sorted(os.listdir("/")), flush=True)' if opts.check else WORKER
@@ -76,11 +97,21 @@ def bwrap_argv(opts, runtime_fd, userns):
 
 def set_limits(opts):
     mb = 1 << 20
-    limits = [(resource.RLIMIT_AS, opts.memory_mb * mb), (resource.RLIMIT_CPU, opts.cpu_s),
-              (resource.RLIMIT_NPROC, opts.nproc), (resource.RLIMIT_FSIZE, opts.fsize_mb * mb),
+    given = opts.limits
+    limits = [(resource.RLIMIT_AS, given.memory_mb * mb), (resource.RLIMIT_CPU, given.cpu_s),
+              (resource.RLIMIT_NPROC, given.nproc), (resource.RLIMIT_FSIZE, given.fsize_mb * mb),
               (resource.RLIMIT_CORE, 0)]
     for which, value in limits:
         resource.setrlimit(which, (value, value))
+
+
+def syscall_filter():
+    """syscall_filter.py beside this file (run by path with -I, its folder is not on sys.path)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('syscall_filter', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'syscall_filter.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def userns_available():
@@ -113,10 +144,15 @@ def main(argv=None):
     elif not userns and os.geteuid() != 0:
         sys.stderr.write('antares sandbox: user namespaces are disabled and we are not root\n')
         return 126
+    try:
+        seccomp_fd = syscall_filter().compiled_fd()
+    except ImportError:
+        sys.stderr.write('antares sandbox: the seccomp binding is missing: apt-get install -y python3-seccomp\n')
+        return 127
     set_limits(opts)
-    argv = bwrap_argv(opts, runtime_fd, userns)
+    argv = bwrap_argv(opts, runtime_fd, userns, seccomp_fd)
     if opts.check:
-        return subprocess.call(argv, pass_fds=(runtime_fd,))
+        return subprocess.call(argv, pass_fds=(runtime_fd, seccomp_fd))
     os.execv(argv[0], argv)
 
 

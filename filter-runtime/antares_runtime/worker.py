@@ -256,13 +256,14 @@ def main():
         reply = {'id': msg.get('id'), 'nonce': msg.get('nonce'), 'op': 'loaded', 'filter_id': msg.get('filter_id')}
         capture.reset()
         t0 = perf()
+        seconds = float(msg.get('timeout_s') or load_timeout)
         try:
-            reply['outputs'] = call_user(float(msg.get('timeout_s') or load_timeout), load, msg)
+            reply['outputs'] = call_user(seconds, load, msg)
             reply['ok'] = True
         except LocusTimeout:
             in_user[0] = False
-            reply.update(ok=False, error={'type': 'Timeout', 'message': 'loading the filter timed out',
-                                          'traceback': ''})
+            reply.update(ok=False, error={'type': 'Timeout', 'traceback': '',
+                                          'message': f'loading the filter took longer than {seconds:g} s, its limit'})
         except BaseException as exc:  # SystemExit at module level included: the worker must go on
             in_user[0] = False
             reply.update(ok=False, error=format_error_(exc))

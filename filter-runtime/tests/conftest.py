@@ -17,14 +17,14 @@ import pytest
 RUNTIME = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, RUNTIME)
 APT = ('apt-get install -y bubblewrap python3-numpy python3-scipy python3-pandas python3-astropy '
-       'python3-statsmodels python3-sklearn python3-pytest python3-avro')
+       'python3-statsmodels python3-sklearn python3-seccomp python3-pytest python3-avro')
 
 
 def missing_prerequisites():
     missing = []
     if not os.access('/usr/bin/bwrap', os.X_OK):
         missing.append('/usr/bin/bwrap')
-    for module in ('numpy', 'scipy', 'pandas', 'astropy', 'statsmodels', 'sklearn', 'avro'):
+    for module in ('numpy', 'scipy', 'pandas', 'astropy', 'statsmodels', 'sklearn', 'avro', 'seccomp'):
         try:
             __import__(module)
         except ImportError:
@@ -42,6 +42,8 @@ def require_prerequisites():
 
 
 _SLOTS = itertools.count()
+TEST_LIMITS = {'memory_mb': 2048, 'cpu_s': 3600, 'nproc': 64, 'fsize_mb': 64, 'tmp_mb': 256,
+               'locus_timeout_s': 2.0, 'load_timeout_s': 60.0, 'output_limit': 65536}
 
 
 class WorkerDied(Exception):
@@ -60,8 +62,10 @@ class Worker:
 
     def __init__(self, sandboxed=True, slot=0, locus_timeout_s=2.0, memory_mb=2048, extra=()):
         if sandboxed:
+            # The tests' own limits (the server passes its configured ones the same way).
+            limits = dict(TEST_LIMITS, locus_timeout_s=locus_timeout_s, memory_mb=memory_mb)
             argv = ['/usr/bin/python3', os.path.join(RUNTIME, 'antares_runtime', 'sandbox.py'),
-                    f'--slot={slot}', f'--locus-timeout-s={locus_timeout_s}', f'--memory-mb={memory_mb}', *extra]
+                    f'--slot={slot}', f'--limits={json.dumps(limits)}', *extra]
             env = {'PATH': '/usr/bin:/bin'}
         else:
             argv = ['/usr/bin/python3', '-B', '-m', 'antares_runtime.worker']

@@ -1,5 +1,14 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '@antares/pipeline';
+
+/** A duration given in seconds whose default is kept in milliseconds. */
+function seconds(defaultMs: number) {
+  return z.coerce.number().positive().max(86_400).default(defaultMs / 1000);
+}
+function whole(defaultValue: number, max = Number.MAX_SAFE_INTEGER) {
+  return z.coerce.number().int().positive().max(max).default(defaultValue);
+}
 
 /** All configuration, from the environment, validated once at start-up. */
 const schema = z.object({
@@ -52,6 +61,20 @@ const schema = z.object({
   ANTARES_ALERT_KAFKA_TOPICS: z.string().default(''),
   /** Schema registry for Confluent-framed alerts (Rubin's), e.g. https://<host>/schema-registry. */
   ANTARES_SCHEMA_REGISTRY_URL: z.string().url().optional(),
+  /** The filter sandbox's limits (sandbox-limits.ts in apps/pipeline says what each bounds; the defaults are there). */
+  ANTARES_FILTER_LOCUS_TIMEOUT_S: seconds(DEFAULT_SANDBOX_LIMITS.locusTimeoutMs),
+  ANTARES_FILTER_LOAD_TIMEOUT_S: seconds(DEFAULT_SANDBOX_LIMITS.loadTimeoutMs),
+  ANTARES_FILTER_TEST_BUDGET_S: seconds(DEFAULT_SANDBOX_LIMITS.dryRunBudgetMs),
+  ANTARES_FILTER_TEST_WORKERS: whole(DEFAULT_SANDBOX_LIMITS.dryRunWorkers, 30),
+  ANTARES_FILTER_MEMORY_MB: whole(DEFAULT_SANDBOX_LIMITS.memoryMb),
+  ANTARES_FILTER_CPU_S: whole(DEFAULT_SANDBOX_LIMITS.cpuSeconds),
+  ANTARES_FILTER_NPROC: whole(DEFAULT_SANDBOX_LIMITS.nproc),
+  ANTARES_FILTER_FSIZE_MB: whole(DEFAULT_SANDBOX_LIMITS.fsizeMb),
+  ANTARES_FILTER_TMP_MB: whole(DEFAULT_SANDBOX_LIMITS.tmpMb),
+  ANTARES_FILTER_OUTPUT_LIMIT: whole(DEFAULT_SANDBOX_LIMITS.outputLimit),
+  /** POST /v1/alert_uploads: the request body, and each file once decompressed (past either: 413). */
+  ANTARES_UPLOAD_MAX_BODY_MB: z.coerce.number().positive().default(64),
+  ANTARES_UPLOAD_MAX_UNCOMPRESSED_MB: z.coerce.number().positive().default(64),
 });
 
 export type Config = {
@@ -87,7 +110,13 @@ export type Config = {
   gwKafkaTopic?: string;
   alertKafkaTopics: string[];
   schemaRegistryUrl?: string;
+  /** The filter sandbox's limits: passed to every pool, and from there to the Python launcher. */
+  filterLimits: SandboxLimits;
+  uploadMaxBodyBytes: number;
+  uploadMaxUncompressedBytes: number;
 };
+
+const MB = 1 << 20;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
@@ -126,6 +155,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     gwKafkaTopic: e.ANTARES_GW_KAFKA_TOPIC === 'off' ? undefined : e.ANTARES_GW_KAFKA_TOPIC,
     alertKafkaTopics: e.ANTARES_ALERT_KAFKA_TOPICS.split(',').map((t) => t.trim()).filter(Boolean),
     schemaRegistryUrl: e.ANTARES_SCHEMA_REGISTRY_URL,
+    filterLimits: {
+      locusTimeoutMs: e.ANTARES_FILTER_LOCUS_TIMEOUT_S * 1000,
+      loadTimeoutMs: e.ANTARES_FILTER_LOAD_TIMEOUT_S * 1000,
+      dryRunBudgetMs: e.ANTARES_FILTER_TEST_BUDGET_S * 1000,
+      dryRunWorkers: e.ANTARES_FILTER_TEST_WORKERS,
+      memoryMb: e.ANTARES_FILTER_MEMORY_MB,
+      cpuSeconds: e.ANTARES_FILTER_CPU_S,
+      nproc: e.ANTARES_FILTER_NPROC,
+      fsizeMb: e.ANTARES_FILTER_FSIZE_MB,
+      tmpMb: e.ANTARES_FILTER_TMP_MB,
+      outputLimit: e.ANTARES_FILTER_OUTPUT_LIMIT,
+    },
+    uploadMaxBodyBytes: Math.round(e.ANTARES_UPLOAD_MAX_BODY_MB * MB),
+    uploadMaxUncompressedBytes: Math.round(e.ANTARES_UPLOAD_MAX_UNCOMPRESSED_MB * MB),
     ...overrides,
   };
 }

@@ -33,7 +33,13 @@ export interface FilterTestReport {
   } | null;
   /** What the filter printed while loading (module level and setup()). */
   stdout: string;
+  /** The loci the filter ran on (fewer than asked for when it stopped early). */
   loci: FilterTestLocus[];
+  /**
+   * Why the run ended before its last locus (a time budget, or loci timing out one after another) and
+   * how many were not run; null when it ran on every locus.
+   */
+  stopped_early: string | null;
   /** Milliseconds per locus in the filter, over the loci that ran to the end (null when none did). */
   timing: { p50_ms: number | null; p90_ms: number | null; p99_ms: number | null };
   counts: { loci: number; ok: number; skipped: number; error: number; tagged: number };

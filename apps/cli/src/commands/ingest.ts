@@ -7,7 +7,7 @@ import { createProgress } from '../progress.ts';
 /** `config` gives the site address that chat notifications link to; the environment's by default. */
 export async function runIngest(repos: Repositories, inputs: string[], config: Config = loadConfig()): Promise<IngestStats> {
   const files = expandInputs(inputs);
-  const level2 = await openLevel2(repos, 'skip');
+  const level2 = await openLevel2(repos, 'skip', config.filterLimits);
   const progress = createProgress('ingest', files.length, 'files');
   const started = Date.now();
   try {

@@ -5,7 +5,7 @@ import { siteUrlOf } from './ingest.ts';
 import { openLevel2 } from './level2.ts';
 
 export async function runServe(config: Config, repos: Repositories, close: () => Promise<void>): Promise<void> {
-  const checker = createFilterSandbox(repos);
+  const checker = createFilterSandbox(repos, config.filterLimits);
   if (checker.missing.length > 0) {
     console.warn(`Filter code is stored without a sandbox check and cannot be test-run: missing ${checker.missing.join(', ')} (install: ${APT_INSTALL})`);
   }
@@ -34,7 +34,7 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
 
 /** The server's drop folder for alert files, with Level 2 (see InboxWatcher). */
 async function startInbox(config: Config, repos: Repositories, dir: string): Promise<{ stop(): Promise<void> }> {
-  const level2 = await openLevel2(repos, 'keep');
+  const level2 = await openLevel2(repos, 'keep', config.filterLimits);
   const watcher = new InboxWatcher(repos, dir, { level2: level2.stage, watch: new WatchMatcher(siteUrlOf(config)), gw: new GwMatcher(), pollMs: config.inboxPollSeconds * 1000 });
   watcher.start();
   console.log(`Alert files dropped into ${dir} are ingested`);
@@ -79,7 +79,7 @@ async function startKafka(config: Config, repos: Repositories): Promise<{ stop()
 
 /** Ingests survey alerts (ZTF, Rubin) from Kafka, with its own Level 2 workers. */
 async function startAlertTopics(config: Config, repos: Repositories): Promise<{ stop(): Promise<void> }> {
-  const level2 = await openLevel2(repos, 'keep');
+  const level2 = await openLevel2(repos, 'keep', config.filterLimits);
   const consumer = await startAlertConsumer(repos, {
     brokers: config.kafkaBrokers, topics: config.alertKafkaTopics, schemaRegistryUrl: config.schemaRegistryUrl,
     level2: level2.stage, watch: new WatchMatcher(siteUrlOf(config)), gw: new GwMatcher(),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FilterTestLocus, FilterTestReport } from '@antares/contract';
 import type { LocusRow, Repositories } from '@antares/db';
 import { FilterSandboxPool, missingSandboxPrerequisites, type FilterError, type LocusReport } from './sandbox-pool.ts';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox-limits.ts';
 import { alertPropertyLoader, locusInputsFor } from './locus-inputs.ts';
 
 export type CodeCheck = { ok: true; outputs: Record<string, unknown> } | { ok: false; message: string };
@@ -14,14 +15,22 @@ export interface FilterSandbox {
   dryRun(code: string, loci: LocusRow[]): Promise<FilterTestReport>;
 }
 
+/** A dry run stops when this many loci in a row time out: a filter hung on the first loci says so at once. */
+const DRY_RUN_STOP_AFTER_TIMEOUTS = 2;
+
 /**
  * The API server's own small sandbox pool (on uids apart from the pipeline's workers). Undefined
- * where the sandbox cannot run, with what is missing.
+ * where the sandbox cannot run, with what is missing. Every job is bounded (load time, then the dry
+ * run's budget), and the server lets each user hold one worker at a time, so with `dryRunWorkers`
+ * workers, that many users minus one can run hostile code while another's dry run still finds a worker.
  */
-export function createFilterSandbox(repos: Repositories): { sandbox?: FilterSandbox; close(): Promise<void>; missing: string[] } {
+export function createFilterSandbox(repos: Repositories, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): {
+  sandbox?: FilterSandbox; close(): Promise<void>; missing: string[];
+} {
   const missing = missingSandboxPrerequisites();
   if (missing.length > 0) return { missing, close: async () => {} };
-  const pool = new FilterSandboxPool({ maxWorkers: 2, slotOffset: 500 });
+  const { dryRunBudgetMs, dryRunWorkers, ...workerLimits } = limits;
+  const pool = new FilterSandboxPool({ ...workerLimits, maxWorkers: dryRunWorkers, slotOffset: 500 });
   const withLoaded = async <T>(code: string, use: (id: string, loaded: Awaited<ReturnType<FilterSandboxPool['load']>>) => Promise<T>): Promise<T> => {
     const id = `sandbox-${randomUUID()}`;
     try {
@@ -37,10 +46,12 @@ export function createFilterSandbox(repos: Repositories): { sandbox?: FilterSand
       return { ok: false, message: error ? `${error.type}: ${error.message}\n${error.traceback}`.trim() : 'The filter could not be loaded' };
     }),
     dryRun: (code, loci) => withLoaded(code, async (id, loaded) => {
-      if (!loaded.ok || !loaded.outputs) return reportOf({ loaded: false, loadError: loaded.error ?? unknownLoadError, stdout: loaded.stdout, reports: [] });
+      if (!loaded.ok || !loaded.outputs) return reportOf({ loaded: false, loadError: loaded.error ?? unknownLoadError, stdout: loaded.stdout, reports: [], stoppedEarly: null });
       const inputs = await locusInputsFor(repos, loci);
-      const batch = await pool.runBatch(id, inputs, alertPropertyLoader(repos));
-      return reportOf({ loaded: true, outputs: loaded.outputs, stdout: loaded.stdout, reports: batch.reports });
+      const batch = await pool.runBatch(id, inputs, alertPropertyLoader(repos), { budgetMs: dryRunBudgetMs, stopAfterTimeouts: DRY_RUN_STOP_AFTER_TIMEOUTS });
+      const stoppedEarly = batch.stoppedEarly === undefined ? null
+        : `Stopped early because ${batch.stoppedEarly}: ${inputs.length - batch.reports.length} of ${inputs.length} loci were not run`;
+      return reportOf({ loaded: true, outputs: loaded.outputs, stdout: loaded.stdout, reports: batch.reports, stoppedEarly });
     }),
   };
   return { missing, sandbox, close: () => pool.close() };
@@ -50,6 +61,7 @@ const unknownLoadError: FilterError = { type: 'LoadFailed', message: 'The filter
 
 function reportOf(run: {
   loaded: boolean; loadError?: FilterError; outputs?: import('./sandbox-pool.ts').FilterOutputs; stdout: string; reports: LocusReport[];
+  stoppedEarly: string | null;
 }): FilterTestReport {
   const loci: FilterTestLocus[] = run.reports.map((r) => ({
     locus_id: r.locus_id,
@@ -71,6 +83,7 @@ function reportOf(run: {
       : null,
     stdout: run.stdout,
     loci,
+    stopped_early: run.stoppedEarly,
     timing: { p50_ms: percentile(times, 50), p90_ms: percentile(times, 90), p99_ms: percentile(times, 99) },
     counts: {
       loci: loci.length,

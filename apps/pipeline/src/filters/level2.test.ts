@@ -108,4 +108,42 @@ describe.skipIf(missing.length > 0)('Level 2 filters in the pipeline', () => {
     expect(told[0].text).toMatch(/^Filter "Broken" \(version \d+\) failed on locus ANT\S+:\nValueError: this filter always fails/);
     expect(told[1].text).toContain('was disabled: it failed on 3 loci in a row');
   });
+
+  it('disables a filter that hangs in run after a few timeouts, and one that hangs at load after a few refreshes; ingestion goes on', async () => {
+    // Short limits of its own, so that the hangs cost seconds here (the numbers are in sandbox-limits.ts).
+    const hangPool = new FilterSandboxPool({ maxWorkers: 4, slotOffset: 190, locusTimeoutMs: 1000, loadTimeoutMs: 3000, stallGraceMs: 1000 });
+    try {
+      const hungId = await enable('Hung', `import antares.devkit as dk
+class Hung(dk.Filter):
+    def run(self, locus):
+        while True:
+            pass
+`, 0);
+      const hungAtLoadId = await enable('Hung at load', 'while True:\n    pass\n', 0);
+      const level2 = new Level2Stage(database.repos, hangPool, { maxConsecutiveTimeouts: 3 });
+      await level2.refresh();
+      // A load that timed out gets another chance on the next refresh (a busy machine is not the filter's fault).
+      expect(level2.stats.disabled).toEqual([]);
+      const survey = mkdtempSync(path.join(os.tmpdir(), 'antares-level2-hang-'));
+      await simulateSurvey({ objects: 40, nights: 6, seed: 11, outDir: survey, processes: 1 });
+      const stats = await ingestFiles(database.repos, expandInputs([survey]), { level2 });
+      rmSync(survey, { recursive: true, force: true });
+      await level2.refresh();
+      await level2.refresh();
+
+      expect([...level2.stats.disabled].sort()).toEqual(['Hung', 'Hung at load']);
+      const feedback = async (filterId: number) => (await database.repos.filters.listVersions(filterId, { sort: '-created_at', limit: 1, offset: 0 })).rows[0];
+      expect(await feedback(hungId)).toMatchObject({ status: 'DISABLED', feedback: expect.stringContaining('it timed out on 3 loci in a row') });
+      expect(await feedback(hungAtLoadId)).toMatchObject({ status: 'DISABLED', feedback: expect.stringContaining('loading the filter took longer than 3 s') });
+      // It ran on only the loci that disabled it: three timeouts, not one per locus of the batch.
+      expect(level2.stats.failures).toBe(3);
+      // The filters after it (the earlier test's, still enabled) ran on every new locus.
+      expect(stats.alertsStored).toBeGreaterThan(0);
+      const multi = compileLocusSearch({ query: { range: { 'properties.num_mag_values': { gte: 2 } } } });
+      const { rows } = await database.repos.loci.search({ search: multi, sort: [], limit: 1000, offset: 0 });
+      for (const locus of rows) expect(locus.tags).toContain('followed');
+    } finally {
+      await hangPool.close();
+    }
+  });
 });

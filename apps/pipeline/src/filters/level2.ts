@@ -12,6 +12,12 @@ const LEVEL2_MIN_CHUNK = 16;
 export interface Level2Options {
   /** A filter failing on this many loci in a row is disabled (its enabled version becomes DISABLED). */
   maxConsecutiveFailures?: number;
+  /**
+   * A filter timing out on this many loci in a row (or timing out while loading on this many refreshes)
+   * is disabled sooner: every timeout holds the loci behind it for the locus time limit, so a hung
+   * filter pauses ingestion for about this many times that limit, once. Default 3.
+   */
+  maxConsecutiveTimeouts?: number;
   /** Tells a filter's error channel (its ERROR_SLACK_CHANNEL) when it starts failing and when it is disabled. */
   notifier?: ChatNotifier;
 }
@@ -41,9 +47,16 @@ interface LoadedFilter {
 export class Level2Stage {
   private filters: LoadedFilter[] = [];
   private readonly consecutiveFailures = new Map<number, number>();
+  private readonly consecutiveTimeouts = new Map<number, number>();
+  /** Refreshes on which a filter's load timed out, by filter key (a busy machine gets a few chances). */
+  private readonly loadTimeouts = new Map<string, number>();
   readonly stats: Level2Stats = { lociRun: 0, tagsAdded: 0, failures: 0, disabled: [] };
 
   constructor(private readonly repos: Repositories, private readonly pool: FilterSandboxPool, private readonly options: Level2Options = {}) {}
+
+  private get maxTimeouts(): number {
+    return this.options.maxConsecutiveTimeouts ?? 3;
+  }
 
   get filterCount(): number {
     return this.filters.length;
@@ -64,8 +77,10 @@ export class Level2Stage {
       const filter: LoadedFilter = { key, filterId: f.filter_id, versionId: f.version_id, name: f.name, errorChannel: '' };
       const result = await this.pool.load(key, f.code);
       filter.errorChannel = result.outputs?.error_channel ?? '';
+      const timeouts = result.error?.type === 'Timeout' ? (this.loadTimeouts.get(key) ?? 0) + 1 : 0;
+      this.loadTimeouts.set(key, timeouts);
       if (result.ok) wanted.push(filter);
-      else await this.disable(filter, `it failed to load: ${result.error?.message ?? 'unknown error'}`);
+      else if (timeouts === 0 || timeouts >= this.maxTimeouts) await this.disable(filter, `it failed to load: ${result.error?.message ?? 'unknown error'}`);
     }
     for (const gone of current.values()) await this.pool.unload(gone.key).catch(() => {});
     this.filters = wanted;
@@ -96,12 +111,15 @@ export class Level2Stage {
       stages.push(row);
       for (const [c, inputsOfChunk] of chunks.entries()) row.push(Promise.all([inputsOfChunk, stages[k - 1]?.[c], row[c - 1]]).then(async ([chunk]) => {
         if (!this.filters.includes(filter)) return; // disabled by its failures on an earlier chunk
-        const reports = await this.pool.run(filter.key, chunk, loadProperties);
+        // The pool stops the chunk at the timeout that disables the filter: the loci after it would only wait.
+        const allowance = this.maxTimeouts - (this.consecutiveTimeouts.get(filter.filterId) ?? 0);
+        const { reports } = await this.pool.runBatch(filter.key, chunk, loadProperties, { stopAfterTimeouts: Math.max(1, allowance) });
         for (const [i, report] of reports.entries()) {
           const input = chunk[i];
           const result = results.get(input.locus_id)!;
           if (report.status === 'ok') {
             this.consecutiveFailures.set(filter.filterId, 0);
+            this.consecutiveTimeouts.set(filter.filterId, 0);
             // Later filters see what earlier ones produced. New objects, not edits: the pool reuses a
             // locus' encoding while its properties and tags are the same objects.
             for (const tag of report.new_tags) {
@@ -150,9 +168,14 @@ export class Level2Stage {
     this.stats.failures++;
     const count = (this.consecutiveFailures.get(filter.filterId) ?? 0) + 1;
     this.consecutiveFailures.set(filter.filterId, count);
+    const timeouts = report.status === 'timeout' ? (this.consecutiveTimeouts.get(filter.filterId) ?? 0) + 1 : 0;
+    this.consecutiveTimeouts.set(filter.filterId, timeouts);
     // The first failure of a run of them is told at once; the rest only if they disable the filter.
     if (count === 1) await this.notify(filter, `Filter "${filter.name}" (version ${filter.versionId}) failed on locus ${report.locus_id}:\n${describe(report)}`);
-    if (count >= (this.options.maxConsecutiveFailures ?? 10) && this.filters.includes(filter)) {
+    if (!this.filters.includes(filter)) return;
+    if (timeouts >= this.maxTimeouts) {
+      await this.disable(filter, `it timed out on ${timeouts} loci in a row; the last (${report.locus_id}): ${describe(report)}`);
+    } else if (count >= (this.options.maxConsecutiveFailures ?? 10)) {
       await this.disable(filter, `it failed on ${count} loci in a row; the last (${report.locus_id}): ${describe(report)}`);
     }
   }

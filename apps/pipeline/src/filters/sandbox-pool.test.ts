@@ -125,6 +125,29 @@ locus.tag('not_declared')`));
     }
   });
 
+  it('stops a batch with run limits: after timeouts in a row, or at its time budget; the rest are not run', async () => {
+    const everyLocus = (body: string) => filter(body).replace("if locus.locus_id != 'L0'", 'if False');
+    expect((await pool.load('hangs', everyLocus('while True:\n    pass'))).ok).toBe(true);
+    const hung = await pool.runBatch('hangs', [0, 1, 2, 3, 4, 5].map((i) => locus(i)), undefined, { stopAfterTimeouts: 2 });
+    expect(hung.reports.map((r) => [r.locus_id, r.status])).toEqual([['L0', 'timeout'], ['L1', 'timeout']]);
+    expect(hung.stoppedEarly).toBe('2 loci in a row timed out');
+
+    expect((await pool.load('slow', everyLocus('time.sleep(0.4)\nlocus.tag("ok_tag")'))).ok).toBe(true);
+    const slow = await pool.runBatch('slow', Array.from({ length: 20 }, (_, i) => locus(i)), undefined, { budgetMs: 1000 });
+    expect(slow.stoppedEarly).toBe("the run's time budget of 1 s was used up");
+    expect(slow.reports.length).toBeLessThan(20);
+    // Those that ran are reported as usual (the one in flight at the budget is a timeout).
+    expect(slow.reports.slice(0, -1).every((r) => r.status === 'ok' && r.new_tags[0] === 'ok_tag')).toBe(true);
+    expect(['ok', 'timeout']).toContain(slow.reports.at(-1)!.status);
+    // Its worker was stopped; the next batch gets a new one, and without limits runs to the end.
+    expect((await pool.run('slow', [locus(1), locus(2)])).map((r) => r.status)).toEqual(['ok', 'ok']);
+    // Limits a batch stays within change nothing.
+    const whole = await pool.runBatch('slow', [locus(3)], undefined, { budgetMs: 60_000, stopAfterTimeouts: 1 });
+    expect([whole.reports.length, whole.stoppedEarly]).toEqual([1, undefined]);
+    await pool.unload('hangs');
+    await pool.unload('slow');
+  });
+
   it('runs a batch sent in several lines, with a crash in the middle, in order', async () => {
     // Loci of ~8 kB each: a batch of 40 goes to the worker in several lines (PROTOCOL.md). The filter
     // reads every alert's properties, so packed ones must decode, in the first worker and in the next.

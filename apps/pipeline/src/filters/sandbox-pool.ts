@@ -8,6 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_WORKER_LIMITS, launcherLimits, type WorkerLimits } from './sandbox-limits.ts';
 
 export interface AlertForFilter {
   alert_id: string; mjd: number; survey?: string;
@@ -41,13 +42,26 @@ export interface FilterOutputs {
 }
 export interface LoadResult { ok: boolean; outputs?: FilterOutputs; error?: FilterError; stdout: string; stderr: string; t: number }
 export interface BatchResult {
-  reports: LocusReport[]; restarts: number; t_50_percentile: number | null; t_90_percentile: number | null;
+  /** One per locus, in order; fewer only when the batch stopped early (`stoppedEarly`), for the loci that ran. */
+  reports: LocusReport[]; restarts: number;
+  /** Why the batch stopped before its last locus (only with RunLimits); the loci after `reports` were not run. */
+  stoppedEarly?: string; t_50_percentile: number | null; t_90_percentile: number | null;
   t_95_percentile: number | null; t_99_percentile: number | null;
 }
-export interface SandboxPoolOptions {
+/**
+ * Limits of one batch beyond the pool's (dry runs, Level 2): past either, the worker is stopped, the
+ * locus in flight is a timeout, and the rest are not run (BatchResult.stoppedEarly says why).
+ */
+export interface RunLimits {
+  /** The whole batch's time. */
+  budgetMs?: number;
+  /** This many loci in a row timing out: the filter hangs, the rest would only wait for it. */
+  stopAfterTimeouts?: number;
+}
+/** The worker limits (sandbox-limits.ts) default to DEFAULT_WORKER_LIMITS. */
+export interface SandboxPoolOptions extends Partial<WorkerLimits> {
   maxWorkers?: number; python?: string; runtimeDir?: string; sandbox?: boolean; bwrap?: string;
-  memoryMb?: number; cpuSeconds?: number; nproc?: number; fsizeMb?: number; tmpMb?: number;
-  locusTimeoutMs?: number; stallGraceMs?: number; loadTimeoutMs?: number; batchTimeoutMs?: number;
+  stallGraceMs?: number; batchTimeoutMs?: number;
   /** Alerts each worker keeps so that they are sent once (about 3 kB each in the worker). */
   alertCacheSize?: number;
   outputLimit?: number; maxLineBytes?: number; maxRestartsPerBatch?: number;
@@ -57,15 +71,16 @@ export interface SandboxPoolOptions {
 
 export const RUNTIME_DIR = fileURLToPath(new URL('../../../../filter-runtime', import.meta.url));
 export const APT_INSTALL = 'apt-get install -y bubblewrap python3-numpy python3-scipy python3-pandas '
-  + 'python3-astropy python3-statsmodels python3-sklearn python3-pytest python3-avro';
+  + 'python3-astropy python3-statsmodels python3-sklearn python3-seccomp python3-pytest python3-avro';
 
 /** What the sandbox needs that this machine lacks (empty when the pool can run). */
 export function missingSandboxPrerequisites(python = '/usr/bin/python3'): string[] {
   const missing: string[] = [];
   if (!existsSync('/usr/bin/bwrap')) missing.push('/usr/bin/bwrap (bubblewrap)');
   // The stack filter authors are promised (scipy and statsmodels import lazily, so this stays ~0.4 s).
-  const probe = existsSync(python) && spawnSync(python, ['-c', 'import numpy, scipy, pandas, astropy, statsmodels'], { timeout: 60_000 });
-  if (!probe || probe.status !== 0) missing.push(`Debian's numpy/scipy/pandas/astropy/statsmodels for ${python}`);
+  // seccomp: the launcher builds the sandbox's system-call filter with it.
+  const probe = existsSync(python) && spawnSync(python, ['-c', 'import numpy, scipy, pandas, astropy, statsmodels, seccomp'], { timeout: 60_000 });
+  if (!probe || probe.status !== 0) missing.push(`Debian's numpy/scipy/pandas/astropy/statsmodels/seccomp for ${python}`);
   return missing;
 }
 
@@ -159,7 +174,8 @@ function alertVersion(alert: AlertForFilter): string {
 }
 
 class WorkerFailure extends Error {
-  constructor(readonly kind: 'crash' | 'timeout' | 'protocol' | 'batch-timeout', message: string) { super(message); }
+  /** 'stopped': the pool ended the batch itself (RunLimits.stopAfterTimeouts). */
+  constructor(readonly kind: 'crash' | 'timeout' | 'protocol' | 'batch-timeout' | 'stopped', message: string) { super(message); }
 }
 type Pending = { id: number; nonce: string; onLine: (msg: any) => boolean; reject: (e: WorkerFailure) => void };
 
@@ -316,8 +332,7 @@ export class FilterSandboxPool {
   constructor(opts: SandboxPoolOptions = {}) {
     this.o = {
       maxWorkers: 8, python: '/usr/bin/python3', runtimeDir: RUNTIME_DIR, sandbox: true, bwrap: '/usr/bin/bwrap',
-      memoryMb: 2048, cpuSeconds: 3600, nproc: 64, fsizeMb: 64, tmpMb: 256, locusTimeoutMs: 5000,
-      stallGraceMs: 3000, loadTimeoutMs: 120_000, batchTimeoutMs: 300_000, outputLimit: 65536,
+      ...DEFAULT_WORKER_LIMITS, stallGraceMs: 3000, batchTimeoutMs: 300_000,
       maxLineBytes: 8 << 20, maxRestartsPerBatch: 3, slotOffset: 0, alertCacheSize: 50_000, ...opts,
     };
     if (this.o.maxWorkers > 30) throw new Error('a filter pool has at most 30 workers (one bit each in HeldAlert.holders)');
@@ -346,10 +361,11 @@ export class FilterSandboxPool {
     return (await this.runBatch(filterId, loci, loadProperties)).reports;
   }
 
-  async runBatch(filterId: string, loci: LocusForFilter[], loadProperties?: AlertPropertyLoader): Promise<BatchResult> {
+  /** As `run`, with statistics; with `limits` the batch may stop early (BatchResult.stoppedEarly). */
+  async runBatch(filterId: string, loci: LocusForFilter[], loadProperties?: AlertPropertyLoader, limits?: RunLimits): Promise<BatchResult> {
     const reg = this.filters.get(filterId);
     if (!reg) throw new Error(`filter ${filterId} is not loaded`);
-    return this.serial(reg, () => this.runLoaded(filterId, reg, loci, loadProperties));
+    return this.serial(reg, () => this.runLoaded(filterId, reg, loci, loadProperties, limits));
   }
 
   async unload(filterId: string): Promise<void> {
@@ -373,9 +389,8 @@ export class FilterSandboxPool {
   private argv(slot: number): string[] {
     const o = this.o;
     if (!o.sandbox) return [o.python, '-I', '-B', '-c', `import sys; sys.path.insert(0, ${JSON.stringify(o.runtimeDir)}); from antares_runtime.worker import main; main()`];
-    return [o.python, '-I', '-B', `${o.runtimeDir}/antares_runtime/sandbox.py`, `--slot=${slot + o.slotOffset}`, `--memory-mb=${o.memoryMb}`,
-      `--cpu-s=${o.cpuSeconds}`, `--nproc=${o.nproc}`, `--fsize-mb=${o.fsizeMb}`, `--tmp-mb=${o.tmpMb}`, `--bwrap=${o.bwrap}`,
-      `--locus-timeout-s=${o.locusTimeoutMs / 1000}`, `--output-limit=${o.outputLimit}`, `--python=${o.python}`];
+    return [o.python, '-I', '-B', `${o.runtimeDir}/antares_runtime/sandbox.py`, `--slot=${slot + o.slotOffset}`,
+      `--limits=${launcherLimits(o)}`, `--bwrap=${o.bwrap}`, `--python=${o.python}`];
   }
 
   /**
@@ -434,7 +449,7 @@ export class FilterSandboxPool {
     }
     w.busy = true;
     try {
-      w.watch(this.o.loadTimeoutMs + this.o.stallGraceMs, 'timeout', 'the filter took too long to load');
+      w.watch(this.o.loadTimeoutMs + this.o.stallGraceMs, 'timeout', `loading the filter took longer than ${this.o.loadTimeoutMs / 1000} s, its limit (stuck outside Python)`);
       const reply = await w.request<any>({ op: 'load', filter_id: filterId, code: reg.code, files: reg.files,
         class_name: reg.className, timeout_s: this.o.loadTimeoutMs / 1000 }, (m, done) => done(m));
       const result: LoadResult = { ok: !!reply.ok, outputs: reply.outputs, error: reply.error, stdout: reply.stdout ?? '', stderr: reply.stderr ?? '', t: reply.t ?? 0 };
@@ -447,13 +462,19 @@ export class FilterSandboxPool {
     } finally { w.busy = false; w.lastUsed = Date.now(); }
   }
 
-  private async runLoaded(filterId: string, reg: Registered, loci: LocusForFilter[], loadProperties?: AlertPropertyLoader): Promise<BatchResult> {
+  private async runLoaded(filterId: string, reg: Registered, loci: LocusForFilter[], loadProperties?: AlertPropertyLoader,
+    limits?: RunLimits): Promise<BatchResult> {
     const reports: LocusReport[] = new Array(loci.length);
-    const deadline = Date.now() + this.o.batchTimeoutMs;
+    const budgetMs = Math.min(this.o.batchTimeoutMs, limits?.budgetMs ?? Infinity);
+    const deadline = Date.now() + budgetMs;
+    const overBudget = limits ? `the run's time budget of ${budgetMs / 1000} s was used up` : `the batch ran longer than ${budgetMs} ms`;
+    const stopAfterTimeouts = limits?.stopAfterTimeouts ?? Infinity;
+    let timeoutsInARow = 0;
+    let stoppedEarly: string | undefined;
     let start = 0;
     let restarts = 0;
     let stats: any = {};
-    while (start < loci.length) {
+    while (start < loci.length && stoppedEarly === undefined) {
       if (!reg.worker || reg.worker.dead) {
         const loaded = await this.startWorker(filterId, reg);
         if (!loaded.ok) {
@@ -475,7 +496,7 @@ export class FilterSandboxPool {
       try {
         const stall = this.o.locusTimeoutMs + this.o.stallGraceMs;
         const left = deadline - Date.now();
-        const guard = setTimeout(() => w.fail(new WorkerFailure('batch-timeout', `the batch ran longer than ${this.o.batchTimeoutMs} ms`)), Math.max(left, 0));
+        const guard = setTimeout(() => w.fail(new WorkerFailure('batch-timeout', overBudget)), Math.max(left, 0));
         w.watch(stall, 'timeout', `no answer from the filter for ${stall} ms (hung outside Python)`);
         try {
           // What earlier batches evicted or invalidated; the worker drops it before reading this batch.
@@ -486,7 +507,11 @@ export class FilterSandboxPool {
             if (m.op === 'done') return done(m);
             if (m.op !== 'report' || m.i !== received) return w.fail(new WorkerFailure('protocol', 'report out of order'));
             reports[start + received] = this.check(reg, segment[received], m);
+            timeoutsInARow = reports[start + received].status === 'timeout' ? timeoutsInARow + 1 : 0;
             received++;
+            if (timeoutsInARow >= stopAfterTimeouts && start + received < loci.length) {
+              return w.fail(new WorkerFailure('stopped', `${timeoutsInARow} loci in a row timed out`));
+            }
             w.watch(stall, 'timeout', `no answer from the filter for ${stall} ms (hung outside Python)`);
           });
         } finally { clearTimeout(guard); }
@@ -496,13 +521,24 @@ export class FilterSandboxPool {
       } catch (e) {
         const f = e as WorkerFailure;
         await this.retire(w);
+        if (f.kind === 'stopped') {
+          stoppedEarly = f.message;
+          start += received;
+          continue;
+        }
         restarts++;
         const err = { type: f.kind === 'timeout' || f.kind === 'batch-timeout' ? 'Timeout' : 'WorkerCrash', message: f.message, traceback: '' };
-        // A forged line taints everything this worker said in the batch; a batch timeout ends the batch.
+        // A forged line taints everything this worker said in the batch; a batch timeout ends the batch
+        // (with RunLimits, at the locus in flight: the rest are not run).
         const from = f.kind === 'protocol' ? start : start + received;
-        const to = f.kind === 'protocol' || f.kind === 'batch-timeout' ? loci.length : start + received + 1;
+        const to = f.kind === 'protocol' || (f.kind === 'batch-timeout' && !limits) ? loci.length : Math.min(start + received + 1, loci.length);
         for (let i = from; i < to; i++) reports[i] = emptyReport(loci[i], f.kind === 'timeout' || f.kind === 'batch-timeout' ? 'timeout' : 'crash', err);
         start = to;
+        if (f.kind === 'timeout' || f.kind === 'batch-timeout') timeoutsInARow++;
+        if (start < loci.length && (f.kind === 'batch-timeout' || timeoutsInARow >= stopAfterTimeouts)) {
+          stoppedEarly = f.kind === 'batch-timeout' ? f.message : `${timeoutsInARow} loci in a row timed out`;
+          continue;
+        }
         if (restarts > this.o.maxRestartsPerBatch && start < loci.length) {
           const skip = { type: 'WorkerCrash', message: `not run: the filter's worker failed ${restarts} times in this batch`, traceback: '' };
           for (let i = start; i < loci.length; i++) reports[i] = emptyReport(loci[i], 'crash', skip);
@@ -510,8 +546,9 @@ export class FilterSandboxPool {
         }
       } finally { w.busy = false; w.lastUsed = Date.now(); }
     }
+    if (stoppedEarly !== undefined) reports.length = start;
     const pick = (k: string) => (typeof stats[k] === 'number' ? stats[k] : null);
-    return { reports, restarts, t_50_percentile: pick('t_50_percentile'), t_90_percentile: pick('t_90_percentile'),
+    return { reports, restarts, ...(stoppedEarly === undefined ? {} : { stoppedEarly }), t_50_percentile: pick('t_50_percentile'), t_90_percentile: pick('t_90_percentile'),
       t_95_percentile: pick('t_95_percentile'), t_99_percentile: pick('t_99_percentile') };
   }
 

@@ -3,6 +3,7 @@ import type { FilterRow, FilterVersionRow, FilterViewer, LocusRow, Repositories 
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import type { Identity } from '../auth/authenticator.ts';
 import { stringField } from './body.ts';
+import { SandboxTurns } from './sandbox-turns.ts';
 
 /**
  * The filter sandbox as the server uses it (apps/pipeline's createFilterSandbox); absent where the
@@ -18,7 +19,8 @@ export interface FilterSandbox {
 const FILTER_NAME = /^[A-Za-z][A-Za-z0-9 _.\-]*$/;
 
 export class FilterService {
-  constructor(private readonly repos: Repositories, private readonly sandbox?: FilterSandbox) {}
+  /** `turns`: shared with dry runs, so that a user holds at most one sandbox worker at a time. */
+  constructor(private readonly repos: Repositories, private readonly sandbox?: FilterSandbox, private readonly turns = new SandboxTurns()) {}
 
   static viewerOf(identity: Identity | null): FilterViewer {
     return identity ? { userId: identity.user.user_id, admin: identity.user.admin } : null;
@@ -63,8 +65,9 @@ export class FilterService {
     if (comment === '') throw badRequest(`comment: ${MESSAGES.required}`);
     if (comment.length > LIMITS.commentMax) throw badRequest(`comment: ${MESSAGES.maxLength(LIMITS.commentMax)}`);
     let outputs: Record<string, unknown> | null = null;
-    if (this.sandbox) {
-      const result = await this.sandbox.validate(code);
+    const sandbox = this.sandbox;
+    if (sandbox) {
+      const result = await this.turns.take(identity.user.user_id, () => sandbox.validate(code));
       if (!result.ok) throw new ApiError(422, 'Invalid filter code', result.message);
       outputs = result.outputs;
     }

@@ -3,6 +3,7 @@ import type { LocusRow, Repositories } from '@antares/db';
 import { ApiError, badRequest } from '../errors.ts';
 import { stringField } from './body.ts';
 import type { FilterSandbox } from './filter-service.ts';
+import { SandboxTurns } from './sandbox-turns.ts';
 
 /** Level 2 runs only on loci with at least two measurements; a dry run picks its recent loci alike. */
 const MIN_MEASUREMENTS = 2;
@@ -11,9 +12,10 @@ const CODE_MAX_CHARS = 512 * 1024;
 
 /** Dry runs of filter code (POST /v1/filters/test): nothing is stored, the report says what would happen. */
 export class FilterTestService {
-  constructor(private readonly repos: Repositories, private readonly sandbox?: FilterSandbox) {}
+  constructor(private readonly repos: Repositories, private readonly sandbox?: FilterSandbox, private readonly turns = new SandboxTurns()) {}
 
-  async run(attributes: Record<string, unknown>): Promise<FilterTestReport> {
+  /** A dry run for this user: one at a time each (429 otherwise), bounded by the sandbox's limits. */
+  async run(userId: number, attributes: Record<string, unknown>): Promise<FilterTestReport> {
     const code = stringField(attributes, 'code') ?? '';
     if (code.trim() === '') throw badRequest(`code: ${MESSAGES.required}`);
     if (code.length > CODE_MAX_CHARS) throw badRequest(`code: ${MESSAGES.maxLength(CODE_MAX_CHARS)}`);
@@ -21,7 +23,8 @@ export class FilterTestService {
     if (!this.sandbox) {
       throw new ApiError(503, 'Service Unavailable', 'Filters cannot be tested on this server: its filter sandbox is not available');
     }
-    return this.sandbox.dryRun(code, loci);
+    const sandbox = this.sandbox;
+    return this.turns.take(userId, () => sandbox.dryRun(code, loci));
   }
 
   private async lociFor(attributes: Record<string, unknown>): Promise<LocusRow[]> {

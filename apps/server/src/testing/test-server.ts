@@ -22,7 +22,7 @@ export interface TestServer {
 }
 
 /** A real server on a free loopback port over a fresh database, optionally with real alerts ingested. */
-export async function startTestServer(options: { ingest?: string[]; config?: Partial<Config>; filterSandbox?: FilterSandbox | ((repos: Repositories) => FilterSandbox | undefined) } = {}): Promise<TestServer> {
+export async function startTestServer(options: { ingest?: string[]; config?: Partial<Config>; filterSandbox?: FilterSandbox | ((repos: Repositories, config: Config) => FilterSandbox | undefined) } = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   if (options.ingest) {
     await ingestFiles(database.repos, expandInputs(options.ingest.map((p) => path.join(SHARED_DATA, p))));
@@ -33,7 +33,7 @@ export async function startTestServer(options: { ingest?: string[]; config?: Par
   const onRoute = (route: { method: string | string[]; url: string }) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.add(`${method} ${route.url}`);
   };
-  const app = await buildServer({ config, repos: database.repos, onRoute, filterSandbox: typeof options.filterSandbox === 'function' ? options.filterSandbox(database.repos) : options.filterSandbox });
+  const app = await buildServer({ config, repos: database.repos, onRoute, filterSandbox: typeof options.filterSandbox === 'function' ? options.filterSandbox(database.repos, config) : options.filterSandbox });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

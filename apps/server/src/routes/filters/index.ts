@@ -3,6 +3,7 @@ import type { UserRow } from '@antares/db';
 import type { RouteContext } from '../context.ts';
 import { FilterService } from '../../services/filter-service.ts';
 import { FilterTestService } from '../../services/filter-test-service.ts';
+import { SandboxTurns } from '../../services/sandbox-turns.ts';
 import { attributesOf, booleanField, numericId } from '../../services/body.ts';
 import { pageOf, single, type QueryParams } from '../../services/query-params.ts';
 import { baseUrl, pageLinks } from '../../services/request-url.ts';
@@ -15,8 +16,9 @@ const VERSION_PAGE_LIMIT = 100;
 
 /** Filters and their versions; reads are optional-auth (private filters only for owner and admins). */
 export function filterRoutes(app: FastifyInstance, { auth, repos, config, filterSandbox }: RouteContext): void {
-  const filters = new FilterService(repos, filterSandbox);
-  const tests = new FilterTestService(repos, filterSandbox);
+  const turns = new SandboxTurns();
+  const filters = new FilterService(repos, filterSandbox, turns);
+  const tests = new FilterTestService(repos, filterSandbox, turns);
   const idOf = (text: string, what: string) => {
     const id = numericId(text);
     if (id === null) throw notFound(`No ${what} with id "${text}"`);
@@ -49,8 +51,8 @@ export function filterRoutes(app: FastifyInstance, { auth, repos, config, filter
 
   // A dry run: what the code would do to recent (or chosen) loci; nothing is stored.
   app.post('/v1/filters/test', async (request) => {
-    await auth.require(request, 'test_filter');
-    const report = await tests.run(attributesOf(request.body));
+    const identity = await auth.require(request, 'test_filter');
+    const report = await tests.run(identity.user.user_id, attributesOf(request.body));
     return { data: filterTestResource(report) };
   });
 

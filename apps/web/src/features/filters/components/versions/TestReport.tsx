@@ -76,6 +76,11 @@ export function TestReport({ report }: { report: FilterTestReport }) {
   const { counts, timing, outputs } = report;
   return (
     <div data-testid="test-report">
+      {report.stopped_early && (
+        <Alert variant="warning" className="py-2" data-testid="test-stopped-early">
+          {report.stopped_early}.
+        </Alert>
+      )}
       <p className="mb-1" data-testid="test-summary">
         Ran on {counts.loci} loci: {counts.ok} ok, {counts.skipped} skipped, {counts.error} failed; {counts.tagged} tagged.
       </p>

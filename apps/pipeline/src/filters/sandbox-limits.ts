@@ -1,0 +1,63 @@
+// The limits a filter runs under: one place for their values. The server's configuration
+// (apps/server/src/config.ts, ANTARES_FILTER_* variables) starts from these defaults and validates what
+// it is given; the pool passes the worker's share to the Python launcher (sandbox.py --limits), which
+// has no defaults of its own.
+
+/** What each sandboxed worker process may use. */
+export interface WorkerLimits {
+  /** One locus in `run`: past it the locus' report is a timeout (SIGALRM inside, the pool's watchdog outside). */
+  locusTimeoutMs: number;
+  /** Starting the worker and loading the code (imports, class body, `setup()`). */
+  loadTimeoutMs: number;
+  /** Address space of the worker (RLIMIT_AS). */
+  memoryMb: number;
+  /** CPU seconds over a worker's life (RLIMIT_CPU); the pool recycles a worker before it. */
+  cpuSeconds: number;
+  /** Processes of the worker's uid (RLIMIT_NPROC): fork bombs. */
+  nproc: number;
+  /** Largest file it may write (RLIMIT_FSIZE). */
+  fsizeMb: number;
+  /** Size of its private /tmp. */
+  tmpMb: number;
+  /** Characters of stdout/stderr kept per locus. */
+  outputLimit: number;
+}
+
+/** The worker limits plus those of dry runs (POST /v1/filters/test) and code checks. */
+export interface SandboxLimits extends WorkerLimits {
+  /** A dry run's loci all together: past it the run stops and its report says so. */
+  dryRunBudgetMs: number;
+  /** Workers of the API server's pool (dry runs and code checks); each user holds at most one at a time. */
+  dryRunWorkers: number;
+}
+
+export const DEFAULT_WORKER_LIMITS: WorkerLimits = {
+  locusTimeoutMs: 5_000,
+  loadTimeoutMs: 10_000,
+  memoryMb: 2048,
+  cpuSeconds: 3600,
+  nproc: 64,
+  fsizeMb: 64,
+  tmpMb: 256,
+  outputLimit: 65_536,
+};
+
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
+  ...DEFAULT_WORKER_LIMITS,
+  dryRunBudgetMs: 10_000,
+  dryRunWorkers: 3,
+};
+
+/** The launcher's `--limits` argument (sandbox.py reads exactly these keys). */
+export function launcherLimits(limits: WorkerLimits): string {
+  return JSON.stringify({
+    memory_mb: limits.memoryMb,
+    cpu_s: limits.cpuSeconds,
+    nproc: limits.nproc,
+    fsize_mb: limits.fsizeMb,
+    tmp_mb: limits.tmpMb,
+    locus_timeout_s: limits.locusTimeoutMs / 1000,
+    load_timeout_s: limits.loadTimeoutMs / 1000,
+    output_limit: limits.outputLimit,
+  });
+}
