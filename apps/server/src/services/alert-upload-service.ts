@@ -1,6 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { Transform, Writable, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
 import { alertFileProblem, isGzip } from '@antares/pipeline';
 import { ApiError, badRequest } from '../errors.ts';
 
@@ -16,6 +20,28 @@ export interface AlertUpload {
 }
 
 const UPLOAD_ID = /^\d{14}-[0-9a-f]{12}$/;
+/** The Avro header (magic, metadata with the writer schema, sync marker) lies within this much of a file. */
+const HEADER_BYTES = 1 << 20;
+
+/** Caps of an upload: the request body, and the file once decompressed (a small gzip can hold gigabytes). */
+export interface UploadLimits {
+  maxBodyBytes: number;
+  maxUncompressedBytes: number;
+}
+
+const sizeOf = (bytes: number) => (bytes >= 1 << 20 ? `${Math.round((bytes / (1 << 20)) * 10) / 10} MB` : `${Math.round(bytes / 1024)} kB`);
+
+class TooLarge extends Error {}
+
+/** Passes bytes through, failing past `max`; counts them in `seen`. */
+function capped(max: number, seen: { bytes: number }): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen.bytes += chunk.length;
+      done(seen.bytes > max ? new TooLarge() : null, chunk);
+    },
+  });
+}
 
 /**
  * Alert files sent over HTTP go into the server's inbox folder, where the running pipeline ingests them
@@ -23,23 +49,83 @@ const UPLOAD_ID = /^\d{14}-[0-9a-f]{12}$/;
  * is now: still in the inbox, in done/ (with the ingestion summary), or in failed/ (with the reason).
  */
 export class AlertUploadService {
-  constructor(private readonly inboxDir: string | undefined) {}
+  constructor(private readonly inboxDir: string | undefined, private readonly limits: UploadLimits) {}
 
-  accept(body: Buffer): AlertUpload {
+  /**
+   * Takes the request body as a stream, so that memory stays bounded whatever arrives: it goes to a
+   * file (at most `maxBodyBytes`), which is then decompressed as a stream (at most
+   * `maxUncompressedBytes`, 413 past either) keeping only the start, where the Avro header is checked.
+   */
+  async accept(body: Readable, declaredLength?: number): Promise<AlertUpload> {
     const inbox = this.requireInbox();
-    if (body.length === 0) throw badRequest('The upload is empty: send an Avro alert file as the request body');
-    const problem = alertFileProblem(body);
-    if (problem) throw badRequest(`The upload cannot be ingested: ${problem}`);
+    if (declaredLength !== undefined && declaredLength > this.limits.maxBodyBytes) throw this.bodyTooLarge();
     // Time first, so that the inbox (which takes files in name order) ingests uploads in arrival order.
     const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
     const id = `${stamp}-${randomBytes(6).toString('hex')}`;
-    const name = this.fileName(id, body);
     // Written under another name, then renamed: the inbox never reads a half-written file.
     mkdirSync(inbox, { recursive: true });
-    const partial = path.join(inbox, `${name}.part`);
-    writeFileSync(partial, body);
-    renameSync(partial, path.join(inbox, name));
-    return { id, status: 'queued' };
+    const partial = path.join(inbox, `upload-${id}.part`);
+    try {
+      const received = { bytes: 0 };
+      try {
+        await pipeline(body, capped(this.limits.maxBodyBytes, received), createWriteStream(partial));
+      } catch (error) {
+        if (error instanceof TooLarge) throw this.bodyTooLarge();
+        throw badRequest(`The upload was cut off before its end (${(error as Error).message})`);
+      }
+      if (received.bytes === 0) throw badRequest('The upload is empty: send an Avro alert file as the request body');
+      const gzipped = await this.startsGzipped(partial);
+      const problem = alertFileProblem(await this.decompressedStart(partial, gzipped));
+      if (problem) throw badRequest(`The upload cannot be ingested: ${problem}`);
+      await rename(partial, path.join(inbox, `upload-${id}.avro${gzipped ? '.gz' : ''}`));
+      return { id, status: 'queued' };
+    } finally {
+      await rm(partial, { force: true });
+    }
+  }
+
+  private async startsGzipped(file: string): Promise<boolean> {
+    const handle = await open(file, 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+      return isGzip(buffer.subarray(0, bytesRead));
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The file's first HEADER_BYTES once decompressed, reading it all through the cap. */
+  private async decompressedStart(file: string, gzipped: boolean): Promise<Buffer> {
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    const keep = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        if (keptBytes < HEADER_BYTES) {
+          kept.push(chunk.subarray(0, HEADER_BYTES - keptBytes));
+          keptBytes += Math.min(chunk.length, HEADER_BYTES - keptBytes);
+        }
+        done();
+      },
+    });
+    const cap = capped(this.limits.maxUncompressedBytes, { bytes: 0 });
+    try {
+      await (gzipped ? pipeline(createReadStream(file), createGunzip(), cap, keep) : pipeline(createReadStream(file), cap, keep));
+    } catch (error) {
+      if (error instanceof TooLarge) {
+        throw new ApiError(413, 'Payload Too Large', `The upload is larger than ${sizeOf(this.limits.maxUncompressedBytes)} once decompressed, `
+          + 'the most one file may hold: split it into several, or put it in the inbox folder');
+      }
+      if ((error as { code?: string }).code?.startsWith('Z_')) {
+        throw badRequest(`The upload cannot be ingested: not a valid gzip file (${(error as Error).message})`);
+      }
+      throw error;
+    }
+    return Buffer.concat(kept);
+  }
+
+  private bodyTooLarge(): ApiError {
+    return new ApiError(413, 'Payload Too Large', `The upload is larger than ${sizeOf(this.limits.maxBodyBytes)}, the most one request may carry: `
+      + 'split it into several, or put it in the inbox folder');
   }
 
   /** The upload's status, or undefined for an unknown id. */
@@ -61,10 +147,6 @@ export class AlertUploadService {
       }
     }
     return undefined;
-  }
-
-  private fileName(id: string, body: Buffer): string {
-    return isGzip(body) ? `upload-${id}.avro.gz` : `upload-${id}.avro`;
   }
 
   private requireInbox(): string {

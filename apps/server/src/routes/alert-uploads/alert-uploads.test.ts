@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,5 +86,48 @@ describe('alert uploads', () => {
     expect((await admin.get(`/v1/alert_uploads/${sent.body.data.id}`)).body.data.attributes.summary.packets_stored).toBe(1);
     expect((await admin.get('/v1/alert_uploads/20260101000000-000000000000')).status).toBe(404);
     expect((await admin.get('/v1/alert_uploads/../../etc')).status).toBe(404);
+  });
+});
+
+describe('alert uploads under caps (lowered here through the configuration)', () => {
+  let capped: TestServer;
+  let cappedAdmin: HttpSession;
+  const MAX_UNCOMPRESSED = 1 << 20;
+  const MAX_BODY = 256 << 10;
+  beforeAll(async () => {
+    capped = await startTestServer({ config: { uploadMaxUncompressedBytes: MAX_UNCOMPRESSED, uploadMaxBodyBytes: MAX_BODY } });
+    cappedAdmin = await signedInSession(capped, 'cap-admin', { admin: true });
+  });
+  afterAll(async () => {
+    await capped?.close();
+  });
+  const inboxFiles = () => (existsSync(capped.config.inboxDir!) ? readdirSync(capped.config.inboxDir!) : []);
+
+  it('refuses a gzip bomb with 413 once decompressed past the cap, keeping nothing', async () => {
+    // A real alert file's header, then 64 MB of zeros: 65 kB gzipped.
+    const bomb = gzipSync(Buffer.concat([readFileSync(ztfFile), Buffer.alloc(64 << 20)]), { level: 9 });
+    expect(bomb.length).toBeLessThan(MAX_BODY);
+    const response = await cappedAdmin.request('POST', '/v1/alert_uploads', { raw: bomb, headers: AVRO });
+    expect(response.status).toBe(413);
+    expect(response.body.errors[0]).toMatchObject({
+      status: '413', detail: 'The upload is larger than 1 MB once decompressed, the most one file may hold: split it into several, or put it in the inbox folder',
+    });
+    expect(inboxFiles()).toEqual([]);
+    // A gzipped file within the cap is taken as before.
+    const fine = await cappedAdmin.request('POST', '/v1/alert_uploads', { raw: gzipSync(readFileSync(ztfFile)), headers: AVRO });
+    expect(fine.status).toBe(202);
+    expect(inboxFiles()).toEqual([`upload-${fine.body.data.id}.avro.gz`]);
+  });
+
+  it('refuses a body past its cap with 413, and a broken gzip stream with 400', async () => {
+    const big = Buffer.concat([readFileSync(ztfFile), Buffer.alloc(MAX_BODY)]);
+    const response = await cappedAdmin.request('POST', '/v1/alert_uploads', { raw: big, headers: AVRO });
+    expect(response.status).toBe(413);
+    expect(response.body.errors[0].detail).toBe('The upload is larger than 256 kB, the most one request may carry: split it into several, or put it in the inbox folder');
+    const truncated = gzipSync(readFileSync(ztfFile)).subarray(0, 2000);
+    const broken = await cappedAdmin.request('POST', '/v1/alert_uploads', { raw: truncated, headers: AVRO });
+    expect(broken.status).toBe(400);
+    expect(broken.body.errors[0].detail).toMatch(/^The upload cannot be ingested: not a valid gzip file/);
+    expect(inboxFiles().filter((name) => name.endsWith('.part'))).toEqual([]);
   });
 });

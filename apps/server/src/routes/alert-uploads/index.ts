@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../context.ts';
 import { notFound } from '../../errors.ts';
@@ -5,21 +6,23 @@ import { baseUrl } from '../../services/request-url.ts';
 import { AlertUploadService } from '../../services/alert-upload-service.ts';
 import { alertUploadResource } from '../../serializers/alert-upload.ts';
 
-/** A night of ZTF alerts is a few hundred MB; larger sets go through the inbox folder or `antares ingest`. */
-const UPLOAD_BODY_LIMIT = 512 * 1024 * 1024;
 const ALERT_FILE_TYPES = ['application/octet-stream', 'application/avro', 'avro/binary', 'application/vnd.apache.avro+binary', 'application/gzip'];
 
 /** Alert files (ZTF or Rubin Avro, optionally gzipped) uploaded by an admin, ingested by the running pipeline. */
 export function alertUploadRoutes(app: FastifyInstance, { auth, config }: RouteContext): void {
-  const uploads = new AlertUploadService(config.inboxDir);
+  // Larger sets (a night of ZTF alerts is a few hundred MB) go through the inbox folder or `antares ingest`.
+  const uploads = new AlertUploadService(config.inboxDir, { maxBodyBytes: config.uploadMaxBodyBytes, maxUncompressedBytes: config.uploadMaxUncompressedBytes });
 
   app.register(async (scope) => {
-    // Only these routes take a raw body; the rest of the API stays JSON-only.
-    scope.addContentTypeParser(ALERT_FILE_TYPES, { parseAs: 'buffer', bodyLimit: UPLOAD_BODY_LIMIT }, (_request, body, done) => done(null, body));
+    // Only these routes take a raw body, handed over unread: the service streams it to disk under its caps
+    // (the rest of the API stays JSON-only).
+    scope.addContentTypeParser(ALERT_FILE_TYPES, (_request, payload, done) => done(null, payload));
 
-    scope.post('/v1/alert_uploads', { bodyLimit: UPLOAD_BODY_LIMIT }, async (request, reply) => {
+    scope.post('/v1/alert_uploads', async (request, reply) => {
       await auth.requireAdmin(request, 'create_alert_upload');
-      const upload = uploads.accept(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
+      const declared = Number(request.headers['content-length']);
+      const body = request.body instanceof Readable ? request.body : Readable.from([]);
+      const upload = await uploads.accept(body, Number.isFinite(declared) ? declared : undefined);
       const resource = alertUploadResource(baseUrl(request, config.publicUrl), upload);
       reply.code(202).header('location', resource.links!.self);
       return { data: resource, links: { self: resource.links!.self } };
