@@ -21,7 +21,7 @@ export const alertUploadPaths: Paths = {
           ...jsonApi('Accepted: an alert_upload resource with status "queued"'),
           headers: { Location: { description: 'URL of the upload (GET /v1/alert_uploads/{uploadId})', schema: { type: 'string' } } },
         },
-        ...fail({ 400: 'Empty, or not an alert file that can be ingested (the detail says why)', 413: 'Over 512 MiB', 415: 'Not one of the alert file content types', 503: noInbox }),
+        ...fail({ 400: 'Empty, or not an alert file that can be ingested (the detail says why)', 413: 'Over ANTARES_UPLOAD_MAX_BODY_MB (64 MB), or over ANTARES_UPLOAD_MAX_UNCOMPRESSED_MB (64 MB) once decompressed', 415: 'Not one of the alert file content types', 503: noInbox }),
       },
     }),
   },

@@ -41,7 +41,8 @@ export const filterPaths: Paths = {
   '/v1/filters/test': {
     post: op('post', 'login', {
       tags, operationId: 'test_filter', summary: 'Dry-run filter code on recent or chosen loci; nothing is stored',
-      description: `Runs the code in the server's sandbox as Level 2 would, on \`locus_ids\` or else the newest \`last_n\` loci with at least two measurements (default ${FILTER_TEST_DEFAULT_LOCI}).`,
+      description: `Runs the code in the server's sandbox as Level 2 would, on \`locus_ids\` or else the newest \`last_n\` loci with at least two measurements (default ${FILTER_TEST_DEFAULT_LOCI}). `
+        + 'Loading has a time limit (ANTARES_FILTER_LOAD_TIMEOUT_S, 10 s), and so has the run (ANTARES_FILTER_TEST_BUDGET_S, 10 s): past it, or when two loci in a row time out, it stops and `stopped_early` says why. One sandbox job (dry run or code check) per user at a time.',
       requestBody: jsonApiBody('filter_test', {
         code: { type: 'string', maxLength: 512 * 1024, description: 'Python filter code' },
         locus_ids: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: FILTER_TEST_MAX_LOCI },
@@ -49,7 +50,7 @@ export const filterPaths: Paths = {
       }, { required: ['code'] }),
       responses: {
         200: jsonApi('A filter_test resource: whether the code loaded, its outputs, stdout, per-locus results, timings and counts'),
-        ...fail({ 400: 'Missing or too long code, bad locus_ids or last_n, or an unknown locus', 413: 'Request body over the server\'s limit (1 MiB)', 503: 'The filter sandbox is not available on this server' }),
+        ...fail({ 400: 'Missing or too long code, bad locus_ids or last_n, or an unknown locus', 413: 'Request body over the server\'s limit (1 MiB)', 429: 'A dry run or code check of this user is still running', 503: 'The filter sandbox is not available on this server' }),
       },
     }),
   },
@@ -82,7 +83,7 @@ export const filterPaths: Paths = {
       }, { required: ['code', 'comment'] }),
       responses: {
         201: jsonApi('The new filter_version resource'),
-        ...fail({ 400: 'Missing code or comment, or too long a comment', 403: 'Not the owner of this public filter', 404: noFilter, 413: 'Request body over the server\'s limit (1 MiB)', 422: 'The code does not load in the sandbox (the message says why)' }),
+        ...fail({ 400: 'Missing code or comment, or too long a comment', 403: 'Not the owner of this public filter', 404: noFilter, 413: 'Request body over the server\'s limit (1 MiB)', 422: 'The code does not load in the sandbox (the message says why)', 429: 'A dry run or code check of this user is still running' }),
       },
     }),
   },
