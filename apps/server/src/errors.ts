@@ -85,8 +85,10 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
       : [400, `The request is not valid HTTP (${error.code ?? 'malformed'})`];
   if (socket.writable) {
     const body = JSON.stringify(errorDocument(status, httpTitle(status), detail));
+    // An answer to HEAD has no body (the parser's raw packet starts with the request line when it has one).
+    const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
-      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`);
   }
   socket.destroy(error);
 }

@@ -5,3 +5,4 @@ export { FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI } from './filter-test.ts
 export type { FilterTestReport, FilterTestLocus, FilterTestError, FilterTestLocusStatus } from './filter-test.ts';
 export { VERSION_STATUSES, TRANSITIONS, FEEDBACK_REQUIRED, isVersionStatus, type VersionStatus } from './filter-review.ts';
 export type { TeamMember } from './team.ts';
+export { INTEGER_RANGES, TIME_YEARS, storableTime } from './input-rules.ts';

@@ -1,4 +1,5 @@
 import { CredibleSkyMap, healpixNestCenter } from '@antares/astro';
+import { storableTime, TIME_YEARS } from '@antares/contract';
 import { readFitsTables } from '../fits/table.ts';
 
 export const NOTICE_TYPES = ['EARLY_WARNING', 'PRELIMINARY', 'INITIAL', 'UPDATE', 'RETRACTION'] as const;
@@ -89,7 +90,7 @@ export function skyMapPeak(map: CredibleSkyMap): { ra: number; dec: number } {
 }
 
 function isoTime(value: unknown, what: string): string {
-  const time = typeof value === 'string' ? new Date(value) : null;
-  if (!time || Number.isNaN(time.getTime())) throw new GwNoticeError(`${what} "${String(value)}" is not a time`);
+  const time = typeof value === 'string' ? storableTime(value) : undefined;
+  if (!time) throw new GwNoticeError(`${what} "${String(value)}" is not a time (ISO 8601, years ${TIME_YEARS.min} to ${TIME_YEARS.max})`);
   return time.toISOString();
 }

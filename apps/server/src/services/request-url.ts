@@ -1,11 +1,25 @@
 import type { FastifyRequest } from 'fastify';
+import { badRequest } from '../errors.ts';
 
-/** The site's public base URL: configured, or else as the client reached us. */
+/**
+ * The site's public base URL: configured, or else as the client reached us. A forwarded protocol other
+ * than http or https is ignored; a Host header that is no host is the client's error (400), never a 500.
+ */
 export function baseUrl(request: FastifyRequest, configured?: string): string {
   if (configured) return configured;
   const forwardedProto = request.headers['x-forwarded-proto'];
-  const protocol = typeof forwardedProto === 'string' ? forwardedProto.split(',')[0] : request.protocol;
-  return `${protocol}://${request.host}`;
+  const forwarded = typeof forwardedProto === 'string' ? forwardedProto.split(',')[0].trim().toLowerCase() : undefined;
+  const protocol = forwarded === 'http' || forwarded === 'https' ? forwarded : request.protocol;
+  let origin: string | undefined;
+  try {
+    const url = new URL(`${protocol}://${request.host}`);
+    const hostOnly = url.username === '' && url.password === '' && url.pathname === '/' && url.search === '' && url.hash === '';
+    if (hostOnly) origin = url.origin;
+  } catch {
+    // not a host: refused below
+  }
+  if (!origin) throw badRequest(`The Host header ${JSON.stringify(request.host.slice(0, 100))} is not a host name (with an optional :port)`);
+  return origin;
 }
 
 /** The same URL with page[offset] set: `links.next`, which clients follow verbatim. */

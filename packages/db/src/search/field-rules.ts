@@ -1,3 +1,4 @@
+import { INTEGER_RANGES, storableTime } from '@antares/contract';
 import { SearchQueryError } from './search-error.ts';
 
 /**
@@ -14,12 +15,6 @@ export function allowed<T>(table: Readonly<Record<string, T>>, key: unknown): T 
 
 /** The SQL type of a column a client may filter or search on. */
 export type ColumnType = 'integer' | 'bigint' | 'float8' | 'text' | 'boolean' | 'timestamptz';
-
-/** Whole-number columns and their ranges (bigint's is within 2^53 here: no bigint column holds more). */
-export const INTEGER_RANGES = {
-  integer: { min: -2147483648, max: 2147483647 },
-  bigint: { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER },
-} as const;
 
 /** A value compared with a column of `type`, as its SQL parameter; refused when it cannot be one. */
 export function columnValue(value: unknown, type: ColumnType, field: string): string | number | boolean | Date {
@@ -49,10 +44,8 @@ export function columnValue(value: unknown, type: ColumnType, field: string): st
       if (value === 'true' || value === 'false') return value === 'true';
       throw new SearchQueryError(`The value ${describe(value)} for "${field}" must be true or false`);
     case 'timestamptz': {
-      const date = typeof value === 'string' || typeof value === 'number' ? new Date(value) : undefined;
-      // Years 1 to 9999: every date a client means, and each one PostgreSQL and the pg driver both take.
-      const year = date?.getUTCFullYear() ?? Number.NaN;
-      if (!date || !(year >= 1 && year <= 9999)) {
+      const date = storableTime(value);
+      if (!date) {
         throw new SearchQueryError(`The value ${describe(value)} for "${field}" must be a date and time (ISO 8601, e.g. 2024-05-01T12:00:00Z)`);
       }
       return date;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { GwNoticeError, ingestNotice, parseIgwnNotice, readSkyMap } from '@antares/pipeline';
 import { healpixNestCenter, type CredibleSkyMap } from '@antares/astro';
+import { storableTime } from '@antares/contract';
 import type { RouteContext } from '../context.ts';
 import { pageOf, single, type QueryParams } from '../../services/query-params.ts';
 import { baseUrl, pageLinks } from '../../services/request-url.ts';
@@ -55,8 +56,8 @@ export function gravWaveRoutes(app: FastifyInstance, { auth, repos, config }: Ro
   });
 
   app.get<{ Params: { gracedbId: string; noticeDatetime: string } }>('/v1/grav_wave_notices/:gracedbId/:noticeDatetime', async (request) => {
-    const when = new Date(request.params.noticeDatetime);
-    if (Number.isNaN(when.getTime())) throw badRequest(`"${request.params.noticeDatetime}" is not a notice time`);
+    const when = storableTime(request.params.noticeDatetime);
+    if (!when) throw badRequest(`"${request.params.noticeDatetime}" is not a notice time`);
     const notice = await repos.gravWaves.notice(request.params.gracedbId, when);
     if (!notice) throw notFound(`No notice of "${request.params.gracedbId}" at ${request.params.noticeDatetime}`);
     return { data: gravWaveNoticeResource(notice) };
