@@ -11,7 +11,7 @@ import { routeRequests, SELF, type FuzzRequest } from './route-requests.ts';
 // document, and the server still answers afterwards. Seeded and bounded: the same requests every run
 // (ANTARES_FUZZ_SEED and ANTARES_FUZZ_RUNS explore further).
 const SEED = Number(process.env.ANTARES_FUZZ_SEED ?? 16_2026);
-const RUNS = Number(process.env.ANTARES_FUZZ_RUNS ?? 1500);
+const RUNS = Number(process.env.ANTARES_FUZZ_RUNS ?? 3000);
 
 let fuzz: FuzzServer;
 let openApi: Parameters<typeof routeRequests>[1];
