@@ -149,7 +149,10 @@ export class FuzzServer {
       raw: readFileSync(path.join(SHARED_DATA, 'ztf-avro-alert/samples/1661382530015060001_v3.5_ZTF18aaxjdyr.avro')), headers: { 'content-type': 'application/avro' },
     });
     this.add('uploadId', String(upload.body?.data?.id ?? ''));
-    this.add('name', 'num_mag_values', 'ztf_object_id', 'Fuzz finder');
+    // An enabled filter with a tag: the tag, its output stream (messages, events) and the runner entry.
+    const version = await this.server.repos.filters.createVersion({ filter_id: Number(filterId), code: '#', comment: 'v1', declared_outputs: { tags: ['fuzz_tag'] } });
+    await this.server.repos.filters.transition(Number(filterId), version.filter_version_id, 'ENABLED', null);
+    this.add('name', 'num_mag_values', 'ztf_object_id', 'Fuzz finder', 'fuzz_tag');
     this.add('ra', '10', '359.5', '0');
     this.add('dec', '20', '-89.9', '0');
   }
