@@ -146,6 +146,13 @@ describe('inputs that once failed the server', () => {
     expect(answers.filter((line) => !/: 400 $/.test(line))).toEqual([]);
   });
 
+  it('counts the real matches on a page far past the end, not the offset', async () => {
+    const first = JSON.parse((await fuzz.send('anonymous', { method: 'GET', path: '/v1/loci?page%5Blimit%5D=1' })).text);
+    const far = await fuzz.send('anonymous', { method: 'GET', path: '/v1/loci?page%5Blimit%5D=1000&page%5Boffset%5D=999999999999' });
+    expect(far.status).toBe(200);
+    expect(JSON.parse(far.text)).toMatchObject({ data: [], meta: { count: first.meta.count } });
+  });
+
   it('answers bytes no HTTP client sends with JSON:API errors', async () => {
     for (const bytes of [
       'GET /v1/loci HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n',

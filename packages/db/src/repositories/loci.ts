@@ -69,7 +69,9 @@ export class LocusRepository {
       return { rows, count: offset + rows.length, countIsEstimate: false, hasMore };
     }
     const { count, isEstimate } = await this.countMatches(search);
-    return { rows, count: Math.max(count, offset + rows.length + (hasMore ? 1 : 0)), countIsEstimate: isEstimate, hasMore };
+    // A page past the end (offset beyond every match) tells nothing about the count: only the count does.
+    const seen = rows.length > 0 ? offset + rows.length + (hasMore ? 1 : 0) : 0;
+    return { rows, count: Math.max(count, seen), countIsEstimate: isEstimate, hasMore };
   }
 
   /**
