@@ -92,7 +92,8 @@ describe('ingesting every Rubin packet of the shared data', () => {
       const source = copies.find(stored)!;
       expect(props.ant_mjd).toBe(source.midpointMjdTai);
       expect(props.ant_passband).toBe(source.band);
-      expect(props.ant_survey).toBe(3);
+      expect(props.ant_survey).toBe(4);
+      expect(props.ant_forced_photometry).toBeUndefined();
       expect(props.ant_ra).toBe(source.ra);
       const flux = Math.abs(source.psfFlux as number);
       expect(props.ant_mag as number).toBeCloseTo(31.4 - 2.5 * Math.log10(flux), 10);
@@ -118,6 +119,7 @@ describe('ingesting every Rubin packet of the shared data', () => {
         expect(alert, String(f.diaForcedSourceId)).toBeDefined();
         const props = alert!.properties;
         expect(props.ant_survey).toBe(4);
+        expect(props.ant_forced_photometry).toBe(true);
         expect(props.ant_maglim as number).toBeCloseTo(fluxToMag(5 * (f.psfFluxErr as number)), 10);
         if ((f.psfFlux as number) / (f.psfFluxErr as number) >= 5) {
           expect(props.ant_mag as number).toBeCloseTo(fluxToMag(f.psfFlux as number), 10);

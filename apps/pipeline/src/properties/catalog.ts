@@ -21,7 +21,8 @@ const def = (id: string, type: PropertyDefinition['type'], origin: string, descr
 
 const ANT_ALERT_PROPERTIES: PropertyDefinition[] = [
   def('ant_mjd', 'float', 'antares', 'Modified Julian date of the observation (ZTF jd - 2400000.5, Rubin midpointMjdTai).'),
-  def('ant_survey', 'int', 'antares', 'Survey and kind of measurement: 1 ZTF detection (candidate), 2 ZTF upper limit, 3 Rubin detection (DiaSource), 4 Rubin forced photometry (a measurement when flux/error >= 5, else an upper limit).'),
+  def('ant_survey', 'int', 'antares', 'Survey of the alert, as clients read it: 1 ZTF detection (candidate), 2 ZTF upper limit, 3 DECam, 4 LSST (Rubin: detections lsst:<diaSourceId> and forced photometry lsst_forced:<diaForcedSourceId>).'),
+  def('ant_forced_photometry', 'bool', 'antares', 'true on forced photometry (Rubin DiaForcedSources, alert ids lsst_forced:<id>): a measurement when flux/error >= 5, else an upper limit (no ant_mag, ant_maglim set). Absent on detections and ZTF alerts.'),
   def('ant_ra', 'float', 'antares', 'Right ascension of the detection (degrees, ICRS).'),
   def('ant_dec', 'float', 'antares', 'Declination of the detection (degrees, ICRS).'),
   def('ant_passband', 'str', 'antares', 'Passband of the observation: g, R or i for ZTF; u, g, r, i, z or y for Rubin.'),

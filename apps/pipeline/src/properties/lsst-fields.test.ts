@@ -59,7 +59,8 @@ describe('LSST_DIA_SOURCE_FIELDS and LSST_DIA_FORCED_SOURCE_FIELDS', () => {
     expect(catalog.get('lsst_diaSource_diaObjectId')).toMatchObject({ type: 'int', es_mapping: 'long' });
     expect(catalog.get('lsst_diaSource_isDipole')).toMatchObject({ type: 'bool', es_mapping: 'boolean' });
     expect(catalog.get('lsst_diaSource_band')).toMatchObject({ type: 'str', es_mapping: 'keyword' });
-    expect(catalog.get('ant_survey')!.description).toMatch(/3 Rubin detection/);
+    expect(catalog.get('ant_survey')!.description).toMatch(/3 DECam, 4 LSST/);
+    expect(catalog.get('ant_forced_photometry')).toMatchObject({ type: 'bool', origin: 'antares' });
     const ids = [...catalog.keys()];
     expect(new Set(ids).size).toBe(alertPropertyCatalog().length);
   });

@@ -417,7 +417,12 @@ describe('ingesting the simulated survey', () => {
       expect(rubinOnly.length).toBeGreaterThan(0);
       const alerts = await db.repos.alerts.listByLocus(both[0].locus_id);
       expect(new Set(alerts.map((a) => a.survey))).toEqual(new Set(['ztf', 'lsst']));
-      expect(new Set(alerts.map((a) => a.properties.ant_survey))).toEqual(new Set([1, 2, 3, 4]));
+      expect(new Set(alerts.map((a) => a.properties.ant_survey))).toEqual(new Set([1, 2, 4]));
+      const rubinAlerts = alerts.filter((a) => a.survey === 'lsst');
+      expect(rubinAlerts.every((a) => a.properties.ant_survey === 4)).toBe(true);
+      // Forced photometry is told apart by its id and ant_forced_photometry (ADR 0013), detections have neither.
+      expect(rubinAlerts.every((a) => (a.properties.ant_forced_photometry === true) === a.alert_id.startsWith('lsst_forced:'))).toBe(true);
+      expect(rubinAlerts.some((a) => a.alert_id.startsWith('lsst_forced:'))).toBe(true);
     } finally {
       await db.close();
     }

@@ -2,10 +2,12 @@ import { level1Lsst } from './level1.ts';
 import type { LsstPacket } from '../sources/lsst-packet.ts';
 import type { AlertRecord, PacketRow } from './ztf-alerts.ts';
 
-/** `ant_survey` codes of Rubin alerts (ZTF's are 1 detection, 2 upper limit). */
-export const ANT_SURVEY_LSST_DETECTION = 3;
-/** A forced-photometry point: a measurement when its flux is significant, else an upper limit. */
-export const ANT_SURVEY_LSST_FORCED = 4;
+/**
+ * `ant_survey` of every Rubin alert, detection or forced photometry: clients (TOM Toolkit, the
+ * published client) read 1 and 2 as ZTF, 3 as DECam and 4 as LSST. Forced photometry is told apart by
+ * its `lsst_forced:` alert id and `ant_forced_photometry` true (ADR 0013).
+ */
+export const ANT_SURVEY_LSST = 4;
 
 /** Rubin fluxes are in nanojansky: AB magnitude = 31.4 - 2.5 log10(flux / nJy). */
 const NJY_ZERO_POINT = 31.4;
@@ -59,7 +61,7 @@ function detection(row: PacketRow, timeReceived: number): AlertRecord {
   const mjd = source.midpointMjdTai as number;
   Object.assign(properties, {
     ant_mjd: mjd,
-    ant_survey: ANT_SURVEY_LSST_DETECTION,
+    ant_survey: ANT_SURVEY_LSST,
     ant_ra: source.ra,
     ant_dec: source.dec,
     ant_passband: String(source.band ?? ''),
@@ -84,7 +86,8 @@ function forced(row: PacketRow, timeReceived: number): AlertRecord {
   const mjd = num(source.midpointMjdTai) ?? NaN;
   Object.assign(properties, {
     ant_mjd: mjd,
-    ant_survey: ANT_SURVEY_LSST_FORCED,
+    ant_survey: ANT_SURVEY_LSST,
+    ant_forced_photometry: true,
     ant_passband: String(source.band ?? ''),
     ant_time_received: timeReceived,
     ant_input_msg_time: timeReceived,
