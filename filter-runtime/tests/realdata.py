@@ -71,7 +71,8 @@ def _lsst_alert(source, locus_id):
     props = {'lsst_diaSource_' + k: v for k, v in source.items()
              if v is not None and not isinstance(v, (dict, list, bytes))}
     mjd = source.get('midpointMjdTai')
-    props.update(ant_mjd=mjd, ant_ra=source.get('ra'), ant_dec=source.get('dec'), ant_passband=source.get('band'))
+    props.update(ant_mjd=mjd, ant_survey=4, ant_ra=source.get('ra'), ant_dec=source.get('dec'),
+                 ant_passband=source.get('band'))
     return {'alert_id': f"lsst:{source['diaSourceId']}", 'locus_id': locus_id, 'mjd': mjd, 'survey': 'lsst',
             'properties': props, 'grav_wave_events': []}
 
