@@ -173,22 +173,24 @@ describe.skipIf(!enabled)('locus detail', () => {
   });
 
   it('shows a Rubin locus: diaObjectId as survey id, the six Rubin bands and ZTF R in their own colours, Rubin alert types', async () => {
-    // No Rubin alert is in the demo data yet: the server's documents for one Rubin locus are stood in
-    // for, in the wire format (ids above 2^53 as strings, lowercase u g r i z y, ant_survey 3 and 4).
+    // The server's documents for one Rubin locus are stood in for, in the wire format (ids above 2^53 as
+    // strings, lowercase u g r i z y, ant_survey 4 for every Rubin alert), with a DECam point (code 3)
+    // that no survey of ours sends but a client-facing code must still be named right.
     const rubinLocus = 'ANT2026rubin0000001';
     const diaObjectId = '169298432598474793';
     const header = 'time,alert_id,ant_mjd,ant_survey,ant_ra,ant_dec,ant_passband,ant_mag,ant_magerr,ant_maglim,ant_mag_corrected,ant_magerr_corrected,ant_magulim_corrected,ant_magllim_corrected';
     const rows: [string, number, number, string, string, string, string][] = [
-      ['lsst:169298432598474701', 60800.1, 3, 'u', '21.0', '0.1', ''],
-      ['lsst:169298432598474702', 60800.2, 3, 'g', '20.5', '0.1', ''],
-      ['lsst:169298432598474703', 60801.1, 3, 'r', '20.3', '0.1', ''],
-      ['lsst:169298432598474704', 60801.2, 3, 'i', '20.2', '0.1', ''],
-      ['lsst:169298432598474705', 60802.1, 3, 'z', '20.1', '0.1', ''],
-      ['lsst:169298432598474706', 60802.2, 3, 'y', '20.0', '0.1', ''],
+      ['lsst:169298432598474701', 60800.1, 4, 'u', '21.0', '0.1', ''],
+      ['lsst:169298432598474702', 60800.2, 4, 'g', '20.5', '0.1', ''],
+      ['lsst:169298432598474703', 60801.1, 4, 'r', '20.3', '0.1', ''],
+      ['lsst:169298432598474704', 60801.2, 4, 'i', '20.2', '0.1', ''],
+      ['lsst:169298432598474705', 60802.1, 4, 'z', '20.1', '0.1', ''],
+      ['lsst:169298432598474706', 60802.2, 4, 'y', '20.0', '0.1', ''],
       ['lsst_forced:169298432598474707', 60803.1, 4, 'r', '', '', '24.1'],
       ['lsst_forced:169298432598474708', 60803.2, 4, 'g', '21.2', '0.2', ''],
       ['ztf_candidate:2552120390115015005', 60804.1, 1, 'R', '19.8', '0.1', '20.5'],
       ['ztf_upper_limit:ZTF25aaaaaaa-2552120390115', 60805.1, 2, 'g', '', '', '20.4'],
+      ['decam:1234567', 60806.1, 3, 'r', '', '', '23.0'],
     ];
     const lightcurve = [header, ...rows.map(([id, mjd, survey, band, mag, err, lim]) => `x,${id},${mjd},${survey},150.0,2.0,${band},${mag},${err},${lim},,,,`)].join('\n');
     const properties = { num_alerts: rows.length, num_mag_values: 8, newest_alert_observation_time: 60805.1, oldest_alert_observation_time: 60800.1, survey: { lsst: { dia_object_id: [diaObjectId] } } };
@@ -218,12 +220,11 @@ describe.skipIf(!enabled)('locus detail', () => {
 
       const legend = (category: string) => rubinPage.locator(`[data-testid=lightcurve] [data-legend^="${category}:"]`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-legend')));
       expect(await legend('passband')).toEqual(['passband:u', 'passband:g', 'passband:r', 'passband:R', 'passband:i', 'passband:z', 'passband:y']);
-      expect(await legend('alertType')).toEqual(['alertType:1', 'alertType:2', 'alertType:3', 'alertType:4']);
-      for (const label of ['Rubin detection', 'Rubin forced photometry', 'ZTF candidate', 'ZTF upper limit']) {
-        await rubinPage.getByTestId('alert-type-legend').getByText(label).waitFor();
-      }
+      expect(await legend('alertType')).toEqual(['ztf_detection', 'ztf_upper_limit', 'decam', 'rubin_detection', 'rubin_forced', 'rubin_upper_limit'].map((type) => `alertType:${type}`));
+      const typeLegend = await rubinPage.getByTestId('alert-type-legend').locator('ul').first().locator('li').allTextContents();
+      expect(typeLegend).toEqual(['1ZTF detection', '2ZTF upper limit', '3DECam', '4Rubin detection', '4Rubin forced measurement', '4Rubin upper limit']);
       // The chart's legend has less room.
-      for (const label of ['Rubin detection', 'Rubin forced phot.', 'ZTF candidate', 'ZTF upper limit']) {
+      for (const label of ['Rubin detection', 'Rubin forced meas.', 'Rubin upper limit', 'ZTF detection', 'ZTF upper limit', 'DECam']) {
         await rubinPage.locator('[data-testid=lightcurve] .legend-item', { hasText: label }).waitFor();
       }
       // One colour per passband, ZTF's R unlike Rubin's r.
@@ -234,14 +235,17 @@ describe.skipIf(!enabled)('locus detail', () => {
       expect(new Set(colours.values()).size).toBe(7);
       expect(colours.get('R')).not.toBe(colours.get('r'));
 
-      // Forced photometry without a magnitude is an upper limit; selecting the type shows only its marks.
+      // Forced photometry without a magnitude is an upper limit; selecting a type shows only its marks.
       const marks = rubinPage.locator('[data-testid=lightcurve] g.mark');
-      await rubinPage.locator('[data-testid=lightcurve] [data-legend="alertType:4"]').click();
-      expect(await marks.evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-alert-type'), n.getAttribute('data-passband'), n.getAttribute('data-kind')]))).toEqual([
-        ['4', 'r', 'upper_limit'],
-        ['4', 'g', 'magnitude'],
-      ]);
-      await rubinPage.locator('[data-testid=lightcurve] [data-legend="alertType:4"]').click();
+      const shown = () => marks.evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-alert-type'), n.getAttribute('data-passband'), n.getAttribute('data-kind')]));
+      const select = (type: string) => rubinPage.locator(`[data-testid=lightcurve] [data-legend="alertType:${type}"]`).click();
+      await select('rubin_upper_limit');
+      expect(await shown()).toEqual([['rubin_upper_limit', 'r', 'upper_limit']]);
+      await select('rubin_forced');
+      expect(await shown()).toEqual([['rubin_forced', 'g', 'magnitude']]);
+      await select('decam');
+      expect(await shown()).toEqual([['decam', 'r', 'upper_limit']]);
+      await select('decam');
       expect(await marks.count()).toBe(rows.length);
       // The long alert ids survive the round trip (thumbnail selector values).
       expect(await rubinPage.getByTestId('thumbnail-alert-select').inputValue()).toBe('ztf_candidate:2552120390115015005');

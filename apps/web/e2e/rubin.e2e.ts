@@ -120,7 +120,9 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
       ].sort(),
     );
     const byId = new Map(historyAlerts.map((alert) => [alert.id, alert.attributes.properties]));
-    expect(byId.get(`lsst:${HISTORY.diaSourceId}`)).toMatchObject({ ant_survey: 3, ant_passband: 'i', lsst_diaSource_diaSourceId: HISTORY.diaSourceId, lsst_diaSource_diaObjectId: HISTORY.diaObjectId });
+    // Every Rubin alert is ant_survey 4 (LSST, as TOMs read it); forced photometry is flagged (ADR 0013).
+    for (const [id, properties] of byId) expect([id, properties.ant_survey, properties.ant_forced_photometry]).toEqual([id, 4, id.startsWith('lsst_forced:') ? true : undefined]);
+    expect(byId.get(`lsst:${HISTORY.diaSourceId}`)).toMatchObject({ ant_passband: 'i', lsst_diaSource_diaSourceId: HISTORY.diaSourceId, lsst_diaSource_diaObjectId: HISTORY.diaObjectId });
     expect(byId.get(HISTORY.forcedMeasurement)).toMatchObject({ ant_survey: 4, ant_passband: 'g' });
     expect(typeof byId.get(HISTORY.forcedMeasurement)?.ant_mag).toBe('number');
     for (const id of HISTORY.forcedLimits) {
@@ -203,18 +205,19 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     await lightcurve.locator('g.mark').first().waitFor();
     const legend = (category: string) => lightcurve.locator(`[data-legend^="${category}:"]`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-legend')));
     expect(await legend('passband')).toEqual(['passband:g', 'passband:i']);
-    expect(await legend('alertType')).toEqual(['alertType:3', 'alertType:4']);
-    for (const label of ['Rubin detection', 'Rubin forced phot.']) await lightcurve.locator('.legend-item', { hasText: label }).waitFor();
+    expect(await legend('alertType')).toEqual(['alertType:rubin_detection', 'alertType:rubin_forced', 'alertType:rubin_upper_limit']);
+    for (const label of ['Rubin detection', 'Rubin forced meas.', 'Rubin upper limit']) await lightcurve.locator('.legend-item', { hasText: label }).waitFor();
     const typeLegend = page.getByTestId('alert-type-legend');
     const types = await typeLegend.locator('ul').first().locator('li').allTextContents();
-    expect(types).toEqual(['3Rubin detection', '4Rubin forced photometry']);
+    expect(types).toEqual(['4Rubin detection', '4Rubin forced measurement', '4Rubin upper limit']);
 
     // One mark per alert, of its type and band: forced points without ant_mag are upper limits.
     const marks = lightcurve.locator('g.mark');
     const drawn = await marks.evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-alert-type'), n.getAttribute('data-passband'), n.getAttribute('data-kind')].join(' ')));
-    const expected = historyAlerts.map(({ attributes: { properties: p } }) => `${p.ant_survey} ${p.ant_passband} ${typeof p.ant_mag === 'number' ? 'magnitude' : 'upper_limit'}`);
+    const typeOf = (id: string, mag: unknown) => (!id.startsWith('lsst_forced:') ? 'rubin_detection' : typeof mag === 'number' ? 'rubin_forced' : 'rubin_upper_limit');
+    const expected = historyAlerts.map(({ id, attributes: { properties: p } }) => `${typeOf(id, p.ant_mag)} ${p.ant_passband} ${typeof p.ant_mag === 'number' ? 'magnitude' : 'upper_limit'}`);
     expect(drawn.sort()).toEqual(expected.sort());
-    expect(drawn).toEqual(expect.arrayContaining(['3 g magnitude', '3 i magnitude', '4 g magnitude', '4 g upper_limit']));
+    expect(drawn).toEqual(expect.arrayContaining(['rubin_detection g magnitude', 'rubin_detection i magnitude', 'rubin_forced g magnitude', 'rubin_upper_limit g upper_limit']));
     // g and i in their own colours.
     const colour = (band: string) => lightcurve.locator(`g.mark[data-passband="${band}"] path.symbol`).first().getAttribute('stroke');
     expect(await colour('g')).not.toBe(await colour('i'));
@@ -225,10 +228,13 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     for (const tick of ticks) expect(tick, `y tick ${tick}`).toBeGreaterThanOrEqual(20);
     for (const tick of ticks) expect(tick, `y tick ${tick}`).toBeLessThanOrEqual(32);
 
-    // Selecting the forced-photometry legend entry shows only those marks.
-    await lightcurve.locator('[data-legend="alertType:4"]').click();
-    expect((await marks.evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute('data-alert-type')} ${n.getAttribute('data-kind')}`))).sort()).toEqual(['4 magnitude', '4 upper_limit', '4 upper_limit']);
-    await lightcurve.locator('[data-legend="alertType:4"]').click();
+    // Selecting a legend entry shows only its marks: the forced measurement, then the upper limits.
+    const shownMarks = async () => (await marks.evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute('data-alert-type')} ${n.getAttribute('data-kind')}`))).sort();
+    await lightcurve.locator('[data-legend="alertType:rubin_forced"]').click();
+    expect(await shownMarks()).toEqual(['rubin_forced magnitude']);
+    await lightcurve.locator('[data-legend="alertType:rubin_upper_limit"]').click();
+    expect(await shownMarks()).toEqual(['rubin_upper_limit upper_limit', 'rubin_upper_limit upper_limit']);
+    await lightcurve.locator('[data-legend="alertType:rubin_upper_limit"]').click();
     expect(await marks.count()).toBe(historyAlerts.length);
     await expectNoSeriousViolations(page);
     expect(problems()).toEqual([]);
@@ -288,7 +294,7 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     }
     expect(values.get('lsst_diaSource_diaSourceId')).toBe(HISTORY.diaSourceId);
     expect(values.get('lsst_diaSource_diaObjectId')).toBe(HISTORY.diaObjectId);
-    expect(values.get('ant_survey')).toBe('3');
+    expect(values.get('ant_survey')).toBe('4');
     expect(problems()).toEqual([]);
   });
 });

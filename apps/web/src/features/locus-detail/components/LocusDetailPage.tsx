@@ -19,7 +19,7 @@ import { ExternalLinks, externalLinks } from './header/ExternalLinks';
 import { LocusHeader } from './header/LocusHeader';
 import type { Domains } from './lightcurve/lightcurve-chart';
 import { LightcurveSection } from './lightcurve/LightcurveSection';
-import { alertTypeOf, sortPassbands } from './lightcurve/survey-codes';
+import { alertTypeOf, sortAlertTypes, sortPassbands } from './lightcurve/survey-codes';
 import { CatalogMatches } from './sections/CatalogMatches';
 import { LocusProperties } from './sections/LocusProperties';
 import { LocusSummary } from './sections/LocusSummary';
@@ -50,7 +50,7 @@ function LocusDetail({ locusId }: { locusId: string }) {
   }, [alerts.data]);
   const passbands = useMemo(() => sortPassbands(lightcurve.points.map((p) => p.ant_passband)), [lightcurve.points]);
   const alertTypes = useMemo(
-    () => [...new Set(lightcurve.points.flatMap((p) => alertTypeOf(p) ?? []))].sort((a, b) => a - b),
+    () => sortAlertTypes(lightcurve.points.flatMap((p) => alertTypeOf(p) ?? [])),
     [lightcurve.points],
   );
 

@@ -1,22 +1,23 @@
 import { symbol } from 'd3-shape';
 import { MARK_KINDS, MARK_LABELS, MARK_SYMBOLS } from '../lightcurve/lightcurve-marks';
-import { alertTypeLabel, passbandColor } from '../lightcurve/survey-codes';
+import { alertTypeCode, alertTypeLabel, passbandColor, type AlertType } from '../lightcurve/survey-codes';
 
 /**
- * Key to the locus' alerts: the alert types present (ant_survey codes, ZTF and Rubin), the marker
- * shapes of the lightcurve (by magnitude type) and the passband colours.
+ * Key to the locus' alerts: the alert types present, each with the ant_survey code clients see
+ * (1, 2 ZTF, 3 DECam, 4 Rubin), the marker shapes of the lightcurve (by magnitude type) and the
+ * passband colours.
  */
-export function AlertTypeLegend({ alertTypes, passbands }: { alertTypes: number[]; passbands: string[] }) {
+export function AlertTypeLegend({ alertTypes, passbands }: { alertTypes: AlertType[]; passbands: string[] }) {
   return (
     <div className="small" data-testid="alert-type-legend">
       <h3 className="h6">Alert types</h3>
       <ul className="list-unstyled mb-2">
-        {alertTypes.map((code) => (
-          <li key={code} className="d-flex align-items-center gap-2">
+        {alertTypes.map((type) => (
+          <li key={type} className="d-flex align-items-center gap-2" data-alert-type={type}>
             <span className="badge text-bg-light border" aria-hidden="true">
-              {code}
+              {alertTypeCode(type)}
             </span>
-            {alertTypeLabel(code)}
+            {alertTypeLabel(type)}
           </li>
         ))}
       </ul>

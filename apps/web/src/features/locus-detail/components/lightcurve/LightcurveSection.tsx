@@ -17,7 +17,7 @@ import {
   type LegendSelection,
   type Mark,
 } from './lightcurve-marks';
-import { alertTypeLabel, passbandColor, sortPassbands } from './survey-codes';
+import { alertTypeCode, alertTypeLabel, passbandColor, sortAlertTypes, sortPassbands } from './survey-codes';
 
 const BRUSH_DEBOUNCE_MS = 100;
 
@@ -43,7 +43,7 @@ export function LightcurveSection({ locusId, points, rcidByAlert, onSelectionCha
   const marks = useMemo(() => buildMarks(points, rcidByAlert), [points, rcidByAlert]);
   const full = useMemo(() => fullDomains(marks), [marks]);
   const passbands = useMemo(() => sortPassbands(marks.map((mark) => mark.passband)), [marks]);
-  const alertTypes = useMemo(() => [...new Set(marks.flatMap((mark) => (mark.alertType === undefined ? [] : [mark.alertType])))].sort((a, b) => a - b), [marks]);
+  const alertTypes = useMemo(() => sortAlertTypes(marks.flatMap((mark) => (mark.alertType === undefined ? [] : [mark.alertType]))), [marks]);
   const rcids = useMemo(() => [...new Set(marks.flatMap((mark) => (mark.rcid === undefined ? [] : [mark.rcid])))].sort((a, b) => a - b), [marks]);
   const kinds = useMemo(() => MARK_KINDS.filter((kind) => marks.some((mark) => mark.kind === kind)), [marks]);
   // Colour by rcid is offered only when more than one rcid exists.
@@ -82,7 +82,7 @@ export function LightcurveSection({ locusId, points, rcidByAlert, onSelectionCha
       // Selecting the same item again clears that category's selection.
       setLegendSelection((current) => {
         const key = item.category as 'passband' | 'alertType' | 'kind' | 'rcid';
-        const value = key === 'rcid' || key === 'alertType' ? Number(item.value) : item.value;
+        const value = key === 'rcid' ? Number(item.value) : item.value;
         return { ...current, [key]: current[key] === value ? undefined : value };
       });
     };
@@ -99,7 +99,7 @@ export function LightcurveSection({ locusId, points, rcidByAlert, onSelectionCha
       onClick: toggle,
       sections: [
         { title: 'Passband', items: passbands.map((band) => entry('passband', band, band, mode === 'passband' ? passbandColor(band) : '#555555', 'magnitude', legendSelection.passband)) },
-        { title: 'Alert type', items: alertTypes.map((code) => entry('alertType', String(code), alertTypeLabel(code, 'short'), '#555555', 'code', legendSelection.alertType)) },
+        { title: 'Alert type', items: alertTypes.map((type) => ({ ...entry('alertType', type, alertTypeLabel(type, 'short'), '#555555', 'code', legendSelection.alertType), code: alertTypeCode(type) })) },
         { title: 'Marker', items: kinds.map((kind) => entry('kind', kind, MARK_LABELS[kind], '#555555', kind, legendSelection.kind)) },
         ...(mode === 'rcid'
           ? [{ title: 'rcid', items: rcids.map((rcid) => entry('rcid', String(rcid), `rcid ${rcid}`, rcidColor(rcid, rcids), 'magnitude', legendSelection.rcid)) }]

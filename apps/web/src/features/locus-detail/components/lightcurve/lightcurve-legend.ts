@@ -9,8 +9,9 @@ export interface LegendItem {
   value: string;
   label: string;
   color: string;
-  /** A marker shape; 'axis' two arrows; 'code' a box holding `value` (the alert type code). */
+  /** A marker shape; 'axis' two arrows; 'code' a box holding `code` (the alert type's ant_survey code). */
   shape: MarkKind | 'axis' | 'code';
+  code?: number;
   /** Selected in its category. */
   selected: boolean;
   /** Dimmed: another item of the same category is selected. */
@@ -40,7 +41,7 @@ export function drawLegend(g: Selection<SVGGElement, unknown, null, undefined>, 
         .attr('role', 'button')
         .attr('tabindex', 0)
         .attr('aria-pressed', item.category === 'axis' ? null : String(item.selected))
-        // A coded entry shows its code beside the label: it is named by that visible text ('3 Rubin
+        // A coded entry shows its code beside the label: it is named by that visible text ('4 Rubin
         // detection'), as a name that left the code out would not match what is seen.
         .attr('aria-label', item.category === 'axis' ? `Time axis: ${item.label}. Switch time axis` : item.shape === 'code' ? null : `Show only ${item.label}`)
         .attr('opacity', item.dimmed ? 0.35 : 1)
@@ -59,7 +60,7 @@ export function drawLegend(g: Selection<SVGGElement, unknown, null, undefined>, 
         entry.append('path').attr('d', 'M1,4H13L10,1M13,10H1L4,13').attr('fill', 'none').attr('stroke', '#0d6efd').attr('stroke-width', 1.3);
       } else if (item.shape === 'code') {
         entry.append('rect').attr('x', 0.5).attr('y', 0.5).attr('width', 13).attr('height', 13).attr('rx', 2).attr('fill', '#ffffff').attr('stroke', item.color);
-        entry.append('text').attr('x', 7).attr('y', 11).attr('text-anchor', 'middle').attr('font-size', 10).attr('fill', item.color).text(item.value);
+        entry.append('text').attr('x', 7).attr('y', 11).attr('text-anchor', 'middle').attr('font-size', 10).attr('fill', item.color).text(String(item.code ?? ''));
       } else {
         const spec = MARK_SYMBOLS[item.shape];
         entry

@@ -1,6 +1,6 @@
 import { symbolCircle, symbolCross, symbolTriangle, type SymbolType } from 'd3-shape';
 import { isDrawable, type LightcurvePoint } from '../../api/lightcurve';
-import { alertTypeOf } from './survey-codes';
+import { alertTypeOf, type AlertType } from './survey-codes';
 
 /** What the lightcurve draws for each point: one mark per shown magnitude, shaped by its kind. */
 export type MarkKind = 'magnitude' | 'upper_limit' | 'lower_limit' | 'other';
@@ -15,8 +15,8 @@ export interface Mark {
   mag?: number;
   err?: number;
   rcid?: number;
-  /** The alert type (ant_survey code: 1, 2 ZTF; 3, 4 Rubin), undefined when unknown. */
-  alertType?: number;
+  /** The alert type (from ant_survey and, for Rubin, the alert id), undefined when unknown. */
+  alertType?: AlertType;
 }
 
 export const MARK_KINDS: MarkKind[] = ['magnitude', 'upper_limit', 'lower_limit', 'other'];
@@ -67,7 +67,7 @@ export function buildMarks(points: LightcurvePoint[], rcidByAlert: Map<string, n
 
 export interface LegendSelection {
   passband?: string;
-  alertType?: number;
+  alertType?: AlertType;
   kind?: MarkKind;
   rcid?: number;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLightcurve } from '../../api/lightcurve';
 import { buildMarks, matchesSelection } from './lightcurve-marks';
-import { alertTypeLabel, alertTypeOf, passbandColor, sortPassbands } from './survey-codes';
+import { alertTypeCode, alertTypeLabel, alertTypeOf, passbandColor, sortAlertTypes, sortPassbands } from './survey-codes';
 
 const HEADER = 'time,alert_id,ant_mjd,ant_survey,ant_ra,ant_dec,ant_passband,ant_mag,ant_magerr,ant_maglim,ant_mag_corrected,ant_magerr_corrected,ant_magulim_corrected,ant_magllim_corrected';
 
@@ -14,21 +14,30 @@ describe('survey codes on the charts', () => {
     expect(sortPassbands(['y', 'R', 'g', 'z', 'r', 'u', 'i', 'g', 'q'])).toEqual(['u', 'g', 'r', 'R', 'i', 'z', 'y', 'q']);
   });
 
-  it('reads the alert type from ant_survey, else from the alert id prefix', () => {
-    expect(alertTypeOf({ alert_id: 'x', ant_survey: 3 })).toBe(3);
-    expect(alertTypeOf({ alert_id: 'lsst:169298432598474793' })).toBe(3);
-    expect(alertTypeOf({ alert_id: 'lsst_forced:169298432598474793' })).toBe(4);
-    expect(alertTypeOf({ alert_id: 'ztf_candidate:2552120390115015005' })).toBe(1);
-    expect(alertTypeOf({ alert_id: 'ztf_upper_limit:ZTF21abc-123' })).toBe(2);
+  it('reads ant_survey as clients do (1, 2 ZTF, 3 DECam, 4 Rubin), Rubin forced photometry by its id, else the id prefix alone', () => {
+    expect(alertTypeOf({ alert_id: 'x', ant_survey: 1 })).toBe('ztf_detection');
+    expect(alertTypeOf({ alert_id: 'x', ant_survey: 2 })).toBe('ztf_upper_limit');
+    expect(alertTypeOf({ alert_id: 'decam:1', ant_survey: 3, ant_mag: 20 })).toBe('decam');
+    expect(alertTypeOf({ alert_id: 'lsst:169298432598474793', ant_survey: 4, ant_mag: 21 })).toBe('rubin_detection');
+    expect(alertTypeOf({ alert_id: 'lsst_forced:169298432598474793', ant_survey: 4, ant_mag: 21 })).toBe('rubin_forced');
+    expect(alertTypeOf({ alert_id: 'lsst_forced:169298432598474793', ant_survey: 4 })).toBe('rubin_upper_limit');
+    expect(alertTypeOf({ alert_id: 'lsst:169298432598474793' })).toBe('rubin_detection');
+    expect(alertTypeOf({ alert_id: 'lsst_forced:169298432598474793' })).toBe('rubin_upper_limit');
+    expect(alertTypeOf({ alert_id: 'ztf_candidate:2552120390115015005' })).toBe('ztf_detection');
+    expect(alertTypeOf({ alert_id: 'ztf_upper_limit:ZTF21abc-123' })).toBe('ztf_upper_limit');
+    expect(alertTypeOf({ alert_id: 'x', ant_survey: 9 })).toBe('survey_9');
     expect(alertTypeOf({ alert_id: 'other' })).toBeUndefined();
-    expect([1, 2, 3, 4, 9].map((code) => alertTypeLabel(code))).toEqual(['ZTF candidate', 'ZTF upper limit', 'Rubin detection', 'Rubin forced photometry', 'Survey code 9']);
-    expect(alertTypeLabel(4, 'short')).toBe('Rubin forced phot.');
+    const types = sortAlertTypes(['survey_9', 'rubin_upper_limit', 'rubin_forced', 'rubin_detection', 'decam', 'ztf_upper_limit', 'ztf_detection', 'rubin_forced']);
+    expect(types.map((type) => `${alertTypeCode(type)} ${alertTypeLabel(type)}`)).toEqual([
+      '1 ZTF detection', '2 ZTF upper limit', '3 DECam', '4 Rubin detection', '4 Rubin forced measurement', '4 Rubin upper limit', '9 Survey code 9',
+    ]);
+    expect(alertTypeLabel('rubin_forced', 'short')).toBe('Rubin forced meas.');
   });
 
   it('draws Rubin detections as magnitudes and empty forced photometry as upper limits, keeping the long ids', () => {
     const csv = [
       HEADER,
-      'x,lsst:169298432598474793,60800.1,3,10,20,r,21.5,0.1,,,,,',
+      'x,lsst:169298432598474793,60800.1,4,10,20,r,21.5,0.1,,,,,',
       'x,lsst_forced:169298432598474794,60801.1,4,10,20,y,,,23.9,,,,',
       'x,lsst_forced:169298432598474795,60802.1,4,10,20,u,22.1,0.3,,,,,',
       'x,ztf_candidate:2552120390115015005,60803.1,1,10,20,R,19.5,0.1,20.5,,,,',
@@ -37,12 +46,13 @@ describe('survey codes on the charts', () => {
     expect(points[0].alert_id).toBe('lsst:169298432598474793');
     const marks = buildMarks(points, new Map());
     expect(marks.map((m) => [m.passband, m.kind, m.alertType])).toEqual([
-      ['r', 'magnitude', 3],
-      ['y', 'upper_limit', 4],
-      ['u', 'magnitude', 4],
-      ['R', 'magnitude', 1],
+      ['r', 'magnitude', 'rubin_detection'],
+      ['y', 'upper_limit', 'rubin_upper_limit'],
+      ['u', 'magnitude', 'rubin_forced'],
+      ['R', 'magnitude', 'ztf_detection'],
     ]);
-    expect(marks.filter((m) => matchesSelection(m, { alertType: 4 })).map((m) => m.passband)).toEqual(['y', 'u']);
+    expect(marks.filter((m) => matchesSelection(m, { alertType: 'rubin_forced' })).map((m) => m.passband)).toEqual(['u']);
+    expect(marks.filter((m) => matchesSelection(m, { alertType: 'rubin_detection' })).map((m) => m.passband)).toEqual(['r']);
     expect(marks.filter((m) => matchesSelection(m, { passband: 'r' })).map((m) => m.alertId)).toEqual(['lsst:169298432598474793']);
   });
 });

@@ -31,27 +31,61 @@ export function sortPassbands(passbands: Iterable<string>): string[] {
   return [...new Set(passbands)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** ant_survey: 1 ZTF candidate, 2 ZTF upper limit, 3 Rubin detection, 4 Rubin forced photometry. */
-export const ALERT_TYPE_LABELS: Record<number, string> = {
-  1: 'ZTF candidate',
-  2: 'ZTF upper limit',
-  3: 'Rubin detection',
-  4: 'Rubin forced photometry',
+/**
+ * What kind of point an alert is. `ant_survey` is read as clients read it (ADR 0013): 1 ZTF detection,
+ * 2 ZTF upper limit, 3 DECam, 4 LSST (Rubin). Rubin's code covers detections and forced photometry,
+ * told apart by the `lsst_forced:` alert id; a forced point without ant_mag is an upper limit.
+ * An unknown code N is `survey_N`.
+ */
+export type AlertType = 'ztf_detection' | 'ztf_upper_limit' | 'decam' | 'rubin_detection' | 'rubin_forced' | 'rubin_upper_limit' | `survey_${number}`;
+
+const ALERT_TYPE_ORDER: AlertType[] = ['ztf_detection', 'ztf_upper_limit', 'decam', 'rubin_detection', 'rubin_forced', 'rubin_upper_limit'];
+
+const ALERT_TYPE_LABELS: Record<string, string> = {
+  ztf_detection: 'ZTF detection',
+  ztf_upper_limit: 'ZTF upper limit',
+  decam: 'DECam',
+  rubin_detection: 'Rubin detection',
+  rubin_forced: 'Rubin forced measurement',
+  rubin_upper_limit: 'Rubin upper limit',
 };
 
-/** Alert id prefixes, for lightcurves whose rows lack ant_survey. */
-const ALERT_TYPE_BY_PREFIX: Record<string, number> = { ztf_candidate: 1, ztf_upper_limit: 2, lsst: 3, lsst_forced: 4 };
+/** The lightcurve's in-chart legend has about 130 px for a label. */
+const SHORT_LABELS: Record<string, string> = { ...ALERT_TYPE_LABELS, rubin_forced: 'Rubin forced meas.' };
 
-/** A point's alert type: its ant_survey, else what its alert id's prefix says; undefined if neither. */
-export function alertTypeOf(point: Pick<LightcurvePoint, 'ant_survey' | 'alert_id'>): number | undefined {
-  if (typeof point.ant_survey === 'number' && Number.isInteger(point.ant_survey)) return point.ant_survey;
-  const prefix = point.alert_id.slice(0, point.alert_id.indexOf(':'));
-  return ALERT_TYPE_BY_PREFIX[prefix];
+/** ant_survey codes by alert id prefix, for lightcurves whose rows lack ant_survey. */
+const SURVEY_CODE_BY_PREFIX: Record<string, number> = { ztf_candidate: 1, ztf_upper_limit: 2, lsst: 4, lsst_forced: 4 };
+
+/** A point's alert type: from its ant_survey (else its alert id's prefix) and, for Rubin, its id; undefined if neither says. */
+export function alertTypeOf(point: Pick<LightcurvePoint, 'ant_survey' | 'alert_id' | 'ant_mag'>): AlertType | undefined {
+  const prefix = point.alert_id.slice(0, Math.max(point.alert_id.indexOf(':'), 0));
+  const code = typeof point.ant_survey === 'number' && Number.isInteger(point.ant_survey) ? point.ant_survey : SURVEY_CODE_BY_PREFIX[prefix];
+  if (code === undefined) return undefined;
+  if (code === 1) return 'ztf_detection';
+  if (code === 2) return 'ztf_upper_limit';
+  if (code === 3) return 'decam';
+  if (code === 4) {
+    if (prefix !== 'lsst_forced') return 'rubin_detection';
+    return point.ant_mag === undefined ? 'rubin_upper_limit' : 'rubin_forced';
+  }
+  return `survey_${code}`;
 }
 
-/** The lightcurve's in-chart legend has about 130 px for a label. */
-const SHORT_LABELS: Record<number, string> = { ...ALERT_TYPE_LABELS, 4: 'Rubin forced phot.' };
+/** The ant_survey code an alert type stands for (shown beside its label). */
+export function alertTypeCode(type: AlertType): number {
+  return CODE_OF_TYPE[type] ?? Number(type.slice('survey_'.length));
+}
+const CODE_OF_TYPE: Record<string, number> = { ztf_detection: 1, ztf_upper_limit: 2, decam: 3, rubin_detection: 4, rubin_forced: 4, rubin_upper_limit: 4 };
 
-export function alertTypeLabel(code: number, form: 'full' | 'short' = 'full'): string {
-  return (form === 'short' ? SHORT_LABELS : ALERT_TYPE_LABELS)[code] ?? `Survey code ${code}`;
+export function alertTypeLabel(type: AlertType, form: 'full' | 'short' = 'full'): string {
+  return (form === 'short' ? SHORT_LABELS : ALERT_TYPE_LABELS)[type] ?? `Survey code ${alertTypeCode(type)}`;
+}
+
+/** The types present, in legend order: ZTF, DECam, Rubin, then unknown codes by number. */
+export function sortAlertTypes(types: Iterable<AlertType>): AlertType[] {
+  const rank = (type: AlertType) => {
+    const index = ALERT_TYPE_ORDER.indexOf(type);
+    return index === -1 ? ALERT_TYPE_ORDER.length + alertTypeCode(type) : index;
+  };
+  return [...new Set(types)].sort((a, b) => rank(a) - rank(b));
 }
