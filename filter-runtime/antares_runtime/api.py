@@ -1,5 +1,7 @@
 """The two filter base classes real authors subclass, and how the runtime instantiates them."""
-from .core import Declarations, FilterError
+import inspect
+
+from .core import Changes, Declarations, FilterError
 
 
 class Filter:
@@ -47,6 +49,10 @@ class BaseFilter:
         pass
 
     def run(self, locus):
+        # Called directly by an author (`HelloWorld().run(devkit_locus)`, as the devkit's README does):
+        # the locus records what the filter does, checked against its declarations as in production.
+        if getattr(locus, '_changes', False) is None:
+            locus._bind(Changes(Declarations(type(self), api_of(type(self)))))
         return self._run(locus)
 
     def _run(self, locus):
@@ -54,6 +60,8 @@ class BaseFilter:
 
 
 def api_of(cls):
+    if isinstance(cls, type) and getattr(cls, '_antares_api', None) == '2019' and issubclass(cls, Filter):
+        return '2019'
     if isinstance(cls, type) and issubclass(cls, BaseFilter):
         return 'B'
     if isinstance(cls, type) and issubclass(cls, Filter):
@@ -74,19 +82,49 @@ def instantiate(cls, files=None):
     return instance, decl
 
 
-def find_filter_class(namespace, class_name=None, module_name=None):
-    """The filter class a module defines: the named one, else the only subclass defined in it."""
+def filter_candidates(namespace, module_name=None):
+    """The filters a module defines, in definition order: its filter classes; when it has none, its
+    2019-style filter functions (`def f(locus)`). Classes imported from elsewhere are not its own."""
+    classes = [v for v in namespace.values()
+               if isinstance(v, type) and issubclass(v, (Filter, BaseFilter)) and not _is_base(v)
+               and (module_name is None or v.__module__ == module_name)]
+    if classes:
+        return classes
+    from .legacy import is_filter_function
+    return [v for v in namespace.values() if is_filter_function(v, module_name)]
+
+
+def _is_base(cls):
+    return cls in (Filter, BaseFilter) or cls.__dict__.get('_antares_api') is not None
+
+
+def find_filter_class(namespace, class_name=None, module_name=None, source=None):
+    """The filter a module defines: the one named, else the last one it defines (notebook exports hold
+    helper classes and earlier drafts above the filter meant). A 2019 filter function is wrapped in a class."""
     if class_name:
-        cls = namespace.get(class_name)
-        if cls is None:
-            raise FilterError(f'class {class_name} is not defined by the filter code')
-        api_of(cls)
-        return cls
-    found = [v for v in namespace.values()
-             if isinstance(v, type) and v not in (Filter, BaseFilter) and issubclass(v, (Filter, BaseFilter))
-             and (module_name is None or v.__module__ == module_name)]
-    if len(found) != 1:
-        names = [c.__name__ for c in found]
-        raise FilterError('the code must define exactly one filter class (a subclass of dk.Filter or '
-                          f'BaseFilter), or the load must name one; found {names or "none"}')
-    return found[0]
+        chosen = namespace.get(class_name)
+        if chosen is None or not (isinstance(chosen, type) or inspect.isfunction(chosen)):
+            found = [c.__name__ for c in filter_candidates(namespace, module_name)]
+            raise FilterError(f'{class_name} is not defined by the filter code (filters found: {found or "none"})')
+    else:
+        found = filter_candidates(namespace, module_name)
+        if not found:
+            raise FilterError('the code defines no filter: a subclass of dk.Filter (antares.devkit) or BaseFilter '
+                              '(antares_devkit.models), or a 2019-style function `def my_filter(locus)`')
+        chosen = found[-1]
+    if not isinstance(chosen, type):
+        from .legacy import function_filter_class
+        return function_filter_class(chosen, source if source is not None else _module_source(namespace))
+    api_of(chosen)
+    return chosen
+
+
+def _module_source(namespace):
+    path = namespace.get('__file__')
+    if isinstance(path, str):
+        try:
+            with open(path, encoding='utf-8') as fh:
+                return fh.read()
+        except OSError:
+            pass
+    return None

@@ -6,6 +6,7 @@ import math
 import time
 import traceback
 
+from .environment import missing_module_message
 from .locus import LocusA, LocusB, make_locus, unpacked_properties
 
 TYPES = ('int', 'float', 'str')
@@ -91,7 +92,8 @@ class Declarations:
         self.locus_props = _typed(cls, 'OUTPUT_LOCUS_PROPERTIES')
         self.alert_props = _typed(cls, 'OUTPUT_ALERT_PROPERTIES')
         # API B names its tag list OUTPUT_LOCUS_TAGS; real API B filters also use OUTPUT_TAGS.
-        self.tag_attr = 'OUTPUT_LOCUS_TAGS' if api == 'B' else 'OUTPUT_TAGS'
+        self.tag_attr = {'B': 'OUTPUT_LOCUS_TAGS',
+                         '2019': "the stream names the filter's code passes to send_to_stream()"}.get(api, 'OUTPUT_TAGS')
         self.tags = set(_tag_names(cls, 'OUTPUT_TAGS')) | set(_tag_names(cls, 'OUTPUT_LOCUS_TAGS'))
         region = getattr(cls, 'REQUIRED_GRAV_WAVE_PROB_REGION', None)
         if region is not None and not isinstance(region, (int, float)):
@@ -205,7 +207,7 @@ def run_one(instance, decl, raw, locus=None, reraise=False):
         locus = make_locus(raw, changes, decl.api)
     else:
         locus._bind(changes)
-    method = instance.run if decl.api == 'A' else instance._run
+    method = instance._run if decl.api == 'B' else instance.run
     t0 = time.perf_counter()
     try:
         method(locus)
@@ -230,7 +232,9 @@ def format_error(exc, skip_frames=0):
     for _ in range(skip_frames):
         tb_obj = tb_obj.tb_next if tb_obj is not None and tb_obj.tb_next is not None else tb_obj
     tb = ''.join(traceback.format_exception(type(exc), exc, tb_obj))
-    return {'type': type(exc).__name__, 'message': str(exc)[:2000], 'traceback': tb[-20000:]}
+    # A package the sandbox does not provide, imported at load or inside run(): say so, and what is there.
+    message = (missing_module_message(exc) if isinstance(exc, ModuleNotFoundError) else None) or str(exc)
+    return {'type': type(exc).__name__, 'message': message[:2000], 'traceback': tb[-20000:]}
 
 
 def percentiles(ts):

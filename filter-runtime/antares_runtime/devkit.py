@@ -4,16 +4,18 @@ They run a filter in-process, like the real devkit: exceptions from the filter p
 sees the traceback. Sample loci come from `devdata` (a JSON-lines file named by ANTARES_DEVKIT_LOCI,
 else deterministic synthetic loci), since the sandbox has no database.
 """
+import inspect
 import os
 import sys
 
 from . import devdata
 from .api import api_of, instantiate
 from .core import percentiles, run_one
-from .locus import LocusA, LocusB, LocusBase, make_locus
+from .locus import LocusB, LocusBase, locus_class, make_locus
 
 VERSION = '2.11.0'
 _instances = {}  # filter class -> (instance, declarations): setup() once per process, as in production
+_function_classes = {}  # 2019 filter function -> the class wrapping it
 
 
 def init(*args, **kwargs):
@@ -23,6 +25,12 @@ def init(*args, **kwargs):
 
 
 def _prepared(filter_, files=None):
+    if inspect.isfunction(filter_):  # a 2019 filter function (antares.dev_kit)
+        key = filter_
+        if key not in _function_classes:
+            from .legacy import function_filter_class
+            _function_classes[key] = function_filter_class(filter_)
+        filter_ = _function_classes[key]
     if not isinstance(filter_, type):  # an instance: use it as it is (its setup() is the caller's business)
         from .core import Declarations
         cls = type(filter_)
@@ -40,7 +48,8 @@ def _as_locus(locus, api):
         locus = devdata.get_locus(locus)
     if isinstance(locus, LocusBase):
         raw = locus._raw
-        return raw, (locus if isinstance(locus, LocusA if api == 'A' else LocusB) else make_locus(raw, None, api))
+        return raw, (locus if type(locus) is locus_class(api) or (api == 'B' and isinstance(locus, LocusB))
+                     else make_locus(raw, None, api))
     if isinstance(locus, dict):
         return locus, make_locus(locus, None, api)
     raise TypeError('locus must be a locus id, a dict, or a locus from locus_from_dict()')

@@ -300,4 +300,14 @@ class LocusB(LocusBase):
 
 
 def make_locus(raw, changes, api):
-    return (LocusA if api == 'A' else LocusB)(raw, changes)
+    return locus_class(api)(raw, changes)
+
+
+def locus_class(api):
+    """The locus type each filter API receives ('2019': the function filters of antares.dev_kit)."""
+    if api == 'B':
+        return LocusB
+    if api == '2019':
+        from .legacy import LegacyLocus
+        return LegacyLocus
+    return LocusA

@@ -28,8 +28,10 @@ RUNTIME = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INSIDE = '/opt/antares-runtime'
 BASE_UID = 200000
 WORKER = f"import sys; sys.path.insert(0, '{INSIDE}'); from antares_runtime.worker import main; main()"
+# /etc/matplotlibrc: Debian keeps matplotlib's defaults there; without it `import matplotlib` fails.
+# /etc/fonts: fontconfig's configuration (read by libraries some filter packages load), else it complains.
 ETC = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/localtime',
-       '/etc/mime.types']
+       '/etc/mime.types', '/etc/matplotlibrc', '/etc/fonts']
 
 
 # The limits, all required: they come from one place, the server's validated configuration

@@ -20,7 +20,7 @@ import tempfile
 import time
 import types
 
-from .api import find_filter_class, instantiate
+from .api import filter_candidates, find_filter_class, instantiate
 from .capture import Capture
 from .core import format_error, percentiles, run_one
 from . import locus as _locus
@@ -164,6 +164,7 @@ def main():
     _locus.UNPACK[0] = lambda packed: decode(a2b_base64(packed).decode('utf-8'))
     run_one_, recheck_, format_error_, percentiles_ = run_one, recheck, format_error, percentiles
     killed_strays, find_class, instantiate_ = _stray_guard(own_pid), find_filter_class, instantiate
+    candidates = filter_candidates
     write = os.write
     getpid = os.getpid
     setitimer = signal.setitimer
@@ -244,13 +245,15 @@ def main():
         module.__file__ = path
         sys.modules[module_name] = module
         exec(compile(code, path, 'exec'), module.__dict__)
-        cls = find_class(module.__dict__, msg.get('class_name'), module_name)
+        # Which filters the file defines, before user code can change its namespace again (setup()).
+        found = [c.__name__ for c in candidates(module.__dict__, module_name)]
+        cls = find_class(module.__dict__, msg.get('class_name'), module_name, code)
         files = {name: base64.b64decode(data) for name, data in (msg.get('files') or {}).items()}
         instance, decl = instantiate_(cls, files)
         # A snapshot taken before any run: patching the runtime's classes later does not widen it.
         allowed = (frozenset(decl.tags), dict(decl.locus_props), dict(decl.alert_props))
         filters[filter_id] = (instance, decl, allowed)
-        return decl.outputs()
+        return dict(decl.outputs(), class_name=cls.__name__, filter_classes=found)
 
     def handle_load(msg):
         reply = {'id': msg.get('id'), 'nonce': msg.get('nonce'), 'op': 'loaded', 'filter_id': msg.get('filter_id')}

@@ -46,14 +46,16 @@ def test_run_reports_each_locus_and_errors_do_not_stop_the_batch(plain_worker):
 
 @pytest.mark.parametrize('code, message', [
     ('x = (', 'SyntaxError'),
-    ('import antares.devkit as dk\nclass A(dk.Filter): pass\nclass B(dk.Filter): pass\n', 'exactly one'),
+    ('import antares.devkit as dk\nX = dk.Filter\ndef helper(x, y): pass\n', 'defines no filter'),
+    ('import antares.devkit as dk\nclass A(dk.Filter): pass\nclass B(dk.Filter): pass\nclass_name = "C"\n',
+     'not defined'),
     ('import antares.devkit as dk\nclass A(dk.Filter):\n  OUTPUT_TAGS=[{"name":"a"}]\n'
      '  OUTPUT_LOCUS_PROPERTIES=[{"name":"p","type":"list"}]\n', 'type must be one of'),
     ('import antares.devkit as dk\nclass A(dk.Filter):\n  REQUIRES_FILES=["f.txt"]\n', 'REQUIRES_FILES'),
     ('import sys\nsys.exit(4)\n', 'SystemExit'),
 ])
 def test_load_errors_come_back_with_a_traceback(plain_worker, code, message):
-    reply = plain_worker.load('bad', code)
+    reply = plain_worker.load('bad', code, class_name='C' if 'class_name' in code else None)
     assert reply['ok'] is False
     assert message in reply['error']['type'] + reply['error']['message'] + reply['error']['traceback']
     assert plain_worker.load('good', TAGGER)['ok'] is True  # the worker goes on
