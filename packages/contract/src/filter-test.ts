@@ -30,6 +30,10 @@ export interface FilterTestReport {
     tags: Array<{ name: string }>;
     locus_properties: Array<{ name: string; type: string }>;
     alert_properties: Array<{ name: string; type: string }>;
+    /** The filter that ran: the class (or 2019-style function) named, else the last one the code defines. */
+    class_name: string | null;
+    /** Every filter class the code defines, in order (its 2019-style filter functions when it has no class). */
+    filter_classes: string[];
   } | null;
   /** What the filter printed while loading (module level and setup()). */
   stdout: string;
@@ -48,3 +52,10 @@ export interface FilterTestReport {
 /** How many recent loci a dry run takes when no locus ids are given, and at most. */
 export const FILTER_TEST_DEFAULT_LOCI = 20;
 export const FILTER_TEST_MAX_LOCI = 100;
+
+/**
+ * `filter_class` of a version or a dry run: the filter to run when the code defines several (a Python
+ * identifier; absent or null: the last filter class the code defines).
+ */
+export const FILTER_CLASS_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
+export const FILTER_CLASS_MAX = 255;

@@ -103,6 +103,8 @@ export interface FilterVersionTable {
   status: Generated<string>;
   feedback: string | null;
   declared_outputs: ColumnType<JsonObject | null, string | null, string | null>;
+  /** The filter class (or 2019 function) the version runs; null: the last one its code defines. */
+  filter_class: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   transitioned_at: Date | null;

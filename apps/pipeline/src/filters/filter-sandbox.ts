@@ -9,10 +9,11 @@ export type CodeCheck = { ok: true; outputs: Record<string, unknown> } | { ok: f
 
 /** What the API server does with filter code in the sandbox: check it on submission, and dry-run it. */
 export interface FilterSandbox {
-  /** Loads the code (import, class, declarations, setup) and tells what it declares. */
-  validate(code: string): Promise<CodeCheck>;
+  /** Loads the code (import, class, declarations, setup) and tells what it declares. `filterClass`:
+   * the filter to load when the code defines several (default: the last one it defines). */
+  validate(code: string, filterClass?: string): Promise<CodeCheck>;
   /** Runs the code on these loci, as Level 2 would, and reports what it would do; stores nothing. */
-  dryRun(code: string, loci: LocusRow[]): Promise<FilterTestReport>;
+  dryRun(code: string, loci: LocusRow[], filterClass?: string): Promise<FilterTestReport>;
 }
 
 /** A dry run stops when this many loci in a row time out: a filter hung on the first loci says so at once. */
@@ -31,21 +32,22 @@ export function createFilterSandbox(repos: Repositories, limits: SandboxLimits =
   if (missing.length > 0) return { missing, close: async () => {} };
   const { dryRunBudgetMs, dryRunWorkers, ...workerLimits } = limits;
   const pool = new FilterSandboxPool({ ...workerLimits, maxWorkers: dryRunWorkers, slotOffset: 500 });
-  const withLoaded = async <T>(code: string, use: (id: string, loaded: Awaited<ReturnType<FilterSandboxPool['load']>>) => Promise<T>): Promise<T> => {
+  const withLoaded = async <T>(code: string, filterClass: string | undefined,
+    use: (id: string, loaded: Awaited<ReturnType<FilterSandboxPool['load']>>) => Promise<T>): Promise<T> => {
     const id = `sandbox-${randomUUID()}`;
     try {
-      return await use(id, await pool.load(id, code));
+      return await use(id, await pool.load(id, code, {}, filterClass));
     } finally {
       await pool.unload(id).catch(() => {});
     }
   };
   const sandbox: FilterSandbox = {
-    validate: (code) => withLoaded(code, async (_id, result) => {
+    validate: (code, filterClass) => withLoaded(code, filterClass, async (_id, result) => {
       if (result.ok && result.outputs) return { ok: true, outputs: result.outputs as unknown as Record<string, unknown> };
       const error = result.error;
       return { ok: false, message: error ? `${error.type}: ${error.message}\n${error.traceback}`.trim() : 'The filter could not be loaded' };
     }),
-    dryRun: (code, loci) => withLoaded(code, async (id, loaded) => {
+    dryRun: (code, loci, filterClass) => withLoaded(code, filterClass, async (id, loaded) => {
       if (!loaded.ok || !loaded.outputs) return reportOf({ loaded: false, loadError: loaded.error ?? unknownLoadError, stdout: loaded.stdout, reports: [], stoppedEarly: null });
       const inputs = await locusInputsFor(repos, loci);
       const batch = await pool.runBatch(id, inputs, alertPropertyLoader(repos), { budgetMs: dryRunBudgetMs, stopAfterTimeouts: DRY_RUN_STOP_AFTER_TIMEOUTS });
@@ -79,7 +81,11 @@ function reportOf(run: {
     loaded: run.loaded,
     load_error: run.loadError ?? null,
     outputs: run.outputs
-      ? { tags: run.outputs.tags.map((name) => ({ name })), locus_properties: run.outputs.locus_properties, alert_properties: run.outputs.alert_properties }
+      ? {
+        tags: run.outputs.tags.map((name) => ({ name })), locus_properties: run.outputs.locus_properties,
+        alert_properties: run.outputs.alert_properties, class_name: run.outputs.class_name ?? null,
+        filter_classes: run.outputs.filter_classes ?? [],
+      }
       : null,
     stdout: run.stdout,
     loci,

@@ -43,12 +43,12 @@ class Broken(dk.Filter):
 describe.skipIf(missing.length > 0)('Level 2 filters in the pipeline', () => {
   let database: TestDatabase;
   let pool: FilterSandboxPool;
-  const enable = async (name: string, code: string, priority: number) => {
+  const enable = async (name: string, code: string, priority: number, filterClass?: string) => {
     const { repos } = database;
     const owner = (await repos.users.findByUsername('level2-owner')) ?? (await repos.users.create({ username: 'level2-owner', email: 'l2@example.org', name: 'L2', password_hash: 'x' }))!;
     const filter = (await repos.filters.create({ user_id: owner.user_id, name, description: name }))!;
     await database.db.updateTable('filter').set({ priority }).where('filter_id', '=', filter.filter_id).execute();
-    const version = await repos.filters.createVersion({ filter_id: filter.filter_id, code, comment: 'v1', declared_outputs: null });
+    const version = await repos.filters.createVersion({ filter_id: filter.filter_id, code, comment: 'v1', declared_outputs: null, filter_class: filterClass });
     await repos.filters.transition(filter.filter_id, version.filter_version_id, 'ENABLED', null);
     return filter.filter_id;
   };
@@ -145,5 +145,34 @@ class Hung(dk.Filter):
     } finally {
       await hangPool.close();
     }
+  });
+
+  it('runs the filter class a version names when its code defines several', async () => {
+    const notebook = `import antares.devkit as dk
+class Earlier(dk.Filter):
+    OUTPUT_TAGS = [{'name': 'nb_earlier', 'description': 'the class the version names'}]
+    def run(self, locus):
+        locus.tag('nb_earlier')
+class Later(dk.Filter):
+    OUTPUT_TAGS = [{'name': 'nb_later', 'description': 'the last class: the default'}]
+    def run(self, locus):
+        locus.tag('nb_later')
+`;
+    await enable('Named class', notebook, 5, 'Earlier');
+    await enable('Default class', notebook, 6);
+    const level2 = new Level2Stage(database.repos, pool);
+    await level2.refresh();
+    const survey = mkdtempSync(path.join(os.tmpdir(), 'antares-level2-class-'));
+    await simulateSurvey({ objects: 20, nights: 4, seed: 17, outDir: survey, processes: 1 });
+    await ingestFiles(database.repos, expandInputs([survey]), { level2 });
+    rmSync(survey, { recursive: true, force: true });
+    const multi = compileLocusSearch({ query: { range: { 'properties.num_mag_values': { gte: 2 } } } });
+    const { rows } = await database.repos.loci.search({ search: multi, sort: [], limit: 1000, offset: 0 });
+    const updated = rows.filter((l) => l.tags.includes('nb_earlier') || l.tags.includes('nb_later'));
+    expect(updated.length).toBeGreaterThan(0);
+    // Both versions ran on every locus they saw: the named class in one, the last class in the other.
+    for (const locus of updated) expect(locus.tags).toEqual(expect.arrayContaining(['nb_earlier', 'nb_later']));
+    expect((await database.repos.streams.read('nb_earlier', 0, 10_000)).length)
+      .toBe((await database.repos.streams.read('nb_later', 0, 10_000)).length);
   });
 });

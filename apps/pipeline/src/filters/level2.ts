@@ -75,7 +75,7 @@ export class Level2Stage {
       const known = current.get(key);
       if (known) { wanted.push(known); current.delete(key); continue; }
       const filter: LoadedFilter = { key, filterId: f.filter_id, versionId: f.version_id, name: f.name, errorChannel: '' };
-      const result = await this.pool.load(key, f.code);
+      const result = await this.pool.load(key, f.code, {}, f.filter_class ?? undefined);
       filter.errorChannel = result.outputs?.error_channel ?? '';
       const timeouts = result.error?.type === 'Timeout' ? (this.loadTimeouts.get(key) ?? 0) + 1 : 0;
       this.loadTimeouts.set(key, timeouts);

@@ -35,10 +35,13 @@ export interface LocusReport {
   stdout: string; stderr: string; error?: FilterError; skip_reason?: string; killed_processes?: number;
 }
 export interface FilterOutputs {
-  name: string; api: 'A' | 'B'; tags: string[]; requires_files: string[]; error_channel: string;
+  /** 'A': antares.devkit Filter; 'B': antares_devkit/devkit2_poc BaseFilter; '2019': an antares.dev_kit function. */
+  name: string; api: 'A' | 'B' | '2019'; tags: string[]; requires_files: string[]; error_channel: string;
   locus_properties: { name: string; type: 'int' | 'float' | 'str' }[];
   alert_properties: { name: string; type: 'int' | 'float' | 'str' }[];
   triggering_survey: string | null; required_grav_wave_prob_region: number | null;
+  /** The filter loaded (the class named, else the last one the code defines) and every one it defines. */
+  class_name: string; filter_classes: string[];
 }
 export interface LoadResult { ok: boolean; outputs?: FilterOutputs; error?: FilterError; stdout: string; stderr: string; t: number }
 export interface BatchResult {

@@ -17,7 +17,8 @@ export type Caller = 'anonymous' | 'user' | 'admin';
 const PASSWORD = 'Galaxy2026';
 // Filter code is never run here: the sandbox stub accepts it and reports an empty dry run.
 const EMPTY_DRY_RUN: FilterTestReport = {
-  loaded: true, load_error: null, outputs: { tags: [], locus_properties: [], alert_properties: [] }, stdout: '', loci: [], stopped_early: null,
+  loaded: true, load_error: null, outputs: { tags: [], locus_properties: [], alert_properties: [], class_name: null, filter_classes: [] }, stdout: '', loci: [],
+  stopped_early: null,
   timing: { p50_ms: null, p90_ms: null, p99_ms: null }, counts: { loci: 0, ok: 0, skipped: 0, error: 0, tagged: 0 },
 };
 

@@ -27,7 +27,8 @@ let counter = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 const DRY_RUN: FilterTestReport = {
-  loaded: true, load_error: null, outputs: { tags: [], locus_properties: [], alert_properties: [] }, stdout: '', loci: [], stopped_early: null,
+  loaded: true, load_error: null, outputs: { tags: [], locus_properties: [], alert_properties: [], class_name: null, filter_classes: [] }, stdout: '', loci: [],
+  stopped_early: null,
   timing: { p50_ms: null, p90_ms: null, p99_ms: null }, counts: { loci: 0, ok: 0, skipped: 0, error: 0, tagged: 0 },
 };
 

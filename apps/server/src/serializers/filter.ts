@@ -41,6 +41,7 @@ export function filterVersionResource(version: FilterVersionRow, filter: FilterR
       feedback: version.feedback,
       public: filter.public,
       declared_outputs: version.declared_outputs,
+      filter_class: version.filter_class,
       created_at: version.created_at.toISOString(),
       updated_at: version.updated_at.toISOString(),
       transitioned_at: version.transitioned_at?.toISOString() ?? null,

@@ -1,4 +1,6 @@
-import { FEEDBACK_REQUIRED, LIMITS, MESSAGES, TRANSITIONS, isVersionStatus, type FilterTestReport } from '@antares/contract';
+import {
+  FEEDBACK_REQUIRED, FILTER_CLASS_MAX, FILTER_CLASS_PATTERN, LIMITS, MESSAGES, TRANSITIONS, isVersionStatus, type FilterTestReport,
+} from '@antares/contract';
 import type { FilterRow, FilterVersionRow, FilterViewer, LocusRow, Repositories } from '@antares/db';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import type { Identity } from '../auth/authenticator.ts';
@@ -10,10 +12,21 @@ import { SandboxTurns } from './sandbox-turns.ts';
  * sandbox cannot run, and then code is stored unchecked and dry runs answer 503.
  */
 export interface FilterSandbox {
-  /** Loads code in the sandbox and tells what it declares. */
-  validate(code: string): Promise<{ ok: true; outputs: Record<string, unknown> } | { ok: false; message: string }>;
+  /** Loads code in the sandbox (its filter `filterClass`, else the last it defines) and tells what it declares. */
+  validate(code: string, filterClass?: string): Promise<{ ok: true; outputs: Record<string, unknown> } | { ok: false; message: string }>;
   /** Runs code on these loci as Level 2 would, storing nothing. */
-  dryRun(code: string, loci: LocusRow[]): Promise<FilterTestReport>;
+  dryRun(code: string, loci: LocusRow[], filterClass?: string): Promise<FilterTestReport>;
+}
+
+const FILTER_CLASS = new RegExp(FILTER_CLASS_PATTERN);
+
+/** `filter_class` of a version or a dry run: a Python identifier, or absent (blank counts as absent). */
+export function filterClassOf(attributes: Record<string, unknown>): string | undefined {
+  const name = (stringField(attributes, 'filter_class') ?? '').trim();
+  if (name === '') return undefined;
+  if (name.length > FILTER_CLASS_MAX) throw badRequest(`filter_class: ${MESSAGES.maxLength(FILTER_CLASS_MAX)}`);
+  if (!FILTER_CLASS.test(name)) throw badRequest(`filter_class: ${MESSAGES.invalidCharacters}`);
+  return name;
 }
 
 const FILTER_NAME = /^[A-Za-z][A-Za-z0-9 _.\-]*$/;
@@ -64,14 +77,20 @@ export class FilterService {
     if (code.trim() === '') throw badRequest(`code: ${MESSAGES.required}`);
     if (comment === '') throw badRequest(`comment: ${MESSAGES.required}`);
     if (comment.length > LIMITS.commentMax) throw badRequest(`comment: ${MESSAGES.maxLength(LIMITS.commentMax)}`);
+    const named = filterClassOf(attributes);
     let outputs: Record<string, unknown> | null = null;
     const sandbox = this.sandbox;
     if (sandbox) {
-      const result = await this.turns.take(identity.user.user_id, () => sandbox.validate(code));
+      const result = await this.turns.take(identity.user.user_id, () => sandbox.validate(code, named));
       if (!result.ok) throw new ApiError(422, 'Invalid filter code', result.message);
       outputs = result.outputs;
     }
-    return this.repos.filters.createVersion({ filter_id: filter.filter_id, code, comment, declared_outputs: outputs });
+    // The filter the version runs: as named, else the one the sandbox chose (stored, so a later runtime
+    // choosing differently cannot change what an approved version runs).
+    const chosen = typeof outputs?.class_name === 'string' ? outputs.class_name : undefined;
+    return this.repos.filters.createVersion({
+      filter_id: filter.filter_id, code, comment, declared_outputs: outputs, filter_class: named ?? chosen ?? null,
+    });
   }
 
   async transition(filter: FilterRow, versionId: number, attributes: Record<string, unknown>): Promise<FilterVersionRow> {

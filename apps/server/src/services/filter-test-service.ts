@@ -2,7 +2,7 @@ import { FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI, MESSAGES, type FilterTe
 import type { LocusRow, Repositories } from '@antares/db';
 import { ApiError, badRequest } from '../errors.ts';
 import { stringField } from './body.ts';
-import type { FilterSandbox } from './filter-service.ts';
+import { filterClassOf, type FilterSandbox } from './filter-service.ts';
 import { SandboxTurns } from './sandbox-turns.ts';
 
 /** Level 2 runs only on loci with at least two measurements; a dry run picks its recent loci alike. */
@@ -19,12 +19,13 @@ export class FilterTestService {
     const code = stringField(attributes, 'code') ?? '';
     if (code.trim() === '') throw badRequest(`code: ${MESSAGES.required}`);
     if (code.length > CODE_MAX_CHARS) throw badRequest(`code: ${MESSAGES.maxLength(CODE_MAX_CHARS)}`);
+    const filterClass = filterClassOf(attributes);
     const loci = await this.lociFor(attributes);
     if (!this.sandbox) {
       throw new ApiError(503, 'Service Unavailable', 'Filters cannot be tested on this server: its filter sandbox is not available');
     }
     const sandbox = this.sandbox;
-    return this.turns.take(userId, () => sandbox.dryRun(code, loci));
+    return this.turns.take(userId, () => sandbox.dryRun(code, loci, filterClass));
   }
 
   private async lociFor(attributes: Record<string, unknown>): Promise<LocusRow[]> {

@@ -26,6 +26,7 @@ export interface FilterVersionRow {
   status: string;
   feedback: string | null;
   declared_outputs: JsonObject | null;
+  filter_class: string | null;
   created_at: Date;
   updated_at: Date;
   transitioned_at: Date | null;
@@ -92,11 +93,12 @@ export class FilterRepository {
   }
 
   /** What Level 2 runs: enabled versions of filters the runner has on, highest priority first. */
-  async listForPipeline(): Promise<Array<{ filter_id: number; name: string; version_id: number; code: string }>> {
+  async listForPipeline(): Promise<Array<{ filter_id: number; name: string; version_id: number; code: string; filter_class: string | null }>> {
     return this.db.selectFrom('filter')
       .innerJoin('filter_version', 'filter_version.filter_version_id', 'filter.enabled_version_id')
       .where('filter.runner_enabled', '=', true)
-      .select(['filter.filter_id', 'filter.name', 'filter_version.filter_version_id as version_id', 'filter_version.code'])
+      .select(['filter.filter_id', 'filter.name', 'filter_version.filter_version_id as version_id', 'filter_version.code',
+        'filter_version.filter_class'])
       .orderBy('filter.priority', 'asc').orderBy('filter.filter_id', 'asc').execute();
   }
 
@@ -114,9 +116,11 @@ export class FilterRepository {
       .where('filter_version_id', '=', versionId).executeTakeFirst();
   }
 
-  async createVersion(values: { filter_id: number; code: string; comment: string; declared_outputs: JsonObject | null }): Promise<FilterVersionRow> {
+  async createVersion(values: {
+    filter_id: number; code: string; comment: string; declared_outputs: JsonObject | null; filter_class?: string | null;
+  }): Promise<FilterVersionRow> {
     return this.db.insertInto('filter_version').values({
-      filter_id: values.filter_id, code: values.code, comment: values.comment,
+      filter_id: values.filter_id, code: values.code, comment: values.comment, filter_class: values.filter_class ?? null,
       declared_outputs: values.declared_outputs === null ? null : JSON.stringify(values.declared_outputs),
       validated_at: values.declared_outputs === null ? null : new Date(),
     }).returningAll().executeTakeFirstOrThrow();

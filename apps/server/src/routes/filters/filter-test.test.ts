@@ -90,6 +90,60 @@ describe.skipIf(missing.length > 0)('filter dry runs', () => {
     expect(report.timing.p50_ms).toBeNull();
   });
 
+  it('runs the last filter class of a notebook export, or the one named by filter_class, and says which it found', async () => {
+    const notebook = `import antares.devkit as dk
+class Helper:
+    limit = 18.5
+class Draft(dk.Filter):
+    OUTPUT_TAGS = [{'name': 'nb_faint', 'description': 'a draft'}]
+    def run(self, locus):
+        if locus.alert.properties.get('ant_mag', 0) > Helper.limit:
+            locus.tag('nb_faint')
+class Final(dk.Filter):
+    OUTPUT_TAGS = [{'name': 'nb_bright', 'description': 'the one meant'}]
+    def run(self, locus):
+        if locus.alert.properties.get('ant_mag', 99) <= Helper.limit:
+            locus.tag('nb_bright')
+`;
+    const loci = await server.repos.loci.newestForFilters(6, 2);
+    const ids = loci.map((l) => l.locus_id);
+    const byDefault = (await user.post('/v1/filters/test', data({ code: notebook, locus_ids: ids }))).body.data.attributes;
+    expect(byDefault.outputs).toMatchObject({ class_name: 'Final', filter_classes: ['Draft', 'Final'], tags: [{ name: 'nb_bright' }] });
+    const named = (await user.post('/v1/filters/test', data({ code: notebook, locus_ids: ids, filter_class: 'Draft' }))).body.data.attributes;
+    expect(named.outputs).toMatchObject({ class_name: 'Draft', filter_classes: ['Draft', 'Final'], tags: [{ name: 'nb_faint' }] });
+    // The triggering alert is the newest one: each locus' tag follows from its magnitude, read through the API.
+    for (const [i, id] of ids.entries()) {
+      const alerts = (await server.getJson(`/v1/loci/${id}/alerts`)).body.data as Array<{ attributes: { mjd: number; properties: Record<string, number> } }>;
+      const newest = alerts.reduce((a, b) => (b.attributes.mjd > a.attributes.mjd ? b : a));
+      const mag = newest.attributes.properties.ant_mag;
+      expect(byDefault.loci[i].new_tags).toEqual(mag !== undefined && mag <= 18.5 ? ['nb_bright'] : []);
+      expect(named.loci[i].new_tags).toEqual(mag !== undefined && mag > 18.5 ? ['nb_faint'] : []);
+    }
+    const unknown = (await user.post('/v1/filters/test', data({ code: notebook, locus_ids: ids, filter_class: 'Helper2' }))).body.data.attributes;
+    expect(unknown.loaded).toBe(false);
+    expect(unknown.load_error.message).toBe("Helper2 is not defined by the filter code (filters found: ['Draft', 'Final'])");
+  });
+
+  it('stores the filter class a new version runs: as named, else the one the sandbox chose; an unknown one is 422', async () => {
+    const code = 'import antares.devkit as dk\nclass First(dk.Filter):\n    pass\ndef helper(x, y):\n    pass\nclass Second(dk.Filter):\n    pass\n';
+    const userId = (await server.repos.users.findByUsername('tester'))!.user_id;
+    const filter = await user.post(`/v1/users/${userId}/filters`, { data: { type: 'filter', attributes: { name: 'Two classes', description: 'a notebook export' } } });
+    expect(filter.status).toBe(201);
+    const versions = `/v1/filters/${filter.body.data.id}/versions`;
+    const post = (attributes: Record<string, unknown>) => user.post(versions, { data: { type: 'filter_version', attributes: { code, comment: 'v', ...attributes } } });
+    const byDefault = await post({});
+    expect(byDefault.status).toBe(201);
+    expect(byDefault.body.data.attributes.filter_class).toBe('Second');
+    expect(byDefault.body.data.attributes.declared_outputs).toMatchObject({ class_name: 'Second', filter_classes: ['First', 'Second'] });
+    const named = await post({ filter_class: 'First' });
+    expect(named.body.data.attributes).toMatchObject({ filter_class: 'First', declared_outputs: { class_name: 'First' } });
+    expect((await user.get(`${versions}/${named.body.data.id}`)).body.data.attributes.filter_class).toBe('First');
+    const unknown = await post({ filter_class: 'Third' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0].detail).toContain("Third is not defined by the filter code (filters found: ['First', 'Second'])");
+    expect((await post({ filter_class: 'not a name' })).body.errors[0].detail).toBe('filter_class: Field contains invalid characters.');
+  });
+
   it('reports code that fails to load instead of running it', async () => {
     const report = (await user.post('/v1/filters/test', data({ code: 'import antares.devkit as dk\nclass F(dk.Filter:\n    pass\n' }))).body.data.attributes;
     expect(report.loaded).toBe(false);
@@ -106,6 +160,9 @@ describe.skipIf(missing.length > 0)('filter dry runs', () => {
       [{ code: TAGGER, last_n: 'many' }, 'last_n must be a whole number from 1 to 100'],
       [{ code: TAGGER, locus_ids: [] }, 'locus_ids must be a non-empty list of locus ids'],
       [{ code: TAGGER, locus_ids: ['ANT_NO_SUCH_LOCUS'] }, 'No locus with id "ANT_NO_SUCH_LOCUS"'],
+      [{ code: TAGGER, filter_class: 'Bright; import os' }, 'filter_class: Field contains invalid characters.'],
+      [{ code: TAGGER, filter_class: 7 }, 'filter_class must be a string'],
+      [{ code: TAGGER, filter_class: 'B'.repeat(256) }, 'filter_class: Field may not have more than 255 characters.'],
     ];
     for (const [attributes, detail] of cases) {
       const response = await user.post('/v1/filters/test', data(attributes));

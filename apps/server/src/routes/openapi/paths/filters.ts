@@ -1,5 +1,7 @@
 /** Filters, versions and their review, dry runs, tags and the filter runner (routes/filters, tags). */
-import { FEEDBACK_REQUIRED, FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI, LIMITS, VERSION_STATUSES } from '@antares/contract';
+import {
+  FEEDBACK_REQUIRED, FILTER_CLASS_MAX, FILTER_CLASS_PATTERN, FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI, LIMITS, VERSION_STATUSES,
+} from '@antares/contract';
 import { fail, jsonApi, jsonApiBody, numericPathParam, op, page, pathParam, queryParam, sort, type Paths } from '../shared.ts';
 
 const tags = ['Filters'];
@@ -9,6 +11,12 @@ const include = queryParam('include', '`owner`: the owners as included user reso
 const PRIVATE = 'A private filter is visible only to its owner and administrators; to anyone else it is "not found".';
 const FILTER_SORT = 'One of id, name, created_at, updated_at, public, priority.';
 const noFilter = 'No such filter (or a private filter of another user)';
+const filterClass = {
+  type: 'string', maxLength: FILTER_CLASS_MAX, pattern: FILTER_CLASS_PATTERN,
+  description: 'The filter to run when the code defines several (a notebook export with drafts and helpers): a filter class, '
+    + 'or a 2019-style function `def f(locus)`. Absent or blank: the last filter class the code defines. The load '
+    + 'result names the one chosen (`class_name`) and every one found (`filter_classes`).',
+};
 
 export const filterPaths: Paths = {
   '/v1/filters': {
@@ -47,10 +55,11 @@ export const filterPaths: Paths = {
         code: { type: 'string', maxLength: 512 * 1024, description: 'Python filter code' },
         locus_ids: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: FILTER_TEST_MAX_LOCI },
         last_n: { type: 'integer', minimum: 1, maximum: FILTER_TEST_MAX_LOCI, default: FILTER_TEST_DEFAULT_LOCI },
+        filter_class: filterClass,
       }, { required: ['code'] }),
       responses: {
-        200: jsonApi('A filter_test resource: whether the code loaded, its outputs, stdout, per-locus results, timings and counts'),
-        ...fail({ 400: 'Missing or too long code, bad locus_ids or last_n, or an unknown locus', 413: 'Request body over the server\'s limit (1 MiB)', 429: 'A dry run or code check of this user is still running', 503: 'The filter sandbox is not available on this server' }),
+        200: jsonApi('A filter_test resource: whether the code loaded, its outputs (with `class_name`, the filter that ran, and `filter_classes`, every one the code defines), stdout, per-locus results, timings and counts'),
+        ...fail({ 400: 'Missing or too long code, bad locus_ids, last_n or filter_class, or an unknown locus', 413: 'Request body over the server\'s limit (1 MiB)', 429: 'A dry run or code check of this user is still running', 503: 'The filter sandbox is not available on this server' }),
       },
     }),
   },
@@ -80,10 +89,11 @@ export const filterPaths: Paths = {
       requestBody: jsonApiBody('filter_version', {
         code: { type: 'string', description: 'Python filter code' },
         comment: { type: 'string', maxLength: LIMITS.commentMax },
+        filter_class: filterClass,
       }, { required: ['code', 'comment'] }),
       responses: {
-        201: jsonApi('The new filter_version resource'),
-        ...fail({ 400: 'Missing code or comment, or too long a comment', 403: 'Not the owner of this public filter', 404: noFilter, 413: 'Request body over the server\'s limit (1 MiB)', 422: 'The code does not load in the sandbox (the message says why)', 429: 'A dry run or code check of this user is still running' }),
+        201: jsonApi('The new filter_version resource: `filter_class` is the filter it runs (as named, else the sandbox\'s choice), `declared_outputs.filter_classes` every one its code defines'),
+        ...fail({ 400: 'Missing code or comment, too long a comment, or a bad filter_class', 403: 'Not the owner of this public filter', 404: noFilter, 413: 'Request body over the server\'s limit (1 MiB)', 422: 'The code does not load in the sandbox, or defines no filter named filter_class (the message says why)', 429: 'A dry run or code check of this user is still running' }),
       },
     }),
   },
