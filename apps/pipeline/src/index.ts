@@ -9,6 +9,7 @@ export { createFilterSandbox, type FilterSandbox, type CodeCheck } from './filte
 export { locusInputsFor } from './filters/locus-inputs.ts';
 export { APT_INSTALL, missingSandboxPrerequisites, FilterSandboxPool, type LocusForFilter } from './filters/sandbox-pool.ts';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type WorkerLimits } from './filters/sandbox-limits.ts';
+export { probeFilterEnvironment, FilterEnvironmentError } from './filters/filter-environment.ts';
 export { Level2Stage, LEVEL2_MIN_MEASUREMENTS } from './filters/level2.ts';
 export { ensureShippedFilters, SYSTEM_USERNAME, type SeedResult } from './filters/shipped/seed.ts';
 export { SHIPPED_FILTERS, type ShippedFilter } from './filters/shipped/index.ts';

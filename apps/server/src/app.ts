@@ -14,6 +14,7 @@ import { userRoutes } from './routes/users/index.ts';
 import { annotationRoutes } from './routes/annotations/index.ts';
 import { announcementRoutes } from './routes/announcements/index.ts';
 import { filterRoutes } from './routes/filters/index.ts';
+import { filterEnvironmentRoutes } from './routes/filter-environment/index.ts';
 import { tagAndRunnerRoutes } from './routes/tags/index.ts';
 import { watchListRoutes } from './routes/watch-lists/index.ts';
 import { streamRoutes } from './routes/streams/index.ts';
@@ -78,6 +79,7 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
   annotationRoutes(app, context);
   announcementRoutes(app, context);
   filterRoutes(app, context);
+  filterEnvironmentRoutes(app);
   tagAndRunnerRoutes(app, context);
   watchListRoutes(app, context);
   streamRoutes(app, context);

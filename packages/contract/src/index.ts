@@ -5,4 +5,5 @@ export { FILTER_CLASS_MAX, FILTER_CLASS_PATTERN, FILTER_TEST_DEFAULT_LOCI, FILTE
 export type { FilterTestReport, FilterTestLocus, FilterTestError, FilterTestLocusStatus } from './filter-test.ts';
 export { VERSION_STATUSES, TRANSITIONS, FEEDBACK_REQUIRED, isVersionStatus, type VersionStatus } from './filter-review.ts';
 export type { TeamMember } from './team.ts';
+export type { FilterEnvironment, FilterEnvironmentPackage } from './filter-environment.ts';
 export { INTEGER_RANGES, TIME_YEARS, storableTime } from './input-rules.ts';

@@ -103,6 +103,7 @@ function matrix(): Entry[] {
     get('GET /v1/tags', '/v1/tags'),
     get('GET /v1/tags/:name', `/v1/tags/${fx.tag}`),
     get('GET /v1/filter_runner', '/v1/filter_runner'),
+    get('GET /v1/filter_environment', '/v1/filter_environment'),
     get('GET /v1/streams', '/v1/streams'),
     get('GET /v1/streams/:name/messages', `/v1/streams/${fx.tag}/messages`),
     e('GET /v1/streams/:name/events', PUBLIC, () => ({ path: `/v1/streams/${fx.tag}/events`, stream: true })),

@@ -15,6 +15,7 @@ import { watchListPaths } from './paths/watch-lists.ts';
 import { streamPaths } from './paths/streams.ts';
 import { gravWavePaths } from './paths/grav-waves.ts';
 import { alertUploadPaths } from './paths/alert-uploads.ts';
+import { filterEnvironmentPaths } from './paths/filter-environment.ts';
 
 /** Joins the areas' paths; a path in two areas keeps the operations of both (none does today). */
 function merge(...areas: Paths[]): Paths {
@@ -38,6 +39,6 @@ export const openApiDocument = {
   },
   servers: [{ url: '/' }],
   tags,
-  paths: merge(sitePaths, lociPaths, catalogPaths, authPaths, accountPaths, filterPaths, watchListPaths, streamPaths, gravWavePaths, alertUploadPaths),
+  paths: merge(sitePaths, lociPaths, catalogPaths, authPaths, accountPaths, filterPaths, filterEnvironmentPaths, watchListPaths, streamPaths, gravWavePaths, alertUploadPaths),
   components: { schemas, securitySchemes },
 };

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import Accordion from 'react-bootstrap/Accordion';
 import { getConfig } from '../../../lib/config';
+import { FilterEnvironmentList } from '../../filters/components/FilterEnvironmentList';
 
 export function Component() {
   const { supportEmail, chatInvitationURL, frontendURL } = getConfig();
@@ -56,6 +57,10 @@ export function Component() {
           </ul>
         </>
       ),
+    },
+    {
+      q: 'Which Python packages can a filter import?',
+      a: <FilterEnvironmentList />,
     },
     {
       q: 'What are tags?',

@@ -9,6 +9,17 @@ import { useUserFilters, type Filter } from '../api/filters';
 import { EnabledBadge } from './EnabledBadge';
 import { usePublicToggle } from './use-public-toggle';
 import { FilterTable } from './FilterTable';
+import { FilterEnvironmentList } from './FilterEnvironmentList';
+import { SectionCard } from '../../../components/SectionCard';
+
+/** What filters may import, under every state of the page: authors need it before their first filter. */
+function FilterEnvironmentSection() {
+  return (
+    <SectionCard title="Filter Environment">
+      <FilterEnvironmentList />
+    </SectionCard>
+  );
+}
 
 function FindObjectsOfInterest({ signedIn }: { signedIn: boolean }) {
   return (
@@ -52,8 +63,14 @@ export function Component() {
       { id: 'created_at', header: 'Created At (UTC)', accessorKey: 'created_at', meta: { className: 'text-nowrap' }, cell: ({ row }) => isoUtcText(row.original.created_at) },
   ];
 
-  if (!isAuthenticated) return <FindObjectsOfInterest signedIn={false} />;
-  if (filters.isSuccess && filters.data.count === 0) return <FindObjectsOfInterest signedIn />;
+  if (!isAuthenticated || (filters.isSuccess && filters.data.count === 0)) {
+    return (
+      <>
+        <FindObjectsOfInterest signedIn={isAuthenticated} />
+        <FilterEnvironmentSection />
+      </>
+    );
+  }
   return (
     <section>
       <div className="d-flex align-items-center gap-3 mb-3">
@@ -64,6 +81,9 @@ export function Component() {
       </div>
       {visibility.elements}
       <FilterTable id="filter-table" caption="My filters" columns={columns} query={filters} list={list} emptyText="No filters" />
+      <div className="mt-4">
+        <FilterEnvironmentSection />
+      </div>
     </section>
   );
 }

@@ -1,0 +1,79 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FilterEnvironmentError, probeFilterEnvironment } from '@antares/pipeline';
+import type { FilterEnvironment } from '@antares/contract';
+import { startTestServer, type TestServer } from '../../testing/test-server.ts';
+
+const PYTHON = '/usr/bin/python3';
+const HAVE_PYTHON = existsSync(PYTHON);
+if (!HAVE_PYTHON) {
+  if (process.env.CI === 'true') throw new Error(`${PYTHON} is missing: apt-get install -y python3`);
+  console.warn(`skipping the filter environment tests: ${PYTHON} is missing (apt-get install -y python3)`);
+}
+
+/** The packages issue #15 promises filter authors, in the order they are listed to them. */
+const PROMISED = ['numpy', 'scipy', 'pandas', 'astropy', 'statsmodels', 'scikit-learn', 'matplotlib', 'PyTorch', 'PyYAML',
+  'requests', 'sncosmo', 'extinction', 'iminuit', 'emcee', 'healpy', 'scikit-image', 'xgboost'];
+const DEVKIT_MODULES = ['antares.devkit', 'antares.dev_kit', 'antares_devkit', 'antares_devkit.models', 'devkit2_poc.models'];
+
+/** What Python itself says, by importing each module (independently of the metadata the server reads). */
+function importedVersions(modules: string[]): Record<string, string | null> {
+  const script = `
+import importlib, json, sys, warnings
+warnings.simplefilter('ignore')
+out = {'python': '.'.join(str(n) for n in sys.version_info[:3])}
+for name in sys.argv[1:]:
+    try:
+        out[name] = str(importlib.import_module(name).__version__)
+    except ImportError:
+        out[name] = None
+print(json.dumps(out))`;
+  return JSON.parse(execFileSync(PYTHON, ['-c', script, ...modules], { encoding: 'utf8', timeout: 120_000 }));
+}
+
+describe.skipIf(!HAVE_PYTHON)('GET /v1/filter_environment', () => {
+  let server: TestServer;
+  let environment: FilterEnvironment;
+  beforeAll(async () => {
+    server = await startTestServer();
+    const { status, body } = await server.getJson('/v1/filter_environment');
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ type: 'filter_environment', id: 'sandbox' });
+    environment = body.data.attributes;
+  });
+  afterAll(async () => server?.close());
+
+  it('lists the promised packages with their import names and the devkit module paths', () => {
+    expect(environment.packages.map((p) => p.name)).toEqual(PROMISED);
+    const imports = Object.fromEntries(environment.packages.map((p) => [p.name, p.import]));
+    expect(imports).toMatchObject({ 'scikit-learn': 'sklearn', PyTorch: 'torch', PyYAML: 'yaml', 'scikit-image': 'skimage' });
+    for (const p of environment.packages) expect(p.debian, p.name).toMatch(/^python3-/);
+    expect(environment.devkit_modules).toEqual(expect.arrayContaining(DEVKIT_MODULES));
+  });
+
+  it('gives the versions installed on this server, as Python reports them when a filter imports the package', () => {
+    const reported = importedVersions(environment.packages.map((p) => p.import));
+    expect(environment.python).toBe(reported.python);
+    const missing = environment.packages.filter((p) => reported[p.import] === null);
+    if (process.env.CI === 'true') expect(missing.map((p) => p.debian), 'packages CI must install').toEqual([]);
+    for (const p of environment.packages) {
+      // The public version: Debian's local suffix ('+dfsg', '+gitunknown') is not part of it.
+      const expected = reported[p.import]?.split('+')[0] ?? null;
+      expect([p.name, p.version]).toEqual([p.name, expected]);
+    }
+  }, 120_000);
+
+  it('is the same document on a second request (read once per process)', async () => {
+    const again = await server.getJson('/v1/filter_environment');
+    expect(again.body.data.attributes).toEqual(environment);
+  });
+});
+
+describe('the probe of the filter environment', () => {
+  it('names the Python it could not ask', async () => {
+    const failure = probeFilterEnvironment('/nonexistent/python3');
+    await expect(failure).rejects.toBeInstanceOf(FilterEnvironmentError);
+    await expect(failure).rejects.toThrow('/nonexistent/python3 could not list the filter environment');
+  });
+});
