@@ -71,11 +71,12 @@ export function alertTypeOf(point: Pick<LightcurvePoint, 'ant_survey' | 'alert_i
   return `survey_${code}`;
 }
 
+const CODE_OF_TYPE: Record<string, number> = { ztf_detection: 1, ztf_upper_limit: 2, decam: 3, rubin_detection: 4, rubin_forced: 4, rubin_upper_limit: 4 };
+
 /** The ant_survey code an alert type stands for (shown beside its label). */
 export function alertTypeCode(type: AlertType): number {
   return CODE_OF_TYPE[type] ?? Number(type.slice('survey_'.length));
 }
-const CODE_OF_TYPE: Record<string, number> = { ztf_detection: 1, ztf_upper_limit: 2, decam: 3, rubin_detection: 4, rubin_forced: 4, rubin_upper_limit: 4 };
 
 export function alertTypeLabel(type: AlertType, form: 'full' | 'short' = 'full'): string {
   return (form === 'short' ? SHORT_LABELS : ALERT_TYPE_LABELS)[type] ?? `Survey code ${alertTypeCode(type)}`;
