@@ -187,6 +187,53 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     await expect.poll(() => editorText(page)).toBe(code);
   });
 
+  it('runs the last filter class of code that defines several, or the one typed in the Filter class field', async () => {
+    const twoClasses = `import antares.devkit as dk
+
+
+class Helper:
+    prefix = 'seen'
+
+
+class First(dk.Filter):
+    OUTPUT_TAGS = [{'name': '${tag}_first', 'description': 'a draft'}]
+
+    def run(self, locus):
+        print(Helper.prefix, 'by First')
+
+
+class Second(dk.Filter):
+    OUTPUT_TAGS = [{'name': '${tag}_second', 'description': 'the filter meant'}]
+
+    def run(self, locus):
+        print(Helper.prefix, 'by Second')
+`;
+    await uploadCode(page, twoClasses, 'notebook.py');
+    await page.getByRole('heading', { name: 'New Version' }).waitFor();
+    const field = page.getByLabel('Filter class');
+    expect(await field.inputValue()).toBe('');
+    const report = page.getByTestId('test-report');
+    const ran = page.getByTestId('test-filter-class');
+    await page.getByLabel('Number of recent loci').fill('2');
+    await page.getByRole('button', { name: 'Test', exact: true }).click();
+    await report.waitFor({ timeout: 90_000 });
+    expect(await ran.textContent()).toBe('Ran Second of the filters the code defines: First, Second.');
+    await report.getByText('seen by Second').first().waitFor();
+    // The classes found are offered; the field says which one a blank runs.
+    expect(await field.getAttribute('placeholder')).toBe('Second (the last one defined)');
+    await page.getByText('The code defines 2 filters: First, Second.').waitFor();
+    await field.fill('First');
+    await page.getByRole('button', { name: 'Test', exact: true }).click();
+    await expect.poll(() => ran.textContent(), { timeout: 90_000 }).toBe('Ran First of the filters the code defines: First, Second.');
+    await report.getByText('seen by First').first().waitFor();
+    await checkA11y(page);
+    await field.fill('not a class');
+    await page.getByText('Field contains invalid characters.').waitFor();
+    expect(await page.getByRole('button', { name: 'Test', exact: true }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => editorText(page)).toBe(code);
+  });
+
   it('makes the filter public only after its name is typed; cancel reverts the switch', async () => {
     const toggle = page.getByLabel('Public', { exact: true });
     expect(await toggle.isChecked()).toBe(false);

@@ -25,9 +25,11 @@ export function testLociProblem(loci: TestLoci): string | null {
   return null;
 }
 
-/** POST /filters/test: runs the code in the sandbox on the chosen loci without storing anything. */
-export async function runFilterTest(code: string, loci: TestLoci, signal?: AbortSignal): Promise<FilterTestReport> {
-  const attributes = 'locusIds' in loci ? { code, locus_ids: loci.locusIds } : { code, last_n: loci.lastN };
+/** POST /filters/test: runs the code (its filter `filterClass`, else the last it defines) in the sandbox on
+ * the chosen loci without storing anything. */
+export async function runFilterTest(code: string, loci: TestLoci, signal?: AbortSignal, filterClass = ''): Promise<FilterTestReport> {
+  const chosen = filterClass.trim() === '' ? {} : { filter_class: filterClass.trim() };
+  const attributes = { ...('locusIds' in loci ? { code, locus_ids: loci.locusIds } : { code, last_n: loci.lastN }), ...chosen };
   const response = await apiFetch('/filters/test', { method: 'POST', body: { data: { type: 'filter_test', attributes } }, signal });
   const document = (await response.json()) as JsonApiDocument<JsonApiResource<FilterTestReport>>;
   return document.data.attributes;

@@ -40,6 +40,8 @@ export interface FilterVersion {
   enabled_at?: string | null;
   disabled_at?: string | null;
   validated_at?: string | null;
+  /** The filter class (or 2019 function) the version runs; null: the last one its code defines. */
+  filter_class?: string | null;
 }
 
 type FilterResource = JsonApiResource<Omit<Filter, 'id' | 'owner'>>;
@@ -111,8 +113,8 @@ export async function getVersion(filterId: string, versionId: string, signal?: A
   return toVersion(document.data);
 }
 
-/** POST /filters/{id}/versions (filter id, code, comment). */
-export async function addVersion(filterId: string, attributes: { code: string; comment: string }): Promise<FilterVersion> {
+/** POST /filters/{id}/versions (filter id, code, comment and, when the code defines several, the filter class to run). */
+export async function addVersion(filterId: string, attributes: { code: string; comment: string; filter_class?: string }): Promise<FilterVersion> {
   const response = await apiFetch(path(filterId, '/versions'), {
     method: 'POST',
     body: { data: { type: 'filter_version', attributes, relationships: { filter: { data: { type: 'filter', id: filterId } } } } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateCode, validateComment, validateFilterDescription, validateFilterName } from './filter-rules';
+import { validateCode, validateComment, validateFilterClass, validateFilterDescription, validateFilterName } from './filter-rules';
 
 describe('filter rules (spec section 5 messages)', () => {
   it('requires a filter name of at most 64 allowed characters starting with a letter', () => {
@@ -25,5 +25,14 @@ describe('filter rules (spec section 5 messages)', () => {
     expect(validateComment('c'.repeat(255))).toBeNull();
     expect(validateCode('\n  \n')).toBe('Field is required.');
     expect(validateCode('pass')).toBeNull();
+  });
+
+  it('takes a blank filter class (the last one defined) or a Python name of at most 255 characters', () => {
+    expect(validateFilterClass('  ')).toBeNull();
+    expect(validateFilterClass('HighSNR')).toBeNull();
+    expect(validateFilterClass('_draft_2')).toBeNull();
+    expect(validateFilterClass('2nd')).toBe('Field contains invalid characters.');
+    expect(validateFilterClass('High SNR')).toBe('Field contains invalid characters.');
+    expect(validateFilterClass('a'.repeat(256))).toBe('Field may not have more than 255 characters.');
   });
 });

@@ -1,4 +1,4 @@
-import { LIMITS, MESSAGES } from '@antares/contract';
+import { FILTER_CLASS_MAX, FILTER_CLASS_PATTERN, LIMITS, MESSAGES } from '@antares/contract';
 
 /** Starts with a letter; then letters, digits, spaces, underscores, hyphens and periods (the server's rule). */
 const FILTER_NAME = /^[A-Za-z][A-Za-z0-9 _.-]*$/;
@@ -28,6 +28,16 @@ export function validateComment(value: string): string | null {
 /** Version code: required. */
 export function validateCode(value: string): string | null {
   return value.trim() === '' ? MESSAGES.required : null;
+}
+
+const FILTER_CLASS = new RegExp(FILTER_CLASS_PATTERN);
+
+/** Filter class of a version or a test: optional; else a Python name (the server's rule). */
+export function validateFilterClass(value: string): string | null {
+  const name = value.trim();
+  if (name === '') return null;
+  if (name.length > FILTER_CLASS_MAX) return MESSAGES.maxLength(FILTER_CLASS_MAX);
+  return FILTER_CLASS.test(name) ? null : MESSAGES.invalidCharacters;
 }
 
 export const FILTER_NAME_TAKEN = 'This name is already in use, please choose another.';

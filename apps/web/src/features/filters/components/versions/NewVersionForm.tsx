@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { LIMITS } from '@antares/contract';
 import { firstError } from '../../../../lib/api-client';
-import { validateCode, validateComment } from '../filter-rules';
+import { validateCode, validateComment, validateFilterClass } from '../filter-rules';
 
 /**
  * The comment and the Submit/Cancel buttons of a new version (the code is in the editor above).
@@ -12,11 +12,14 @@ import { validateCode, validateComment } from '../filter-rules';
  */
 export function NewVersionForm({
   code,
+  filterClass = '',
   canCancel,
   onSubmit,
   onCancel,
 }: {
   code: string;
+  /** The filter class field's value (shown, with its own error, above the form). */
+  filterClass?: string;
   canCancel: boolean;
   onSubmit: (comment: string) => Promise<void>;
   onCancel: () => void;
@@ -31,7 +34,7 @@ export function NewVersionForm({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (commentError || codeError || submitting) return;
+    if (commentError || codeError || validateFilterClass(filterClass) || submitting) return;
     setSubmitting(true);
     setError(null);
     try {

@@ -13,13 +13,24 @@ import {
   type FilterTestReport,
   type TestLoci,
 } from '../../api/filter-test';
+import { validateFilterClass } from '../filter-rules';
 import { TestReport } from './TestReport';
 
 /**
  * Test: a dry run of the code in the editor on the most recent loci or on chosen ones, in the server's
  * sandbox; nothing is stored. The report shows below.
  */
-export function TestPanel({ code }: { code: string }) {
+export function TestPanel({
+  code,
+  filterClass = '',
+  onReport,
+}: {
+  code: string;
+  /** The filter to run when the code defines several; blank: the last one it defines. */
+  filterClass?: string;
+  /** Told each report (the version editor offers the filter classes it found). */
+  onReport?: (report: FilterTestReport) => void;
+}) {
   const [source, setSource] = useState<'recent' | 'ids'>('recent');
   const [lastN, setLastN] = useState(String(FILTER_TEST_DEFAULT_LOCI));
   const [idsText, setIdsText] = useState('');
@@ -30,7 +41,7 @@ export function TestPanel({ code }: { code: string }) {
   useEffect(() => () => abort.current?.abort(), []);
 
   const loci: TestLoci = source === 'ids' ? { locusIds: parseLocusIds(idsText) } : { lastN: Number(lastN) };
-  const problem = testLociProblem(loci);
+  const problem = testLociProblem(loci) ?? (validateFilterClass(filterClass) ? 'Enter a valid filter class, or leave it blank.' : null);
 
   const run = async () => {
     if (problem || running) return;
@@ -41,7 +52,9 @@ export function TestPanel({ code }: { code: string }) {
     setError(null);
     setReport(null);
     try {
-      setReport(await runFilterTest(code, loci, controller.signal));
+      const result = await runFilterTest(code, loci, controller.signal, filterClass);
+      setReport(result);
+      onReport?.(result);
     } catch (failure) {
       if (controller.signal.aborted) return;
       const detail = firstError(failure);

@@ -87,6 +87,24 @@ export function TestReport({ report }: { report: FilterTestReport }) {
       <p className="small text-body-secondary mb-2">
         Time per locus: p50 {ms(timing.p50_ms)}, p90 {ms(timing.p90_ms)}, p99 {ms(timing.p99_ms)}.
       </p>
+      {outputs?.class_name && (
+        <p className="small mb-1" data-testid="test-filter-class">
+          Ran <code>{outputs.class_name}</code>
+          {outputs.filter_classes.length > 1 && (
+            <>
+              {' '}
+              of the filters the code defines:{' '}
+              {outputs.filter_classes.map((name, index) => (
+                <span key={name}>
+                  {index > 0 && ', '}
+                  <code>{name}</code>
+                </span>
+              ))}
+            </>
+          )}
+          .
+        </p>
+      )}
       {outputs && (
         <p className="small mb-2">
           Declares tags {outputs.tags.length ? outputs.tags.map((t) => <code key={t.name} className="me-1">{t.name}</code>) : 'none'}; locus properties{' '}

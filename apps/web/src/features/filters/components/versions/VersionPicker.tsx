@@ -47,6 +47,14 @@ export function VersionPicker({
           <dd className="text-break">{selected.comment}</dd>
           <dt>Submitted</dt>
           <dd>{isoUtcText(selected.created_at)} (UTC)</dd>
+          {selected.filter_class && (
+            <>
+              <dt>Filter class</dt>
+              <dd data-testid="version-filter-class">
+                <code>{selected.filter_class}</code>
+              </dd>
+            </>
+          )}
           {selected.feedback && (
             <>
               <dt>Feedback</dt>

@@ -5,6 +5,7 @@ import Button from 'react-bootstrap/Button';
 import { addVersion, FILTERS_KEY, useVersion, type Filter, type FilterVersion } from '../../api/filters';
 import { CodeEditor } from './CodeEditor';
 import { CodeFileButtons } from './CodeFileButtons';
+import { FilterClassField } from './FilterClassField';
 import { NewVersionForm } from './NewVersionForm';
 import { TestPanel } from './TestPanel';
 import { VersionPicker } from './VersionPicker';
@@ -32,6 +33,9 @@ export function VersionsViewer({ filter, versions, selectedId, onSelect, mayAct,
   const client = useQueryClient();
   const [draft, setDraft] = useState<string | null>(null);
   const [warning, setWarning] = useState<string | null>(null);
+  // The new version's filter class (blank: the last the code defines) and the filters a test found in it.
+  const [filterClass, setFilterClass] = useState('');
+  const [found, setFound] = useState<string[]>([]);
   const list = versions.data ?? [];
   const listed = list.find((v) => v.id === selectedId);
   const fetched = useVersion(filter.id, selectedId, versions.isSuccess && !listed);
@@ -50,7 +54,8 @@ export function VersionsViewer({ filter, versions, selectedId, onSelect, mayAct,
   }
 
   const submit = async (comment: string) => {
-    const version = await addVersion(filter.id, { code: editorCode, comment });
+    const chosen = filterClass.trim();
+    const version = await addVersion(filter.id, { code: editorCode, comment, ...(chosen ? { filter_class: chosen } : {}) });
     try {
       await client.refetchQueries({ queryKey: FILTERS_KEY, type: 'active' }, { throwOnError: true });
     } catch {
@@ -58,6 +63,11 @@ export function VersionsViewer({ filter, versions, selectedId, onSelect, mayAct,
     }
     onSelect(version.id);
     setDraft(null);
+    setFilterClass('');
+  };
+  const startDraft = () => {
+    setDraft(selected?.code ?? TEMPLATE_CODE);
+    setFilterClass(selected?.filter_class ?? '');
   };
 
   return (
@@ -79,7 +89,7 @@ export function VersionsViewer({ filter, versions, selectedId, onSelect, mayAct,
       {!editing && selected && versionActions?.(selected)}
       <div className="d-flex flex-wrap gap-2 my-2">
         {mayAct && !editing && list.length > 0 && (
-          <Button size="sm" onClick={() => setDraft(selected?.code ?? TEMPLATE_CODE)}>
+          <Button size="sm" onClick={startDraft}>
             New Version
           </Button>
         )}
@@ -88,8 +98,17 @@ export function VersionsViewer({ filter, versions, selectedId, onSelect, mayAct,
       {(editing || selected || fetched.isError) && (
         <CodeEditor value={editorCode} readOnly={!editing} onChange={editing ? setDraft : undefined} label={`Python code of ${filter.name}`} />
       )}
-      {editing && <NewVersionForm code={editorCode} canCancel={list.length > 0} onSubmit={submit} onCancel={() => setDraft(null)} />}
-      {editorCode.trim() !== '' && editorCode !== VERSION_LOAD_ERROR_CODE && <TestPanel code={editorCode} />}
+      {editing && <FilterClassField value={filterClass} onChange={setFilterClass} found={found} />}
+      {editing && (
+        <NewVersionForm code={editorCode} filterClass={filterClass} canCancel={list.length > 0} onSubmit={submit} onCancel={() => setDraft(null)} />
+      )}
+      {editorCode.trim() !== '' && editorCode !== VERSION_LOAD_ERROR_CODE && (
+        <TestPanel
+          code={editorCode}
+          filterClass={editing ? filterClass : (selected?.filter_class ?? '')}
+          onReport={(report) => setFound(report.outputs?.filter_classes ?? [])}
+        />
+      )}
     </section>
   );
 }
