@@ -82,7 +82,7 @@ def instantiate(cls, files=None):
     return instance, decl
 
 
-def filter_candidates(namespace, module_name=None):
+def filter_candidates(namespace, module_name=None, source=None):
     """The filters a module defines, in definition order: its filter classes; when it has none, its
     2019-style filter functions (`def f(locus)`). Classes imported from elsewhere are not its own."""
     classes = [v for v in namespace.values()
@@ -90,8 +90,11 @@ def filter_candidates(namespace, module_name=None):
                and (module_name is None or v.__module__ == module_name)]
     if classes:
         return classes
-    from .legacy import is_filter_function
-    return [v for v in namespace.values() if is_filter_function(v, module_name)]
+    from .legacy import acting_functions, is_filter_function
+    functions = [v for v in namespace.values() if is_filter_function(v, module_name)]
+    if len(functions) < 2:
+        return functions
+    return acting_functions(functions, source if source is not None else _module_source(namespace))
 
 
 def _is_base(cls):
@@ -104,10 +107,10 @@ def find_filter_class(namespace, class_name=None, module_name=None, source=None)
     if class_name:
         chosen = namespace.get(class_name)
         if chosen is None or not (isinstance(chosen, type) or inspect.isfunction(chosen)):
-            found = [c.__name__ for c in filter_candidates(namespace, module_name)]
+            found = [c.__name__ for c in filter_candidates(namespace, module_name, source)]
             raise FilterError(f'{class_name} is not defined by the filter code (filters found: {found or "none"})')
     else:
-        found = filter_candidates(namespace, module_name)
+        found = filter_candidates(namespace, module_name, source)
         if not found:
             raise FilterError('the code defines no filter: a subclass of dk.Filter (antares.devkit) or BaseFilter '
                               '(antares_devkit.models), or a 2019-style function `def my_filter(locus)`')

@@ -148,6 +148,28 @@ def is_filter_function(value, module_name=None):
     return len(required) == 1 and required[0].name in LOCUS_PARAMETERS
 
 
+def acting_functions(functions, source):
+    """Of several candidate functions, those that act on the locus (send to a stream, tag, set a property,
+    halt): a helper such as `def magnitudes(locus)` defined after the filter is not the filter. All of them
+    when none acts or the source is unknown."""
+    if not source:
+        return functions
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return functions
+    acting = {node.name for node in tree.body if isinstance(node, ast.FunctionDef) and _acts(node)}
+    chosen = [f for f in functions if f.__name__ in acting]
+    return chosen or functions
+
+
+def _acts(function):
+    tags, locus_props, alert_props = infer_outputs(ast.Module(body=[function], type_ignores=[]))
+    if tags or locus_props or alert_props:
+        return True
+    return any(isinstance(node, ast.Attribute) and node.attr in ('halt', 'get_halt') for node in ast.walk(function))
+
+
 def function_filter_class(func, source=None):
     """An API-A filter class running `func(locus)`, declaring the outputs its module's code names."""
     if source is None:
@@ -171,8 +193,8 @@ def function_filter_class(func, source=None):
 
 
 def infer_outputs(source):
-    """(tags, {locus property: type}, {alert property: type}) named as literals in the code."""
-    tree = ast.parse(source)
+    """(tags, {locus property: type}, {alert property: type}) named as literals in the code (text or tree)."""
+    tree = ast.parse(source) if isinstance(source, str) else source
     tags, locus_props, alert_props = [], {}, {}
     alert_dicts, locus_dicts = set(), set()
     for node in ast.walk(tree):  # names bound to a properties dict: p = locus.alert.properties

@@ -246,7 +246,7 @@ def main():
         sys.modules[module_name] = module
         exec(compile(code, path, 'exec'), module.__dict__)
         # Which filters the file defines, before user code can change its namespace again (setup()).
-        found = [c.__name__ for c in candidates(module.__dict__, module_name)]
+        found = [c.__name__ for c in candidates(module.__dict__, module_name, code)]
         cls = find_class(module.__dict__, msg.get('class_name'), module_name, code)
         files = {name: base64.b64decode(data) for name, data in (msg.get('files') or {}).items()}
         instance, decl = instantiate_(cls, files)

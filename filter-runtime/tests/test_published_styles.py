@@ -206,3 +206,22 @@ def test_devkit_helpers_run_2019_functions_in_process(ztf):
     assert locus.get_properties()['passband'] == locus.alert.properties['ant_passband']
     mjd, mag = locus.get_time_series('ant_mag')
     assert list(mjd) == sorted(mjd) and len(mag) == len(detections(loci[0]))
+
+
+def test_2019_outputs_are_read_from_literal_names_in_the_code():
+    from antares_runtime.legacy import infer_outputs
+    tags, locus_props, alert_props = infer_outputs('''
+def f(locus_data):
+    p = locus_data.get_properties()
+    p['me_class'] = f"{p['mag']:.1f}"
+    lp = locus_data.properties
+    lp['me_count'] = len(locus_data.alerts)
+    lp['me_count'] = 2.5
+    locus_data.alert.properties['me_score'] = score(p)
+    locus_data.set_locus_property('me_flag', True)
+    locus_data.send_to_stream('me_stream')
+    locus_data.tag('me_tag')
+    locus_data.send_to_stream('me_' + p['passband'])
+''')
+    assert tags == ['me_stream', 'me_tag']  # a computed name is not declared
+    assert locus_props == {'me_count': 'float', 'me_flag': 'int'} and alert_props == {'me_class': 'str', 'me_score': 'float'}

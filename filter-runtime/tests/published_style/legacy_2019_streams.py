@@ -18,5 +18,11 @@ def bright_real_transient(locus):
     locus.set_property('legacy_n_detections', len(mags))
     if p['ztf_rb'] < 0.3:
         raise locus.halt
-    if p['mag'] < 18.5 and p['ztf_rb'] >= 0.65 and len(mags) >= 2 and mjd[-1] - mjd[0] > 1.0:
+    if p['mag'] < 18.5 and p['ztf_rb'] >= 0.65 and len(mags) >= 2 and detection_span(locus) > 1.0:
         locus.send_to_stream('legacy_bright_real')
+
+
+def detection_span(locus):
+    """A helper taking the locus too, defined after the filter: not the filter (it acts on nothing)."""
+    mjd, _ = locus.get_time_series('ant_mag')
+    return mjd[-1] - mjd[0] if len(mjd) else 0.0
