@@ -93,7 +93,11 @@ def test_fork_bomb(sandboxed_worker):
 while True:
     os.fork()
 ''')
-    assert report['status'] == 'error' and report['error']['type'] == 'BlockingIOError'
+    # The process limit stops the bomb: the filter's own fork raises BlockingIOError, unless (on a busy machine)
+    # its copies keep it from the CPU until the locus' time runs out. Either way the copies are killed and the
+    # worker goes on (run_hostile checks the next loci and a fresh worker).
+    outcome = (report['status'], report['error']['type'])
+    assert outcome in (('error', 'BlockingIOError'), ('timeout', 'Timeout'))
     assert report['killed_processes'] > 0
 
 
