@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_WORKER_LIMITS, launcherLimits, type WorkerLimits } from './sandbox-limits.ts';
+import { DEFAULT_WORKER_LIMITS, launcherLimits, type WorkerLimits } from '../sandbox-limits.ts';
 
 export interface AlertForFilter {
   alert_id: string; mjd: number; survey?: string;
@@ -72,7 +72,7 @@ export interface SandboxPoolOptions extends Partial<WorkerLimits> {
   slotOffset?: number;
 }
 
-export const RUNTIME_DIR = fileURLToPath(new URL('../../../../filter-runtime', import.meta.url));
+export const RUNTIME_DIR = fileURLToPath(new URL('../../../../../filter-runtime', import.meta.url));
 export const APT_INSTALL = 'apt-get install -y bubblewrap python3-numpy python3-scipy python3-pandas '
   + 'python3-astropy python3-statsmodels python3-sklearn python3-seccomp python3-pytest python3-avro';
 

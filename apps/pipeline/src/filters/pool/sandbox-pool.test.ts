@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites, type LocusForFilter } from './sandbox-pool.ts';
+import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites, type LocusForFilter } from './scheduler.ts';
 
 // Without bubblewrap or Debian's numpy these tests skip, saying what to install; under CI they fail.
 const missing = missingSandboxPrerequisites();
@@ -10,7 +10,7 @@ if (missing.length) {
   if (process.env.CI === 'true') throw new Error(message);
   console.warn(`SKIPPED: ${message}`);
 }
-const EXAMPLES = fileURLToPath(new URL('../../../../../shared/filters/examples', import.meta.url));
+const EXAMPLES = fileURLToPath(new URL('../../../../../../shared/filters/examples', import.meta.url));
 
 const locus = (i: number, props: Record<string, unknown> = {}, alertProps: Record<string, unknown> = {}): LocusForFilter => ({
   locus_id: `L${i}`, ra: 10 + i, dec: -5, tags: [], properties: { num_alerts: 2, ztf_object_id: `ZTF${i}`, ...props },
