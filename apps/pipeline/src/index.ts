@@ -7,7 +7,7 @@ export { renderCutoutPng } from './fits/render-png.ts';
 export { isGzip } from './fits/fits.ts';
 export { createFilterSandbox, type FilterSandbox, type CodeCheck } from './filters/filter-sandbox.ts';
 export { locusInputsFor } from './filters/locus-inputs.ts';
-export { APT_INSTALL, missingSandboxPrerequisites, FilterSandboxPool, type LocusForFilter } from './filters/pool/scheduler.ts';
+export { APT_INSTALL, missingSandboxPrerequisites, FilterSandboxPool, type LocusForFilter } from './filters/pool/index.ts';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type WorkerLimits } from './filters/sandbox-limits.ts';
 export { probeFilterEnvironment, FilterEnvironmentError } from './filters/filter-environment.ts';
 export { Level2Stage, LEVEL2_MIN_MEASUREMENTS } from './filters/level2.ts';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { FilterEnvironment, FilterEnvironmentPackage } from '@antares/contract';
-import { RUNTIME_DIR } from './pool/scheduler.ts';
+import { RUNTIME_DIR } from './pool/index.ts';
 
 const run = promisify(execFile);
 

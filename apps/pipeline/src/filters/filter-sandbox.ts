@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FilterTestLocus, FilterTestReport } from '@antares/contract';
 import type { LocusRow, Repositories } from '@antares/db';
-import { FilterSandboxPool, missingSandboxPrerequisites, type FilterError, type LocusReport } from './pool/scheduler.ts';
+import { FilterSandboxPool, missingSandboxPrerequisites, type FilterError, type LocusReport } from './pool/index.ts';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox-limits.ts';
 import { alertPropertyLoader, locusInputsFor } from './locus-inputs.ts';
 
@@ -62,7 +62,7 @@ export function createFilterSandbox(repos: Repositories, limits: SandboxLimits =
 const unknownLoadError: FilterError = { type: 'LoadFailed', message: 'The filter could not be loaded', traceback: '' };
 
 function reportOf(run: {
-  loaded: boolean; loadError?: FilterError; outputs?: import('./pool/scheduler.ts').FilterOutputs; stdout: string; reports: LocusReport[];
+  loaded: boolean; loadError?: FilterError; outputs?: import('./pool/index.ts').FilterOutputs; stdout: string; reports: LocusReport[];
   stoppedEarly: string | null;
 }): FilterTestReport {
   const loci: FilterTestLocus[] = run.reports.map((r) => ({

@@ -7,7 +7,7 @@ import { decodeAvroFile, type LsstPacket } from '../sources/alert-avro.ts';
 import { expandInputs } from '../ingest/ingest-files.ts';
 import { emptyStats, ingestBatch } from '../ingest/ingest-batch.ts';
 import { level1Lsst } from '../stages/level1.ts';
-import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from './pool/scheduler.ts';
+import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from './pool/index.ts';
 import { Level2Stage } from './level2.ts';
 
 // The real class-API-B filter written for Rubin alerts (../shared/filters) runs unchanged on real Rubin

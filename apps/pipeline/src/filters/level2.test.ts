@@ -4,7 +4,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLocusSearch, createTestDatabase, type TestDatabase } from '@antares/db';
 import { expandInputs, ingestFiles } from '../ingest/ingest-files.ts';
-import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from './pool/scheduler.ts';
+import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from './pool/index.ts';
 import { Level2Stage } from './level2.ts';
 import { simulateSurvey } from '../simulate/index.ts';
 

@@ -1,7 +1,7 @@
 import type { Repositories } from '@antares/db';
 import { alertPropertyLoader, locusInputsFor } from './locus-inputs.ts';
 import type { ChatNotifier } from '../sinks/chat.ts';
-import type { FilterSandboxPool, LocusForFilter, LocusReport } from './pool/scheduler.ts';
+import type { FilterSandboxPool, LocusForFilter, LocusReport } from './pool/index.ts';
 
 /** Level 2 runs only on loci with at least this many measurements (wire format section 5). */
 export const LEVEL2_MIN_MEASUREMENTS = 2;

@@ -1,5 +1,5 @@
 import type { LocusRow, Repositories } from '@antares/db';
-import type { AlertForFilter, AlertPropertyLoader, LocusForFilter } from './pool/scheduler.ts';
+import type { AlertForFilter, AlertPropertyLoader, LocusForFilter } from './pool/index.ts';
 
 /**
  * Loci as filters see them (filter-runtime/PROTOCOL.md): every alert, oldest first, the newest as the

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { APT_INSTALL, missingSandboxPrerequisites } from './pool/scheduler.ts';
+import { APT_INSTALL, missingSandboxPrerequisites } from './pool/index.ts';
 
 // Runs the filter runtime's own pytest suite (filter-runtime/tests) so that `npm test` covers it.
 // Missing prerequisites skip it with the install command; under CI=true they fail instead.

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync,
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@antares/db';
-import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from '../filters/pool/scheduler.ts';
+import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from '../filters/pool/index.ts';
 import { Level2Stage } from '../filters/level2.ts';
 import { simulateSurvey } from '../simulate/index.ts';
 import { InboxWatcher } from './inbox.ts';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites, type LocusForFilter } from './scheduler.ts';
+import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites, type LocusForFilter } from './index.ts';
 
 // Without bubblewrap or Debian's numpy these tests skip, saying what to install; under CI they fail.
 const missing = missingSandboxPrerequisites();

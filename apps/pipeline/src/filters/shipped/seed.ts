@@ -1,5 +1,5 @@
 import type { FilterRow, JsonObject, Repositories, UserRow } from '@antares/db';
-import { FilterSandboxPool, missingSandboxPrerequisites, type FilterOutputs } from '../pool/scheduler.ts';
+import { FilterSandboxPool, missingSandboxPrerequisites, type FilterOutputs } from '../pool/index.ts';
 import { SHIPPED_FILTERS, shippedFilterCode, type ShippedFilter } from './index.ts';
 
 /** The account that owns the shipped filters. Nobody can log in as it (see SYSTEM_PASSWORD_HASH). */

@@ -11,7 +11,7 @@ import { level1 } from '../../stages/level1.ts';
 import { DEFAULT_START_MJD, planSurvey, simulateSurvey, type SimClass } from '../../simulate/index.ts';
 import { M31 } from '../../simulate/m31.ts';
 import { Level2Stage } from '../level2.ts';
-import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from '../pool/scheduler.ts';
+import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from '../pool/index.ts';
 import { SHIPPED_FILTERS, shippedFilterCode } from './index.ts';
 import { ensureShippedFilters, SYSTEM_USERNAME } from './seed.ts';
 

@@ -1,0 +1,164 @@
+// Which worker holds which alert (ADRs 0007, 0011): one record per alert for all workers, reached
+// from the alert object itself after the first look-up, and the batch lines that send each worker the
+// alerts it lacks in full and the ones it holds as ids.
+import { CHUNK_BYTES, encodedAlert, LineBuilder, locusBody } from './protocol.ts';
+import type { AlertForFilter, LocusForFilter } from './types.ts';
+import type { WorkerProcess } from './worker-process.ts';
+
+/**
+ * The pool's record of an alert that workers hold: `holders` has bit i set when the worker in slot i
+ * holds `version` of it; `used` orders evictions (least recently referred to first); `live` is false
+ * once dropped from the pool's map (an alert object may still point to it).
+ */
+interface HeldAlert { alertId: string; quoted: string; version: string; holders: number; used: number; live: boolean }
+const HELD = Symbol('held alert');
+type AlertWithRecord = AlertForFilter & { [HELD]?: HeldAlert };
+
+/** What could have changed in an alert a worker holds: a new GW notice can change its associations. */
+function alertVersion(alert: AlertForFilter): string {
+  return alert.grav_wave_events?.length ? JSON.stringify(alert.grav_wave_events) : '';
+}
+
+/** The pool's records of the alerts its workers hold, and the lines that rely on them. */
+export class HeldAlerts {
+  /**
+   * The alerts some worker holds, by id (PROTOCOL.md, alert references). One record per alert for all
+   * workers, reached from the alert object itself after the first look-up: Level 2 sends each locus to
+   * every filter, and a Map look-up per alert per worker cost more than the rest of the encoding.
+   */
+  private readonly held = new Map<string, HeldAlert>();
+  private useCount = 0;
+
+  /**
+   * `slots`: the pool's workers by slot (the pool fills and empties it; a worker's bit is its slot's);
+   * `cacheSize`: alerts each worker keeps at most.
+   */
+  constructor(private readonly slots: readonly (WorkerProcess | undefined)[], private readonly cacheSize: number) {}
+
+  /**
+   * The batch as this worker is sent it, a chunk at a time (about `CHUNK_BYTES` of JSON each). An alert
+   * the worker already holds goes as its id only (most of a locus' alerts were sent with its earlier
+   * updates), the rest in full. Loci are resent every time they change, so this cuts what is encoded
+   * and decoded per locus run by an order of magnitude. Evictions from what the worker holds are
+   * made once the whole batch is encoded (its loci may refer to them) and sent with the next batch.
+   */
+  batchLines(w: WorkerProcess, loci: LocusForFilter[]): (prefix: string) => { line: Buffer; last: boolean } {
+    let k = 0;
+    return (prefix) => {
+      const line = new LineBuilder();
+      line.add(`${prefix}"batch":[`);
+      const end = line.length + CHUNK_BYTES;
+      for (let n = 0; k < loci.length && line.length < end; n++) {
+        if (n > 0) line.add(',');
+        this.encodeLocus(w, loci[k++], line);
+      }
+      const last = k >= loci.length;
+      if (last) this.evict(w);
+      line.add(`],"more":${!last}}\n`);
+      return { line: line.finish(), last };
+    };
+  }
+
+  private encodeLocus(w: WorkerProcess, locus: LocusForFilter, line: LineBuilder): void {
+    line.add('{"alerts":[');
+    let first = true;
+    for (const alert of locus.alerts) {
+      if (!first) line.add(',');
+      first = false;
+      const version = alertVersion(alert);
+      const held = this.heldRecord(alert);
+      held.used = ++this.useCount;
+      if (held.version === version && (held.holders & w.bit) !== 0) {
+        line.add(held.quoted);
+        continue;
+      }
+      if (held.version !== version) {
+        // Its GW associations changed: whoever holds the old version drops it and is sent it again.
+        this.release(held, held.holders & ~w.bit, true);
+        held.version = version;
+      }
+      if ((held.holders & w.bit) === 0) {
+        held.holders |= w.bit;
+        w.heldCount++;
+      }
+      // Sent in full now: a pending "forget" of it (an invalidation) must not drop this copy.
+      w.forget.delete(alert.alert_id);
+      line.add(encodedAlert(alert, version));
+    }
+    line.add(locusBody(locus));
+  }
+
+  /** The pool's record of this alert, made on first sight and kept on the alert object. */
+  private heldRecord(alert: AlertForFilter): HeldAlert {
+    let held = this.knownRecord(alert);
+    if (held === undefined) {
+      held = { alertId: alert.alert_id, quoted: JSON.stringify(alert.alert_id), version: alertVersion(alert), holders: 0, used: 0, live: true };
+      this.held.set(alert.alert_id, held);
+      (alert as AlertWithRecord)[HELD] = held;
+    }
+    return held;
+  }
+
+  /** The pool's record of this alert if it has one, kept on the alert object once found. */
+  private knownRecord(alert: AlertForFilter): HeldAlert | undefined {
+    const withRecord = alert as AlertWithRecord;
+    const attached = withRecord[HELD];
+    if (attached?.live) return attached;
+    const held = this.held.get(alert.alert_id);
+    if (held) withRecord[HELD] = held;
+    return held;
+  }
+
+  /** Whether the worker holds this alert as it now is (else it is sent in full). */
+  holds(w: WorkerProcess, alert: AlertForFilter): boolean {
+    const held = this.knownRecord(alert);
+    return held !== undefined && (held.holders & w.bit) !== 0 && held.version === alertVersion(alert);
+  }
+
+  /**
+   * The workers in `bits` no longer hold the alert: they are told to forget it with their next batch.
+   * The record goes once no worker holds it, unless `keep` (it is about to be sent again).
+   */
+  private release(held: HeldAlert, bits: number, keep = false): void {
+    for (const w of this.slots) {
+      if (!w || (held.holders & bits & w.bit) === 0) continue;
+      held.holders &= ~w.bit;
+      w.heldCount--;
+      w.forget.add(held.alertId);
+    }
+    if (held.holders === 0 && !keep) this.discard(held);
+  }
+
+  /** No worker holds it any more: the record goes (alert objects that still point to it look it up again). */
+  private discard(held: HeldAlert): void {
+    held.live = false;
+    this.held.delete(held.alertId);
+  }
+
+  /** A new worker in this slot (or none) holds nothing. */
+  dropHoldings(slot: number): void {
+    const bit = 1 << slot;
+    for (const held of this.held.values()) {
+      if ((held.holders & bit) === 0) continue;
+      held.holders &= ~bit;
+      if (held.holders === 0) this.discard(held);
+    }
+  }
+
+  /** Bounded memory on both sides: the least recently used alerts are forgotten. */
+  private evict(w: WorkerProcess): void {
+    const excess = w.heldCount - this.cacheSize;
+    if (excess <= 0) return;
+    const mine = [...this.held.values()].filter((held) => (held.holders & w.bit) !== 0);
+    for (const held of mine.sort((a, b) => a.used - b.used).slice(0, excess)) this.release(held, w.bit);
+  }
+
+  /** Alerts whose properties changed (Level 2 added some): sent in full again next time. */
+  invalidate(alertIds: string[]): void {
+    for (const id of alertIds) {
+      const held = this.held.get(id);
+      if (held) this.release(held, held.holders);
+    }
+  }
+
+}
