@@ -13,7 +13,7 @@ export { probeFilterEnvironment, FilterEnvironmentError } from './filters/filter
 export { Level2Stage, LEVEL2_MIN_MEASUREMENTS } from './filters/level2.ts';
 export { ensureShippedFilters, SYSTEM_USERNAME, type SeedResult } from './filters/shipped/seed.ts';
 export { SHIPPED_FILTERS, type ShippedFilter } from './filters/shipped/index.ts';
-export { InboxWatcher, type InboxOptions } from './sources/inbox.ts';
+export { InboxWatcher, type InboxOptions } from './drivers/inbox.ts';
 export { ChatDispatcher, outboxNotifier, slackSender, retryDelaySeconds, type ChatNotifier, type ChatMessage, type ChatSender } from './sinks/chat.ts';
 export { WatchIndex, WatchMatcher, MAX_WATCH_RADIUS_DEG } from './stages/watch-match.ts';
 export { importCatalog, removeCatalog, CATALOG_NAME, type ImportProgress } from './catalogs/import-catalog.ts';
@@ -22,7 +22,7 @@ export { CatalogFileError, readCatalogRows, type CatalogFormat, type SourceRow }
 export { toCatalogObjects, coverOf, POINT_RADIUS_DEG, type CatalogColumns, type AngleUnit } from './catalogs/catalog-objects.ts';
 export { parseIgwnNotice, readSkyMap, skyMapPeak, GwNoticeError, NOTICE_TYPES, type GwNotice, type NoticeType } from './gw/notice.ts';
 export { GwMatcher, ingestNotice, DEFAULT_GW_WINDOW_DAYS } from './gw/association.ts';
-export { handleGwMessage, startGwConsumer, type GwMessageOutcome } from './sources/gw-kafka.ts';
-export { decodeAlertMessage, ingestAlertMessages, startAlertConsumer, SchemaRegistry, type KafkaMessage } from './sources/alert-kafka.ts';
+export { handleGwMessage, startGwConsumer, type GwMessageOutcome } from './drivers/gw-kafka.ts';
+export { decodeAlertMessage, ingestAlertMessages, startAlertConsumer, SchemaRegistry, type KafkaMessage } from './drivers/alert-kafka.ts';
 export { ingestPackets } from './ingest/ingest-packets.ts';
 export { Poller } from './sinks/poller.ts';

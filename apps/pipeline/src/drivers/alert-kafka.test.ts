@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@antares/db';
 import { expandInputs } from '../ingest/ingest-files.ts';
-import { iterateBlocks, readContainerHeader } from './avro-container.ts';
-import { decodeAvroFile } from './alert-avro.ts';
+import { iterateBlocks, readContainerHeader } from '../sources/avro-container.ts';
+import { decodeAvroFile } from '../sources/alert-avro.ts';
 import { decodeAlertMessage, ingestAlertMessages, SchemaRegistry, type KafkaMessage } from './alert-kafka.ts';
 
 // Kafka message handling on real packets: ZTF's one-alert containers and Rubin's Confluent wire format

@@ -5,7 +5,7 @@
 // committed afterwards: a crash replays it, and ingestion is idempotent.
 import type { Repositories } from '@antares/db';
 import { isGzip } from '../fits/fits.ts';
-import { decodeAvroBuffer, decodeSchemaless, type AlertPacket, type DecodedRecord } from './alert-avro.ts';
+import { decodeAvroBuffer, decodeSchemaless, type AlertPacket, type DecodedRecord } from '../sources/alert-avro.ts';
 import { ingestPackets, type IngestPacketsOptions } from '../ingest/ingest-packets.ts';
 import { emptyStats, type IngestStats } from '../ingest/ingest-batch.ts';
 
