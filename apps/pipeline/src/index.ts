@@ -4,7 +4,7 @@ export { decodeAvroFile, decodeAvroBuffer, alertFileProblem } from './sources/al
 export type { ZtfPacket, LsstPacket, AlertPacket } from './sources/alert-avro.ts';
 export { alertPropertyCatalog, locusPropertyCatalog, type PropertyDefinition } from './properties/catalog.ts';
 export { renderCutoutPng } from './fits/render-png.ts';
-export { isGzip } from './fits/fits.ts';
+export { isGzip } from './bytes.ts';
 export { createFilterSandbox, type FilterSandbox, type CodeCheck } from './filters/filter-sandbox.ts';
 export { locusInputsFor } from './filters/locus-inputs.ts';
 export { APT_INSTALL, missingSandboxPrerequisites, FilterSandboxPool, type LocusForFilter } from './filters/pool/index.ts';
@@ -23,6 +23,7 @@ export { toCatalogObjects, coverOf, POINT_RADIUS_DEG, type CatalogColumns, type 
 export { parseIgwnNotice, readSkyMap, skyMapPeak, GwNoticeError, NOTICE_TYPES, type GwNotice, type NoticeType } from './gw/notice.ts';
 export { GwMatcher, ingestNotice, DEFAULT_GW_WINDOW_DAYS } from './gw/association.ts';
 export { handleGwMessage, startGwConsumer, type GwMessageOutcome } from './drivers/gw-kafka.ts';
-export { decodeAlertMessage, ingestAlertMessages, startAlertConsumer, SchemaRegistry, type KafkaMessage } from './drivers/alert-kafka.ts';
+export { decodeAlertMessage, SchemaRegistry } from './sources/alert-message.ts';
+export { ingestAlertMessages, startAlertConsumer, type KafkaMessage } from './drivers/alert-kafka.ts';
 export { ingestPackets } from './ingest/ingest-packets.ts';
 export { Poller } from './sinks/poller.ts';

@@ -8,7 +8,8 @@ import { createTestDatabase, type TestDatabase } from '@antares/db';
 import { expandInputs } from '../ingest/ingest-files.ts';
 import { iterateBlocks, readContainerHeader } from '../sources/avro-container.ts';
 import { decodeAvroFile } from '../sources/alert-avro.ts';
-import { decodeAlertMessage, ingestAlertMessages, SchemaRegistry, type KafkaMessage } from './alert-kafka.ts';
+import { decodeAlertMessage, SchemaRegistry } from '../sources/alert-message.ts';
+import { ingestAlertMessages, type KafkaMessage } from './alert-kafka.ts';
 
 // Kafka message handling on real packets: ZTF's one-alert containers and Rubin's Confluent wire format
 // (zero byte, schema id, bare record) with the writer schema served by a schema registry on loopback.

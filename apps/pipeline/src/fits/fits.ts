@@ -2,6 +2,7 @@
 // ZTF cutouts are gzipped single-HDU images (BITPIX -32, 63x63); Rubin cutouts are plain FITS.
 // We deliberately support only what cutouts need, and throw clear errors on the rest.
 import { gunzipSync } from 'node:zlib';
+import { isGzip } from '../bytes.ts';
 
 export type FitsHeader = Record<string, string | number | boolean>;
 
@@ -15,11 +16,6 @@ export interface FitsImage {
 
 const BLOCK = 2880;
 const CARD = 80;
-
-/** True if the bytes start with the gzip magic number (0x1f 0x8b). */
-export function isGzip(bytes: Uint8Array): boolean {
-  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-}
 
 function parseValue(raw: string): string | number | boolean {
   const s = raw.trimStart();

@@ -1,7 +1,8 @@
 // FITS binary tables (XTENSION = 'BINTABLE'): catalogs and gravitational-wave sky maps come as these.
 // Scalar and fixed-width columns of the common types; variable-length arrays (P/Q) are refused.
 import { gunzipSync } from 'node:zlib';
-import { isGzip, parseHeader, type FitsHeader } from './fits.ts';
+import { isGzip } from '../bytes.ts';
+import { parseHeader, type FitsHeader } from './fits.ts';
 
 const BLOCK = 2880;
 

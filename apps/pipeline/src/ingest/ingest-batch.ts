@@ -1,7 +1,7 @@
 import type { NewThumbnail, Repositories, WatchTarget } from '@antares/db';
 import type { AlertPacket } from '../sources/alert-avro.ts';
 import { reasonKey } from '../stages/level1.ts';
-import type { AlertRecord, PacketRow } from '../stages/ztf-alerts.ts';
+import type { AlertRecord, PacketRow } from '../stages/alert-record.ts';
 import { alertOf, historyRowPasses, rowsOf, triggerLevel1 } from '../stages/survey-alerts.ts';
 import { LocusIndex, associationRanges, newLocusId, type PositionedLocus } from '../stages/associate.ts';
 import { summarizeLocus, summaryOf } from '../stages/locus-properties.ts';

@@ -7,6 +7,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { deflateRawSync } from 'node:zlib';
 import avro from 'avsc';
+import { AVRO_CONTAINER_MAGIC } from '../bytes.ts';
 
 export type OcfCodec = 'null' | 'deflate';
 
@@ -20,7 +21,6 @@ const HEADER_TYPE = avro.Type.forSchema({
   ],
 });
 const LONG = avro.Type.forSchema('long');
-const MAGIC = Buffer.from('Obj\x01', 'latin1');
 /** Uncompressed bytes per block before flushing (avsc's default block size too). */
 const BLOCK_TARGET = 64 * 1024;
 
@@ -39,7 +39,7 @@ export class OcfWriter {
     if (sync.length !== 16) throw new Error('OCF sync marker must be 16 bytes');
     const file = await open(path, 'w');
     const header = HEADER_TYPE.toBuffer({
-      magic: MAGIC,
+      magic: Buffer.from(AVRO_CONTAINER_MAGIC),
       meta: { 'avro.schema': Buffer.from(schemaJson), 'avro.codec': Buffer.from(codec) },
       sync,
     });

@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import type avro from 'avsc';
 import { decompressBlock, iterateBlocks, readContainerHeader } from './avro-container.ts';
 import { buildType, SchemaCache } from './avro-schema.ts';
-import { isGzip } from '../fits/fits.ts';
+import { isGzip } from '../bytes.ts';
 import { analyseSchema, toZtfPacket, type ZtfShape } from './ztf-packet.ts';
 import { analyseLsstSchema, toLsstPacket, type LsstShape } from './lsst-packet.ts';
 

@@ -3,6 +3,7 @@
 // Layout: "Obj\x01", metadata map<bytes> (avro.schema, avro.codec), 16-byte sync, then blocks of
 // (long count, long byteSize, data, sync).
 import { crc32 as zlibCrc32, inflateRawSync } from 'node:zlib';
+import { AVRO_CONTAINER_MAGIC, isAvroContainer } from '../bytes.ts';
 import { snappyUncompress } from './snappy.ts';
 
 export interface ContainerHeader {
@@ -49,15 +50,9 @@ class Cursor {
   }
 }
 
-const MAGIC = Buffer.from([0x4f, 0x62, 0x6a, 0x01]); // "Obj" 1
-
-export function isAvroContainer(buf: Uint8Array): boolean {
-  return buf.length >= 4 && buf[0] === 0x4f && buf[1] === 0x62 && buf[2] === 0x6a && buf[3] === 0x01;
-}
-
 export function readContainerHeader(buf: Buffer): ContainerHeader {
   if (!isAvroContainer(buf)) throw new Error('not an Avro Object Container File (bad magic)');
-  const cur = new Cursor(buf, MAGIC.length);
+  const cur = new Cursor(buf, AVRO_CONTAINER_MAGIC.length);
   const meta = new Map<string, Buffer>();
   try {
     for (;;) {

@@ -3,7 +3,8 @@
 import type { AlertPacket } from '../sources/alert-avro.ts';
 import { level1, level1Lsst, type Level1Result } from './level1.ts';
 import { lsstAlertFromRow, lsstHistoryRowPasses, lsstPacketRows } from './lsst-alerts.ts';
-import { alertFromRow, packetRows, type AlertRecord, type PacketRow } from './ztf-alerts.ts';
+import type { AlertRecord, PacketRow } from './alert-record.ts';
+import { alertFromRow, packetRows } from './ztf-alerts.ts';
 
 /** Level 1 of the packet's triggering detection. */
 export function triggerLevel1(packet: AlertPacket): Level1Result {

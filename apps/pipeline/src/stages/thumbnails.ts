@@ -1,4 +1,5 @@
 import type { NewThumbnail } from '@antares/db';
+import { isGzip } from '../bytes.ts';
 import type { AlertPacket } from '../sources/alert-avro.ts';
 
 /**
@@ -41,6 +42,6 @@ export function packetThumbnails(packet: AlertPacket, alertId: string, locusId: 
 
 /** Gzipped data (ZTF cutouts are gzipped FITS) or a plain FITS header (Rubin's). */
 function looksLikeFits(bytes: Uint8Array): boolean {
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return true;
+  if (isGzip(bytes)) return true;
   return Buffer.from(bytes.subarray(0, 6)).toString('latin1') === 'SIMPLE';
 }

@@ -1,16 +1,6 @@
 import { correctedMagnitude, type IsDiffPos } from '@antares/astro';
 import type { ZtfPacket } from '../sources/alert-avro.ts';
-
-/** One alert as the pipeline stores it (before association gives it a locus). */
-export interface AlertRecord {
-  alert_id: string;
-  survey: 'ztf' | 'lsst';
-  mjd: number;
-  properties: Record<string, unknown>;
-  /** Detections have a position; upper limits do not. */
-  ra: number | null;
-  dec: number | null;
-}
+import type { AlertRecord, PacketRow } from './alert-record.ts';
 
 export const ANT_SURVEY_DETECTION = 1;
 export const ANT_SURVEY_UPPER_LIMIT = 2;
@@ -23,13 +13,6 @@ export function detectionAlertId(candid: string): string {
 
 export function upperLimitAlertId(objectId: string, pid: unknown): string {
   return `ztf_upper_limit:${objectId}-${String(pid)}`;
-}
-
-/** A row of a packet (its candidate or a prv_candidates row) with the id its alert will have. */
-export interface PacketRow {
-  alert_id: string;
-  row: Record<string, unknown>;
-  isDetection: boolean;
 }
 
 /**

@@ -1,0 +1,23 @@
+// What every survey's packet becomes (ztf-alerts.ts, lsst-alerts.ts) and ingestion stores: the
+// survey-neutral shapes, apart from any one survey's mapping.
+
+/** One alert as the pipeline stores it (before association gives it a locus). */
+export interface AlertRecord {
+  alert_id: string;
+  survey: 'ztf' | 'lsst';
+  mjd: number;
+  properties: Record<string, unknown>;
+  /** Detections have a position; upper limits do not. */
+  ra: number | null;
+  dec: number | null;
+}
+
+/**
+ * A row of a packet with the id its alert will have: ZTF's candidate or a prv_candidates row, Rubin's
+ * DiaSource, an earlier one or a forced measurement.
+ */
+export interface PacketRow {
+  alert_id: string;
+  row: Record<string, unknown>;
+  isDetection: boolean;
+}
