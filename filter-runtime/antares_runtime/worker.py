@@ -30,6 +30,17 @@ class LocusTimeout(BaseException):
     """Raised by SIGALRM; a BaseException so `except Exception` in user code does not swallow it."""
 
 
+# The limits come from the server's configuration (apps/pipeline/src/filters/sandbox-limits.ts): the
+# pool hands them to sandbox.py as --limits, which puts these three in the worker's environment and
+# sets the rest as rlimits. These values stand in only for a worker started by hand, outside the
+# launcher (the runtime's own tests, debugging); a run or load message may still name its own timeout.
+UNLAUNCHED_FALLBACK = {'ANTARES_OUTPUT_LIMIT': 65536, 'ANTARES_LOCUS_TIMEOUT_S': 5, 'ANTARES_LOAD_TIMEOUT_S': 120}
+
+
+def _configured(name, kind):
+    return kind(os.environ.get(name, UNLAUNCHED_FALLBACK[name]))
+
+
 IN_USER_CODE = [False]  # the alarm only raises while a filter's code (or its load/setup) is running
 
 
@@ -154,11 +165,11 @@ def main():
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    limit = int(os.environ.get('ANTARES_OUTPUT_LIMIT', 65536))
+    limit = _configured('ANTARES_OUTPUT_LIMIT', int)
     capture = Capture(tempfile.mkdtemp(prefix='antares-capture-'), limit)
     code_dir = tempfile.mkdtemp(prefix='antares-filters-')
-    default_timeout = float(os.environ.get('ANTARES_LOCUS_TIMEOUT_S', 5))
-    load_timeout = float(os.environ.get('ANTARES_LOAD_TIMEOUT_S', 120))
+    default_timeout = _configured('ANTARES_LOCUS_TIMEOUT_S', float)
+    load_timeout = _configured('ANTARES_LOAD_TIMEOUT_S', float)
     encode, decode = _codec()
     a2b_base64 = binascii.a2b_base64
     _locus.UNPACK[0] = lambda packed: decode(a2b_base64(packed).decode('utf-8'))
