@@ -2,6 +2,7 @@
 import inspect
 
 from .core import Changes, Declarations, FilterError
+from .locus import UncheckedChanges
 
 
 class Filter:
@@ -51,7 +52,8 @@ class BaseFilter:
     def run(self, locus):
         # Called directly by an author (`HelloWorld().run(devkit_locus)`, as the devkit's README does):
         # the locus records what the filter does, checked against its declarations as in production.
-        if getattr(locus, '_changes', False) is None:
+        changes = getattr(locus, '_changes', False)
+        if changes is None or isinstance(changes, UncheckedChanges):
             locus._bind(Changes(Declarations(type(self), api_of(type(self)))))
         return self._run(locus)
 
@@ -113,13 +115,43 @@ def find_filter_class(namespace, class_name=None, module_name=None, source=None)
         found = filter_candidates(namespace, module_name, source)
         if not found:
             raise FilterError('the code defines no filter: a subclass of dk.Filter (antares.devkit) or BaseFilter '
-                              '(antares_devkit.models), or a 2019-style function `def my_filter(locus)`')
+                              '(antares_devkit.models), or a 2019-style function `def my_filter(locus)`'
+                              + _lookalikes(namespace, module_name))
         chosen = found[-1]
     if not isinstance(chosen, type):
         from .legacy import function_filter_class
         return function_filter_class(chosen, source if source is not None else _module_source(namespace))
-    api_of(chosen)
+    check_entry_point(chosen, api_of(chosen))
     return chosen
+
+
+def _lookalikes(namespace, module_name):
+    """'; X defines run() but subclasses neither ...' for classes shaped like a filter without the base."""
+    shaped = [v.__name__ for v in namespace.values()
+              if isinstance(v, type) and (module_name is None or v.__module__ == module_name)
+              and not issubclass(v, (Filter, BaseFilter)) and ('run' in v.__dict__ or '_run' in v.__dict__)]
+    if not shaped:
+        return ''
+    return (f"; {', '.join(shaped)} {'defines' if len(shaped) == 1 else 'define'} run() but "
+            'subclasses neither: the class must inherit from one of them to be a filter')
+
+
+def check_entry_point(cls, api):
+    """ANTARES calls run(locus) (API A) or _run(locus) (API B) with the locus alone: a method that needs
+    other arguments fails at load, naming its signature, rather than on every locus."""
+    name = '_run' if api == 'B' else 'run'
+    method = getattr(cls, name, None)
+    try:
+        signature = inspect.signature(method)
+    except (TypeError, ValueError):
+        return
+    params = list(signature.parameters.values())[1:]  # after self
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    takes_one = any(p.kind == p.VAR_POSITIONAL for p in params) or bool(positional)
+    if len(required) > 1 or not takes_one:
+        raise FilterError(f'{cls.__name__}.{name}{signature} cannot be called as ANTARES calls it, '
+                          f'{name}(self, locus): the locus is its only argument')
 
 
 def _module_source(namespace):

@@ -85,9 +85,12 @@ class Declarations:
         self.required_locus_props = _names(cls, 'REQUIRED_LOCUS_PROPERTIES')
         self.required_alert_props = _names(cls, 'REQUIRED_ALERT_PROPERTIES')
         self.required_tags = _names(cls, 'REQUIRED_TAGS')
-        self.input_locus_props = _names(cls, 'INPUT_LOCUS_PROPERTIES')
-        self.input_alert_props = _names(cls, 'INPUT_ALERT_PROPERTIES')
-        self.input_tags = _names(cls, 'INPUT_TAGS')
+        # Class API A's INPUT_* are requirements too (ADR 0014); API B declares requirements as REQUIRED_*
+        # beside INPUT_*, which there only describe what the code reads.
+        inputs_required = api == 'A'
+        self.input_locus_props = _names(cls, 'INPUT_LOCUS_PROPERTIES') if inputs_required else []
+        self.input_alert_props = _names(cls, 'INPUT_ALERT_PROPERTIES') if inputs_required else []
+        self.input_tags = _names(cls, 'INPUT_TAGS') if inputs_required else []
         self.requires_files = _names(cls, 'REQUIRES_FILES')
         self.locus_props = _typed(cls, 'OUTPUT_LOCUS_PROPERTIES')
         self.alert_props = _typed(cls, 'OUTPUT_ALERT_PROPERTIES')
@@ -114,22 +117,27 @@ class Declarations:
         }
 
     def skip_reason(self, raw):
-        """Why the filter must not run on this locus dict, or None. Mirrors the real REQUIRED_* semantics."""
-        props = (unpacked_properties(raw) if self.required_locus_props else None) or {}
-        for name in self.required_locus_props:
+        """Why the filter must not run on this locus dict, or None. Mirrors the real REQUIRED_* semantics;
+        in class API A the INPUT_* names are the same requirement (published filters declare with them what
+        their code indexes without checking: a ZTF-only filter's INPUT_LOCUS_PROPERTIES = ['ztf_object_id']
+        keeps it off Rubin-only loci)."""
+        wanted_props = [(n, 'required') for n in self.required_locus_props] + [(n, 'input') for n in self.input_locus_props]
+        props = (unpacked_properties(raw) if wanted_props else None) or {}
+        for name, kind in wanted_props:
             if name not in props:
-                return f'missing required locus property {name}'
+                return f'missing {kind} locus property {name}'
         tags = raw.get('tags') or ()
-        for name in self.required_tags:
+        for name, kind in [(n, 'required') for n in self.required_tags] + [(n, 'input') for n in self.input_tags]:
             if name not in tags:
-                return f'missing required tag {name}'
+                return f'missing {kind} tag {name}'
         alert = trigger_alert(raw)
-        if self.required_alert_props:
+        wanted_alert = [(n, 'required') for n in self.required_alert_props] + [(n, 'input') for n in self.input_alert_props]
+        if wanted_alert:
             aprops = (unpacked_properties(alert) if alert else None) or {}
-            for name in self.required_alert_props:
+            for name, kind in wanted_alert:
                 # Old filters name normalised fields without the ant_ prefix ('passband' for ant_passband).
                 if name not in aprops and ('ant_' + name) not in aprops:
-                    return f'missing required alert property {name}'
+                    return f'missing {kind} alert property {name}'
         if self.triggering_survey and alert_survey(alert) != self.triggering_survey:
             return f'triggering alert is not from {self.triggering_survey}'
         if self.gw_region is not None:

@@ -39,8 +39,56 @@ def get_locus(locus_id, include_gravitational_wave_data=False):
     for raw in all_loci():
         if raw.get('locus_id') == locus_id:
             return raw
+    locus_id = str(locus_id)
     print(f'devkit: {locus_id} is not in the sample loci; using a synthetic locus with that id', file=sys.stderr)
     return synthetic_locus(locus_id, seed=zlib.crc32(locus_id.encode()), gw=include_gravitational_wave_data)
+
+
+def alert_number(alert_id):
+    """The number a 2019 devkit user knew an alert by (its ids were integers): the ZTF candid or Rubin
+    diaSourceId after the id's prefix, else the id itself."""
+    tail = str(alert_id).rpartition(':')[2]
+    return int(tail) if tail.isdigit() else alert_id
+
+
+def get_alert_ids(n=1):
+    """n random detection alert ids of the sample loci, as numbers where they have one."""
+    ids = [alert_number(a['alert_id']) for raw in all_loci() for a in raw.get('alerts') or ()
+           if isinstance(a, dict) and not str(a.get('alert_id', '')).startswith(('ztf_upper_limit:', 'lsst_forced:'))]
+    return random.sample(ids, min(n, len(ids)))
+
+
+def locus_of_alert(alert_id, include_gravitational_wave_data=False):
+    """The sample locus as it was when `alert_id` (a full id or its number) arrived: its alerts up to
+    that one, which triggers it. A locus id works too; an unknown id gets a synthetic locus."""
+    wanted = str(alert_id)
+    for raw in all_loci():
+        alerts = [a for a in raw.get('alerts') or () if isinstance(a, dict)]
+        for alert in alerts:
+            aid = str(alert.get('alert_id'))
+            if aid == wanted or aid.rpartition(':')[2] == wanted:
+                mjd = alert.get('mjd')
+                kept = [a for a in alerts if mjd is None or a.get('mjd') is None or a['mjd'] <= mjd]
+                return dict(raw, alerts=kept, alert_id=alert.get('alert_id'))
+    return get_locus(alert_id, include_gravitational_wave_data)
+
+
+def mock_locus(ra, dec, alerts):
+    """A sample locus at (ra, dec) made of the given alert property dicts (oldest first); returns the
+    number of its last alert, which get_locus_data()/run_stage() then accept (2019's dk.mock_locus)."""
+    loci = all_loci()
+    base = 900000000 + 100 * len(loci)
+    locus_id = f'ANTmock{len(loci):04d}'
+    made = []
+    for i, given in enumerate(alerts):
+        mjd = float(given.get('ant_mjd', given.get('mjd', 58800.0 + i)))
+        props = {'ant_mjd': mjd, 'ant_ra': ra, 'ant_dec': dec, 'ant_survey': 1}
+        props.update(given)
+        made.append({'alert_id': f'mock:{base + i}', 'locus_id': locus_id, 'mjd': mjd, 'survey': 'ztf',
+                     'properties': props, 'grav_wave_events': []})
+    loci.append({'locus_id': locus_id, 'ra': ra, 'dec': dec, 'tags': [], 'properties': {'num_alerts': len(made)},
+                 'alerts': made, 'catalog_objects': {}, 'grav_wave_events_metadata': {}})
+    return base + len(made) - 1
 
 
 def search_catalogs(ra, dec):
@@ -96,8 +144,10 @@ def synthetic_locus(locus_id, seed=0, gw=False):
     metadata = {}
     if gw:
         alerts[-1]['grav_wave_events'] = [{'gracedb_id': 'S190425z', 'contour_level': 40.0, 'contour_area': 2805.7}]
-        metadata = {'S190425z': {'gracedb_id': 'S190425z', 'notice_type': 'UPDATE',
-                                 'event_datetime': '2019-04-25T08:18:05.017553'}}
+        metadata = {'S190425z': {'gracedb_id': 'S190425z', 'notice_type': 'UPDATE', 'id': 1, 'version_id': 1,
+                                 'notice_datetime': '2019-04-25T09:00:00.000Z',
+                                 'event_datetime': '2019-04-25T08:18:05.017Z', 'false_alarm_rate': 4.5e-13,
+                                 'external_coinc': None, 'skymap_base64': None}}
     mags = [a['properties']['ant_mag'] for a in alerts]
     return {
         'locus_id': locus_id, 'ra': ra, 'dec': dec, 'tags': [], 'watch_list_ids': [], 'watch_object_ids': [],

@@ -8,17 +8,16 @@
         raise locus.halt                       # or raise locus.get_halt()
 
 Those filters declared nothing: the submission form named their streams and properties. Here the
-function is wrapped in a filter class whose outputs are read from the module's code: every string
-literal passed to send_to_stream/tag/add_tag, set_property/set_locus_property, or written with
-`<...>.properties['name'] = value` (directly or through a name bound to such a dict). A property's type
-comes from the value written (str/f-string: str; int literal, len(), int(): int; otherwise float).
-What the code names only at run time (computed names) is not declared, and writing it is an error.
+function is wrapped in a filter class declaring the outputs its module's code names
+(legacy_outputs.py says how). The locus methods of that time follow the 2019 devkit's documentation
+notebook (its printed outputs show get_properties() and get_time_series() results).
 """
 import ast
 import inspect
 
 from .api import Filter
 from .core import Halt
+from .legacy_outputs import TAG_CALLS, infer_outputs  # noqa: F401 (infer_outputs: this module's API)
 from .locus import GuardedDict, LocusA
 
 # Unprefixed alert property names of 2019 and the fields that replaced them.
@@ -26,14 +25,20 @@ ALIASES = {name: 'ant_' + name for name in (
     'passband', 'mag', 'magerr', 'maglim', 'ra', 'dec', 'mjd', 'survey', 'mag_corrected',
     'magerr_corrected', 'magulim_corrected', 'magllim_corrected', 'time')}
 LOCUS_PARAMETERS = ('locus', 'locus_data', 'ld')
-TAG_CALLS = ('send_to_stream', 'tag', 'add_tag')
 
 
 class AliasedProperties(GuardedDict):
-    """Alert properties where an unprefixed 2019 name reads its ant_ field; writes stay guarded."""
-    __slots__ = ()
+    """Alert properties where an unprefixed 2019 name reads its ant_ field, and `alert_id` the alert's id
+    (the 2019 devkit's property dict held both); writes stay guarded."""
+    __slots__ = ('_alert_id',)
+
+    def __init__(self, data, setter, alert_id=None):
+        GuardedDict.__init__(self, data, setter)
+        self._alert_id = alert_id
 
     def __missing__(self, name):
+        if name == 'alert_id' and self._alert_id is not None:
+            return self._alert_id
         alias = ALIASES.get(name)
         if alias is not None and dict.__contains__(self, alias):
             return dict.__getitem__(self, alias)
@@ -46,18 +51,20 @@ class AliasedProperties(GuardedDict):
             return default
 
     def __contains__(self, name):
-        return dict.__contains__(self, name) or dict.__contains__(self, ALIASES.get(name, name))
+        return dict.__contains__(self, name) or dict.__contains__(self, ALIASES.get(name, name)) or \
+            (name == 'alert_id' and self._alert_id is not None)
 
 
 def _aliased(alert):
     props = alert.properties
     if not isinstance(props, AliasedProperties):
-        alert.properties = AliasedProperties(props, props._setter)
+        alert.properties = AliasedProperties(props, props._setter, alert.alert_id)
     return alert
 
 
 class TimeSeriesColumns(tuple):
-    """get_time_series() result: unpacks as (mjd, *columns); also indexable by name."""
+    """get_time_series() result: the 2019 devkit's rows, alert_id, mjd, then one per name asked for
+    (`alert_id, mjd, mag = ld.get_time_series('ztf_magpsf')`); also indexable by name."""
 
     def __new__(cls, names, columns):
         obj = tuple.__new__(cls, columns)
@@ -68,6 +75,30 @@ class TimeSeriesColumns(tuple):
         if isinstance(key, str):
             return tuple.__getitem__(self, self.names.index(key))
         return tuple.__getitem__(self, key)
+
+
+def is_detection(alert):
+    """The 2019 pipeline kept detections only: ZTF upper limits and forced photometry came later."""
+    aid = str(alert.alert_id or '')
+    return not aid.startswith(('ztf_upper_limit:', 'lsst_forced:')) and alert.properties.get('ant_survey') != 2 \
+        and not alert.properties.get('ant_forced_photometry')
+
+
+def _column(values):
+    import numpy as np
+    if values and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return np.array(values, dtype=float if any(isinstance(v, float) for v in values) else np.int64)
+    return np.array(values, dtype=object)
+
+
+def _median(values):
+    """numpy's median of the finite values (NaN when none), as the high-amplitude filter took it."""
+    import math
+    finite = sorted(v for v in values if isinstance(v, (int, float)) and math.isfinite(v))
+    if not finite:
+        return float('nan')
+    mid = len(finite) // 2
+    return finite[mid] if len(finite) % 2 else (finite[mid - 1] + finite[mid]) / 2.0
 
 
 class LegacyLocus(LocusA):
@@ -116,21 +147,55 @@ class LegacyLocus(LocusA):
     def get_locus_id(self):
         return self.locus_id
 
+    def report_error(self, tag=None, data=None):
+        """2019: reported a problem to the filter's author without failing; here it goes to the locus'
+        stderr, which the run report carries."""
+        import sys
+        print(f'report_error {tag}: {data!r}', file=sys.stderr)
+
     def get_time_series(self, *names, filters=None, require=None):
-        """(mjd, one array per name) over the alerts, oldest first, that have every `require`d property
-        (default: all the names) and whose properties equal `filters` ({name: value})."""
+        """(alert_id, mjd, one array per name) over the detections, oldest first, that have every
+        `require`d property (default: the names asked for) and whose properties equal `filters`
+        ({name: value}). Numbers come as numeric arrays, anything else as object arrays."""
         import numpy as np
         required = list(names) if require is None else list(require)
-        rows = [a for a in self.alerts
-                if all(a.properties.get(n) is not None for n in required)
+        rows = [a for a in self.alerts if is_detection(a)
+                and all(a.properties.get(n) is not None for n in required)
                 and all(a.properties.get(k) == v for k, v in (filters or {}).items())]
-        columns = [np.array([a.mjd for a in rows], dtype=float)]
-        for name in names:
-            values = [a.properties.get(name) for a in rows]
-            numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) or v is None for v in values)
-            columns.append(np.array([np.nan if v is None else v for v in values], dtype=float) if numeric
-                           else np.array(values, dtype=object))
-        return TimeSeriesColumns(['mjd', *names], columns)
+        columns = [np.array([a.alert_id for a in rows], dtype=object),
+                   np.array([a.mjd for a in rows], dtype=float)]
+        columns += [_column([a.properties.get(name) for a in rows]) for name in names]
+        return TimeSeriesColumns(['alert_id', 'mjd', *names], columns)
+
+    def get_varstar_corrected_mags(self, fid=None, match_radius_arcsec=1.5, star_galaxy_threshold=0.4):
+        """(mags, errs, times, is_var_star, corrected) of the detections in ZTF band `fid` (default: the
+        triggering alert's), oldest first. The 2019 helper's code is not public; this follows the
+        ANTARES high-amplitude filter it served: a variable star when the median distance to the nearest
+        Pan-STARRS source (ztf_distpsnr1) and to the reference-image source (ztf_distnr) are under
+        `match_radius_arcsec` and the median star/galaxy score (ztf_sgscore1) is over
+        `star_galaxy_threshold`; magnitudes are ant_mag_corrected/ant_magerr_corrected (the difference
+        magnitude corrected for the reference source's flux) when the alerts have them, else
+        ztf_magpsf/ztf_sigmapsf."""
+        import numpy as np
+        if fid is None:
+            fid = self.alert.properties.get('ztf_fid')
+        rows = [a.properties for a in self.alerts if is_detection(a) and a.properties.get('ztf_fid') == fid
+                and a.properties.get('ztf_magpsf') is not None and a.properties.get('ztf_sigmapsf') is not None]
+        is_var_star = (_median([p.get('ztf_distpsnr1') for p in rows]) < match_radius_arcsec
+                       and _median([p.get('ztf_distnr') for p in rows]) < match_radius_arcsec
+                       and _median([p.get('ztf_sgscore1') for p in rows]) > star_galaxy_threshold)
+        with_corrected = [p for p in rows if p.get('ant_mag_corrected') is not None
+                          and p.get('ant_magerr_corrected') is not None]
+        corrected = bool(with_corrected)
+        if corrected:
+            mags = [p['ant_mag_corrected'] for p in with_corrected]
+            errs = [p['ant_magerr_corrected'] for p in with_corrected]
+            times = [p.get('ant_mjd') for p in with_corrected]
+        else:
+            mags, errs = [p['ztf_magpsf'] for p in rows], [p['ztf_sigmapsf'] for p in rows]
+            times = [p.get('ant_mjd') for p in rows]
+        return (np.array(mags, dtype=float), np.array(errs, dtype=float), np.array(times, dtype=float),
+                bool(is_var_star), corrected)
 
 
 class FunctionFilter(Filter):
@@ -190,65 +255,3 @@ def function_filter_class(func, source=None):
         'OUTPUT_LOCUS_PROPERTIES': [{'name': n, 'type': k, 'description': described} for n, k in locus_props.items()],
         'OUTPUT_ALERT_PROPERTIES': [{'name': n, 'type': k, 'description': described} for n, k in alert_props.items()],
     })
-
-
-def infer_outputs(source):
-    """(tags, {locus property: type}, {alert property: type}) named as literals in the code (text or tree)."""
-    tree = ast.parse(source) if isinstance(source, str) else source
-    tags, locus_props, alert_props = [], {}, {}
-    alert_dicts, locus_dicts = set(), set()
-    for node in ast.walk(tree):  # names bound to a properties dict: p = locus.alert.properties
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            owner = _properties_owner(node.value)
-            if owner:
-                (alert_dicts if owner == 'alert' else locus_dicts).add(node.targets[0].id)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
-            name = _literal(node.args[0])
-            if name is None:
-                continue
-            if node.func.attr in TAG_CALLS and name not in tags:
-                tags.append(name)
-            elif node.func.attr in ('set_property', 'set_locus_property') and len(node.args) > 1:
-                target = alert_props if node.func.attr == 'set_property' else locus_props
-                _record(target, name, node.args[1])
-        elif isinstance(node, (ast.Assign, ast.AugAssign)):
-            for target in (node.targets if isinstance(node, ast.Assign) else [node.target]):
-                if not isinstance(target, ast.Subscript) or _literal(target.slice) is None:
-                    continue
-                owner = _properties_owner(target.value)
-                if owner is None and isinstance(target.value, ast.Name):
-                    owner = 'alert' if target.value.id in alert_dicts else 'locus' if target.value.id in locus_dicts else None
-                if owner:
-                    _record(alert_props if owner == 'alert' else locus_props, _literal(target.slice), node.value)
-    return tags, locus_props, alert_props
-
-
-def _properties_owner(node):
-    """'alert' for <x>.alert.properties / <x>.get_properties(), 'locus' for <x>.properties, else None."""
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        return {'get_properties': 'alert', 'get_locus_properties': 'locus'}.get(node.func.attr)
-    if isinstance(node, ast.Attribute) and node.attr == 'properties':
-        inner = node.value
-        return 'alert' if isinstance(inner, ast.Attribute) and inner.attr == 'alert' else 'locus'
-    return None
-
-
-def _literal(node):
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def _record(target, name, value):
-    kind = _kind(value)
-    previous = target.get(name)
-    target[name] = kind if previous in (None, kind) else ('str' if 'str' in (previous, kind) else 'float')
-
-
-def _kind(node):
-    if isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str)):
-        return 'str'
-    if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int)):
-        return 'int'
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return {'str': 'str', 'int': 'int', 'len': 'int', 'bool': 'int'}.get(node.func.id, 'float')
-    return 'float'

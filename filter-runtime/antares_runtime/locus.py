@@ -147,8 +147,61 @@ def _survey_from_id(alert_id):
     return 'lsst' if text.startswith('lsst') else 'ztf' if text.startswith('ztf') else None
 
 
-def _no_changes(name, value):
-    raise RuntimeError('this locus is not being run by a filter; use run_filter()')
+class UncheckedChanges:
+    """What is done to a locus no filter run owns (one from `dk.get_locus()`, `locus_from_dict()`,
+    `DevKitLocus.model_validate()`): recorded as the real devkit's loci take it, with nothing declared
+    to check against. A filter run binds its own, checked, change log instead."""
+    __slots__ = ('locus_props', 'alert_props', 'tags')
+
+    def __init__(self):
+        self.locus_props, self.alert_props, self.tags = {}, {}, set()
+
+    def set_locus_property(self, name, value):
+        self.locus_props[name] = value = _plain(value)
+        return value
+
+    def set_alert_property(self, name, value):
+        self.alert_props[name] = value = _plain(value)
+        return value
+
+    def add_tag(self, name):
+        self.tags.add(name)
+
+
+def _plain(value):
+    if hasattr(value, 'item') and not isinstance(value, (str, bytes)):  # numpy scalars
+        try:
+            return value.item()
+        except (TypeError, ValueError):
+            pass
+    return value
+
+
+class TagList(list):
+    """`locus.tags`: the locus' tags; appending one tags the locus (published filters write
+    `locus.tags.append('my_tag')` as well as `locus.tag('my_tag')`), checked like tag()."""
+    __slots__ = ('_tag',)
+
+    def __init__(self, names, tag):
+        list.__init__(self, names)
+        self._tag = tag
+
+    def append(self, name):
+        self._tag(name)
+
+    def extend(self, names):
+        for name in list(names):
+            self._tag(name)
+
+    def insert(self, index, name):
+        self._tag(name)
+
+    def __iadd__(self, names):
+        self.extend(names)
+        return self
+
+    def __reduce_ex__(self, protocol):
+        return list, (list(self),)
 
 
 class LocusBase:
@@ -170,11 +223,16 @@ class LocusBase:
         self._cache.pop('alert', None)
 
     # -- setters routed to the current run
+    def _changes_now(self):
+        if self._changes is None:
+            self._changes = UncheckedChanges()
+        return self._changes
+
     def _set_locus(self, name, value):
-        return (self._changes.set_locus_property if self._changes else _no_changes)(name, value)
+        return self._changes_now().set_locus_property(name, value)
 
     def _set_alert(self, name, value):
-        return (self._changes.set_alert_property if self._changes else _no_changes)(name, value)
+        return self._changes_now().set_alert_property(name, value)
 
     # -- the public API
     @property
@@ -188,15 +246,13 @@ class LocusBase:
     def tags(self):
         tags = self._cache.get('tags')
         if tags is None:
-            tags = self._cache['tags'] = list(self._raw.get('tags') or ())
+            tags = self._cache['tags'] = TagList(self._raw.get('tags') or (), self.tag)
         return tags
 
     def tag(self, name):
-        if self._changes is None:
-            _no_changes(name, None)
-        self._changes.add_tag(name)
+        self._changes_now().add_tag(name)
         if name not in self.tags:
-            self.tags.append(name)
+            list.append(self.tags, name)
 
     def set_property(self, name, value):
         self.properties[name] = value
@@ -234,7 +290,11 @@ class LocusBase:
 
     @property
     def grav_wave_events_metadata(self):
-        return self._raw.get('grav_wave_events_metadata') or {}
+        notices = self._cache.get('gw')
+        if notices is None:
+            from .gw import notices as as_notices
+            notices = self._cache['gw'] = as_notices(self._raw.get('grav_wave_events_metadata'))
+        return notices
 
     @property
     def watch_list_ids(self):

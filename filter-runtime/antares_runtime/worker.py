@@ -24,6 +24,7 @@ from .api import filter_candidates, find_filter_class, instantiate
 from .capture import Capture
 from .core import format_error, percentiles, run_one
 from . import locus as _locus
+from .environment import load_astropy_table_with_astropy
 
 
 class LocusTimeout(BaseException):
@@ -168,6 +169,7 @@ def main():
     limit = _configured('ANTARES_OUTPUT_LIMIT', int)
     capture = Capture(tempfile.mkdtemp(prefix='antares-capture-'), limit)
     code_dir = tempfile.mkdtemp(prefix='antares-filters-')
+    load_astropy_table_with_astropy()
     default_timeout = _configured('ANTARES_LOCUS_TIMEOUT_S', float)
     load_timeout = _configured('ANTARES_LOAD_TIMEOUT_S', float)
     encode, decode = _codec()

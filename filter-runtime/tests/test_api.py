@@ -63,7 +63,6 @@ def test_required_properties_and_tags_skip_the_locus():
         REQUIRED_LOCUS_PROPERTIES = ['num_alerts']
         REQUIRED_ALERT_PROPERTIES = ['passband']  # legacy unprefixed name for ant_passband
         REQUIRED_TAGS = ['high_snr']
-        INPUT_LOCUS_PROPERTIES = ['maybe']
 
         def run(self, locus):
             calls.append(locus.locus_id)
@@ -72,6 +71,37 @@ def test_required_properties_and_tags_skip_the_locus():
     assert 'skipped' not in run(Req, tiny_locus(tags=['high_snr']))
     assert run(Req, tiny_locus(tags=['high_snr'], properties={}))['skipped'].startswith('missing required locus')
     assert calls == ['L0']
+
+
+def test_class_api_a_input_declarations_are_requirements_too():
+    # The older INPUT_* names declare what a published filter's code indexes unchecked (a ZTF filter's
+    # INPUT_LOCUS_PROPERTIES = ['ztf_object_id']): a locus without one is skipped, not crashed on.
+    class Inputs(dk.Filter):
+        INPUT_LOCUS_PROPERTIES = ['num_alerts']
+        INPUT_ALERT_PROPERTIES = ['passband']
+        INPUT_TAGS = []
+
+        def run(self, locus):
+            locus.properties['num_alerts']  # noqa: B018 (indexes as published filters do)
+
+    assert 'skipped' not in run(Inputs)
+    assert run(Inputs, tiny_locus(properties={}))['skipped'] == 'missing input locus property num_alerts'
+
+    class ZtfOnly(Inputs):
+        INPUT_LOCUS_PROPERTIES = ['ztf_object_id']
+
+    assert run(ZtfOnly)['skipped'] == 'missing input locus property ztf_object_id'
+
+    # Class API B declares its requirements as REQUIRED_*; its INPUT_* only describe (a published
+    # Rubin-era filter lists a property no locus has there and relies on REQUIRED_TAGS).
+    class Described(BaseFilter):
+        INPUT_LOCUS_PROPERTIES = ['ant_object_id']
+        OUTPUT_LOCUS_TAGS = [{'name': 'b_ran', 'description': ''}]
+
+        def _run(self, locus):
+            locus.tag('b_ran')
+
+    assert run(Described)['new_tags'] == {'b_ran'}
 
 
 def test_grav_wave_region_and_triggering_survey():
@@ -186,3 +216,17 @@ def test_science_stack_is_usable():
             locus.properties['s_slope'] = fit.params[1]
 
     assert run(Science)['new_locus_properties']['s_slope'] == pytest.approx(-0.5)
+
+
+def test_the_devkit_filter_package_path_serves_the_same_api():
+    # Published code and the devkit's own tests import `from antares.devkit.filter import Filter`.
+    from antares.devkit.filter import Filter, Halt
+
+    class Tagger(Filter):
+        OUTPUT_TAGS = [{'name': 'pkg_path', 'description': ''}]
+
+        def run(self, locus):
+            locus.tag('pkg_path')
+
+    assert Filter is dk.Filter and Halt is dk.Halt
+    assert run(Tagger)['new_tags'] == {'pkg_path'}

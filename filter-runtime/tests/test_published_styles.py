@@ -93,7 +93,7 @@ def loaded(ztf):
     """One sandboxed worker holding every style's filter, and the loci they run on."""
     require_prerequisites()
     from conftest import Worker
-    worker = Worker(sandboxed=True, slot=150)
+    worker = Worker(sandboxed=True, slot=150, locus_timeout_s=10.0)  # a first timeseries on a busy CI machine
     loads = {
         'fading': worker.load('fading', source('api_a_band_fading.py')),
         'legacy2019': worker.load('legacy2019', source('legacy_2019_streams.py')),
@@ -204,8 +204,9 @@ def test_devkit_helpers_run_2019_functions_in_process(ztf):
     assert streams and streams == {locus['locus_id'] for locus in loci if expect_2019(locus)[2]}
     locus = module.dk.locus_from_dict(loci[0])
     assert locus.get_properties()['passband'] == locus.alert.properties['ant_passband']
-    mjd, mag = locus.get_time_series('ant_mag')
+    alert_ids, mjd, mag = locus.get_time_series('ant_mag')  # the 2019 rows: alert_id, mjd, then the names
     assert list(mjd) == sorted(mjd) and len(mag) == len(detections(loci[0]))
+    assert list(alert_ids) == [a['alert_id'] for a in detections(loci[0])]
 
 
 def test_2019_outputs_are_read_from_literal_names_in_the_code():

@@ -14,7 +14,7 @@ def bright_real_transient(locus):
     if p['passband'] not in ('g', 'R'):
         return
     locus.alert.properties['legacy_snr'] = snr_of(p)
-    mjd, mags = locus.get_time_series('ant_mag')
+    alert_ids, mjd, mags = locus.get_time_series('ant_mag')
     locus.set_property('legacy_n_detections', len(mags))
     if p['ztf_rb'] < 0.3:
         raise locus.halt
@@ -24,5 +24,5 @@ def bright_real_transient(locus):
 
 def detection_span(locus):
     """A helper taking the locus too, defined after the filter: not the filter (it acts on nothing)."""
-    mjd, _ = locus.get_time_series('ant_mag')
+    _, mjd, _ = locus.get_time_series('ant_mag')
     return mjd[-1] - mjd[0] if len(mjd) else 0.0
