@@ -39,8 +39,10 @@ program.command('start')
   .description('migrate, load the demo survey into an empty database, build the web app if needed, and serve')
   .option('--port <port>', 'port to listen on', integer('port', 1))
   .action(async (options: { port?: number }) => {
-    const config = loadConfig(process.env, options.port ? { port: options.port } : {});
+    // Unless ANTARES_PUBLIC_URL says otherwise, password-reset links point to this server's own URL.
+    const config = loadConfig(process.env, options.port ? { port: options.port } : {}, { ownUrl: true });
     console.log(`Database: ${describeDatabase(config)}`);
+    if (config.ownUrl && config.smtpUrl) console.log(`Password-reset mails link to ${config.ownUrl} (set ANTARES_PUBLIC_URL to the address users reach)`);
     const database = await openConfiguredDatabase(config);
     await ensureBuiltinCatalogs(database.repos);
     await ensureDemoData(database.repos, config.dataDir);

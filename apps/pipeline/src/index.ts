@@ -11,6 +11,7 @@ export { APT_INSTALL, missingSandboxPrerequisites, FilterSandboxPool, type Locus
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type WorkerLimits } from './filters/sandbox-limits.ts';
 export { probeFilterEnvironment, FilterEnvironmentError } from './filters/filter-environment.ts';
 export { Level2Stage, LEVEL2_MIN_MEASUREMENTS } from './filters/level2.ts';
+export { level2Backlog, runLevel2Backlog, type Level2Backlog } from './filters/level2-catchup.ts';
 export { ensureShippedFilters, SYSTEM_USERNAME, type SeedResult } from './filters/shipped/seed.ts';
 export { SHIPPED_FILTERS, type ShippedFilter } from './filters/shipped/index.ts';
 export { InboxWatcher, type InboxOptions } from './drivers/inbox.ts';

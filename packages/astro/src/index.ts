@@ -9,3 +9,7 @@ export * from './time.ts';
 export * from './magnitudes.ts';
 export * from './healpix.ts';
 export * from './skymap.ts';
+export * from './image-stretch.ts';
+export * from './periodogram.ts';
+export * from './phase-fold.ts';
+export * from './difference-flux.ts';

@@ -14,8 +14,9 @@ export { AnnouncementRepository, type AnnouncementRow } from './repositories/ann
 export { compileListFilter, compileListSort } from './search/list-filter.ts';
 export { FilterRepository, type FilterRow, type FilterVersionRow, type FilterViewer } from './repositories/filters.ts';
 export { TagRepository, type TagRow } from './repositories/tags.ts';
-export { WatchListRepository, type WatchListRow, type WatchObjectRow, type NewWatchObject, type WatchTarget } from './repositories/watch-lists.ts';
+export { WatchListRepository, type WatchListRow, type WatchObjectRow, type NewWatchObject, type WatchTarget, type WatchCircle } from './repositories/watch-lists.ts';
 export { ChatOutboxRepository, type ChatOutboxRow } from './repositories/chat-outbox.ts';
 export { StreamRepository, type StreamMessageRow } from './repositories/streams.ts';
 export { GravWaveRepository, type GravWaveNoticeRow, type GravWaveEventRow, type NewGravWaveNotice, type GravWaveAssociation } from './repositories/grav-waves.ts';
 export { CatalogRepository, type CatalogRow, type NewCatalogObject, type CatalogCandidate, type CatalogMatchRow } from './repositories/catalogs.ts';
+export { Level2RunRepository, type Level2RunRecord } from './repositories/level2-runs.ts';

@@ -126,6 +126,14 @@ export interface WatchListTable {
   description: string;
   slack_channel: string | null;
   created_at: Generated<Date>;
+  /** When the list was matched against the stored alerts; null until then. */
+  history_matched_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface Level2RunTable {
+  filter_version_id: number;
+  locus_id: string;
+  ran_at: Generated<Date>;
 }
 
 export interface WatchObjectTable {
@@ -246,6 +254,7 @@ export interface Database {
   tag: TagTable;
   watch_list: WatchListTable;
   watch_object: WatchObjectTable;
+  level2_run: Level2RunTable;
   chat_outbox: ChatOutboxTable;
   stream_message: StreamMessageTable;
   stream_relay: StreamRelayTable;

@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { Repositories } from '@antares/db';
 import { ensureShippedFilters } from '@antares/pipeline';
 import { createProgress } from '../progress.ts';
+import { loadConfig } from '@antares/server';
 import { runIngest } from './ingest.ts';
+import { catchUpLevel2 } from './level2.ts';
 
 // 3,300 objects over 12 nights give about 2,300 loci (some objects are bogus or not seen in the
 // window; about 340 are seen by both ZTF and Rubin, 120 by Rubin only), ingested with the shipped
@@ -14,11 +16,17 @@ export const DEMO_SURVEY = { objects: 3300, nights: 12, seed: 2026 };
 /**
  * On every start: the shipped filters, installed or brought up to date (so an existing database gets
  * them too). Then, on an empty database: simulate the demo survey and ingest it, showing progress; Level 2
- * applies the shipped filters to it.
+ * applies the shipped filters to it. Last, Level 2 runs on the loci its enabled filters missed.
  */
 export async function ensureDemoData(repos: Repositories, dataDir: string): Promise<void> {
   await installShippedFilters(repos);
-  if ((await repos.loci.count()) > 0) return;
+  if ((await repos.loci.count()) === 0) await loadDemoSurvey(repos, dataDir);
+  // Loci the filters never ran on (a first start without the sandbox): they run now, if they can.
+  await catchUpLevel2(repos, loadConfig().filterLimits);
+}
+
+/** Simulates the demo survey and ingests it (Level 2 applies the shipped filters when it can run). */
+async function loadDemoSurvey(repos: Repositories, dataDir: string): Promise<void> {
   const out = path.join(dataDir, 'demo-survey');
   console.log(`Empty database: simulating a demo survey (${DEMO_SURVEY.objects} objects, ${DEMO_SURVEY.nights} nights) into ${out}`);
   const progress = createProgress('simulate', 1, 'packets');

@@ -1,22 +1,52 @@
 import type { Repositories } from '@antares/db';
-import { APT_INSTALL, FilterSandboxPool, Level2Stage, missingSandboxPrerequisites, outboxNotifier, type WorkerLimits } from '@antares/pipeline';
+import { APT_INSTALL, FilterSandboxPool, Level2Stage, level2Backlog, missingSandboxPrerequisites, outboxNotifier, runLevel2Backlog, type WorkerLimits } from '@antares/pipeline';
+import { createProgress } from '../progress.ts';
 
 /**
  * Level 2 for a command: the enabled filters in a sandbox pool. `whenNoFilters: 'skip'` (a one-off
  * ingest) starts nothing when no filter is enabled; a long-running server keeps a stage anyway, since
- * filters can be enabled while it runs.
+ * filters can be enabled while it runs. `slotOffset`: where the pool's sandbox user ids start (tests
+ * running beside other pools).
  */
-export async function openLevel2(repos: Repositories, whenNoFilters: 'skip' | 'keep', limits: WorkerLimits): Promise<{ stage?: Level2Stage; close(): Promise<void> }> {
+export async function openLevel2(repos: Repositories, whenNoFilters: 'skip' | 'keep', limits: WorkerLimits, slotOffset = 0): Promise<{ stage?: Level2Stage; close(): Promise<void> }> {
   if (whenNoFilters === 'skip' && (await repos.filters.listForPipeline()).length === 0) return { close: async () => {} };
   const missing = missingSandboxPrerequisites();
   if (missing.length > 0) {
     console.warn(`Level 2 filters are not run: missing ${missing.join(', ')} (install: ${APT_INSTALL})`);
     return { close: async () => {} };
   }
-  const pool = new FilterSandboxPool({ ...limits, maxWorkers: 8 });
+  const pool = new FilterSandboxPool({ ...limits, maxWorkers: 8, slotOffset });
   // Failure reports go to the chat outbox, delivered by the server (see ChatDispatcher).
   const stage = new Level2Stage(repos, pool, { notifier: outboxNotifier(repos) });
   await stage.refresh();
   console.log(`Level 2: ${stage.filterCount} enabled filter(s)`);
   return { stage, close: () => pool.close() };
+}
+
+/**
+ * Level 2 over the loci it missed (see level2Backlog): on a machine that first started without the
+ * filter sandbox, the loci ingested then get their tags once the prerequisites are installed and
+ * ANTARES starts again. Says what waits when the sandbox still cannot run.
+ */
+export async function catchUpLevel2(repos: Repositories, limits: WorkerLimits, slotOffset = 0): Promise<void> {
+  const backlog = await level2Backlog(repos);
+  if (backlog.loci === 0) return;
+  const missing = missingSandboxPrerequisites();
+  if (missing.length > 0) {
+    console.warn(`Level 2: ${backlog.loci} loci wait for ${backlog.versions} enabled filter(s), which cannot run: missing ${missing.join(', ')} (install: ${APT_INSTALL}, then start again)`);
+    return;
+  }
+  console.log(`Level 2: ${backlog.loci} loci were never run through ${backlog.versions} enabled filter(s); running them now`);
+  const level2 = await openLevel2(repos, 'skip', limits, slotOffset);
+  if (!level2.stage) return;
+  const progress = createProgress('level 2', backlog.loci, 'loci');
+  try {
+    await runLevel2Backlog(level2.stage, backlog, (done, total) => progress.update(done, '', total));
+    progress.stop();
+    const s = level2.stage.stats;
+    console.log(`Level 2 catch-up: ${s.lociRun} locus runs, ${s.tagsAdded} tags added, ${s.failures} failures` + (s.disabled.length ? `; disabled: ${s.disabled.join(', ')}` : ''));
+  } finally {
+    progress.stop();
+    await level2.close();
+  }
 }

@@ -22,6 +22,18 @@ export interface Level2Options {
   notifier?: ChatNotifier;
 }
 
+/** What one run covers. */
+export interface Level2RunOptions {
+  /** Only these filter versions run (the catch-up: the versions that missed the loci); default all enabled. */
+  versions?: ReadonlySet<number>;
+  /**
+   * Stream only the tags a locus did not have yet. The catch-up runs filters on loci whose alerts are
+   * old news: a tag the locus already carries (a filter that ran before these runs were recorded) is
+   * not announced again.
+   */
+  newTagsOnly?: boolean;
+}
+
 export interface Level2Stats {
   lociRun: number;
   tagsAdded: number;
@@ -86,8 +98,14 @@ export class Level2Stage {
     this.filters = wanted;
   }
 
-  async run(locusIds: string[]): Promise<void> {
-    if (this.filters.length === 0 || locusIds.length === 0) return;
+  /** Filter versions loaded and running, in priority order. */
+  get versionIds(): number[] {
+    return this.filters.map((f) => f.versionId);
+  }
+
+  async run(locusIds: string[], options: Level2RunOptions = {}): Promise<void> {
+    const filters = this.filters.filter((f) => !options.versions || options.versions.has(f.versionId));
+    if (filters.length === 0 || locusIds.length === 0) return;
     const loci = (await this.repos.loci.findMany(locusIds))
       .filter((l) => Number(l.properties.num_mag_values ?? 0) >= LEVEL2_MIN_MEASUREMENTS);
     if (loci.length === 0) return;
@@ -103,7 +121,8 @@ export class Level2Stage {
     const size = Math.max(LEVEL2_MIN_CHUNK, Math.ceil(loci.length / LEVEL2_CHUNKS));
     const chunks: Promise<LocusForFilter[]>[] = [];
     for (let start = 0; start < loci.length; start += size) chunks.push(locusInputsFor(this.repos, loci.slice(start, start + size)));
-    const filters = [...this.filters];
+    // Which loci each version ran on (whatever the outcome): recorded with the results (level2_run).
+    const ran: Array<{ filter_version_id: number; locus_id: string }> = [];
     const loadProperties = alertPropertyLoader(this.repos);
     const stages: Promise<void>[][] = [];
     for (const [k, filter] of filters.entries()) {
@@ -117,6 +136,8 @@ export class Level2Stage {
         for (const [i, report] of reports.entries()) {
           const input = chunk[i];
           const result = results.get(input.locus_id)!;
+          // The filter saw the locus, whatever it made of it; a crashed worker may not have run it at all.
+          if (report.status !== 'crash') ran.push({ filter_version_id: filter.versionId, locus_id: input.locus_id });
           if (report.status === 'ok') {
             this.consecutiveFailures.set(filter.filterId, 0);
             this.consecutiveTimeouts.set(filter.filterId, 0);
@@ -147,7 +168,7 @@ export class Level2Stage {
       .filter((u) => Object.keys(u.properties).length > 0);
     const byId = new Map(loci.map((l) => [l.locus_id, l]));
     // Output streams: the locus as it now is, once per tag it was given.
-    const messages = inputs.flatMap((input) => [...results.get(input.locus_id)!.emitted].map((stream) => {
+    const messages = inputs.flatMap((input) => [...results.get(input.locus_id)![options.newTagsOnly ? 'tags' : 'emitted']].map((stream) => {
       const row = byId.get(input.locus_id)!;
       return {
         stream, locus_id: input.locus_id, alert_id: input.alert_id ?? null,
@@ -159,6 +180,7 @@ export class Level2Stage {
       await tx.loci.applyFilterResults(updates);
       await tx.alerts.mergeProperties(alertUpdates);
       await tx.streams.append(messages);
+      await tx.level2Runs.record(ran);
     });
     // Workers hold the alerts they were sent: these changed, so they are sent again in full.
     this.pool.invalidateAlerts(alertUpdates.map((u) => u.alert_id));

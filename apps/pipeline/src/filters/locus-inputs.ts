@@ -22,9 +22,15 @@ export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Pro
     if (list) list.push(alert);
     else byLocus.set(alert.locus_id, [alert]);
   }
-  // locus.grav_wave_events_metadata: the latest notice of each event the locus is associated with.
+  // locus.grav_wave_events_metadata: the latest notice of each event the locus is associated with, with
+  // the devkit's notice fields (the client's GravWaveNotice.to_devkit(); filters read notice.event_datetime)
+  // beside the IGWN notice's own. The sky map stays out: megabytes per locus, for every filter.
   const gwMetadata = new Map((await repos.gravWaves.latestNotices([...new Set(loci.flatMap((l) => l.grav_wave_events))]))
-    .map((n) => [n.gracedb_id, { ...n.full_notice, notice_type: n.notice_type, notice_datetime: n.notice_datetime.toISOString(), area50: n.area50, area90: n.area90 }]));
+    .map((n) => [n.gracedb_id, {
+      ...n.full_notice, gracedb_id: n.gracedb_id, id: n.notice_id, version_id: n.version_id, notice_type: n.notice_type,
+      notice_datetime: n.notice_datetime.toISOString(), event_datetime: n.event_datetime?.toISOString() ?? null,
+      false_alarm_rate: n.false_alarm_rate, external_coinc: n.external_coinc ?? null, area50: n.area50, area90: n.area90,
+    }]));
   return loci.map((locus) => {
     const own = byLocus.get(locus.locus_id) ?? [];
     return {

@@ -1,15 +1,7 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database, JsonObject } from '../schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { AlertTable, Database, JsonObject } from '../schema.ts';
 
-export interface AlertRow {
-  alert_id: string;
-  locus_id: string;
-  survey: string;
-  mjd: number;
-  properties: JsonObject;
-  grav_wave_events: JsonObject[];
-  processed_at: Date;
-}
+export type AlertRow = Omit<Selectable<AlertTable>, 'summary'>;
 
 export interface NewAlert {
   alert_id: string;

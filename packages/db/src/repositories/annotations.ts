@@ -1,15 +1,7 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, LocusAnnotationTable } from '../schema.ts';
 
-export interface AnnotationRow {
-  annotation_id: number;
-  owner_id: number;
-  locus_id: string;
-  comment: string;
-  favorited: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+export type AnnotationRow = Selectable<LocusAnnotationTable>;
 
 export class AnnotationRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -1,14 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { AnnouncementTable, Database } from '../schema.ts';
 import { compileListFilter, compileListSort, type FilterColumn } from '../search/list-filter.ts';
 
-export interface AnnouncementRow {
-  announcement_id: number;
-  message: string;
-  variant: string;
-  active: boolean;
-  created_at: Date;
-}
+export type AnnouncementRow = Selectable<AnnouncementTable>;
 
 const COLUMNS: Record<string, FilterColumn> = {
   id: { column: 'announcement_id', type: 'bigint' },

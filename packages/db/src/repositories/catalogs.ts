@@ -1,14 +1,7 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database, JsonObject } from '../schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { CatalogTable, Database, JsonObject } from '../schema.ts';
 
-export interface CatalogRow {
-  catalog_id: number;
-  name: string;
-  kind: 'point' | 'extended';
-  row_count: number;
-  source: string;
-  imported_at: Date;
-}
+export type CatalogRow = Selectable<CatalogTable>;
 
 export interface NewCatalogObject {
   object_key: string;

@@ -1,12 +1,7 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { ChatOutboxTable, Database } from '../schema.ts';
 
-export interface ChatOutboxRow {
-  message_id: number;
-  channel: string;
-  text: string;
-  attempts: number;
-}
+export type ChatOutboxRow = Pick<Selectable<ChatOutboxTable>, 'message_id' | 'channel' | 'text' | 'attempts'>;
 
 /** Chat notifications waiting for delivery (see migration 0007). */
 export class ChatOutboxRepository {

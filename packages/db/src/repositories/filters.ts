@@ -1,39 +1,11 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database, JsonObject } from '../schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, FilterTable, FilterVersionTable, JsonObject } from '../schema.ts';
 import { compileListSort } from '../search/list-filter.ts';
 
-export interface FilterRow {
-  filter_id: number;
-  user_id: number;
-  name: string;
-  description: string;
-  public: boolean;
-  enabled_version_id: number | null;
-  runner_enabled: boolean;
-  priority: number;
-  level: number;
-  created_at: Date;
-  updated_at: Date;
-  disabled_at: Date | null;
-  latest_version_id: number | null;
-}
+/** A filter with the id of its newest version. */
+export type FilterRow = Selectable<FilterTable> & { latest_version_id: number | null };
 
-export interface FilterVersionRow {
-  filter_version_id: number;
-  filter_id: number;
-  code: string;
-  comment: string;
-  status: string;
-  feedback: string | null;
-  declared_outputs: JsonObject | null;
-  filter_class: string | null;
-  created_at: Date;
-  updated_at: Date;
-  transitioned_at: Date | null;
-  enabled_at: Date | null;
-  disabled_at: Date | null;
-  validated_at: Date | null;
-}
+export type FilterVersionRow = Selectable<FilterVersionTable>;
 
 /** Who is looking: private filters are visible to their owner and to admins only. */
 export type FilterViewer = { userId: number; admin: boolean } | null;

@@ -1,20 +1,7 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database, JsonObject } from '../schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, GravWaveNoticeTable } from '../schema.ts';
 
-export interface GravWaveNoticeRow {
-  notice_id: number;
-  gracedb_id: string;
-  notice_type: string;
-  notice_datetime: Date;
-  event_datetime: Date | null;
-  false_alarm_rate: number | null;
-  skymap_base64: string | null;
-  area50: number | null;
-  area90: number | null;
-  external_coinc: unknown;
-  full_notice: JsonObject;
-  version_id: number;
-}
+export type GravWaveNoticeRow = Omit<Selectable<GravWaveNoticeTable>, 'created_at'>;
 
 export interface GravWaveEventRow {
   gracedb_id: string;

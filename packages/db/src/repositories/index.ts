@@ -13,6 +13,7 @@ import { ChatOutboxRepository } from './chat-outbox.ts';
 import { StreamRepository } from './streams.ts';
 import { CatalogRepository } from './catalogs.ts';
 import { GravWaveRepository } from './grav-waves.ts';
+import { Level2RunRepository } from './level2-runs.ts';
 
 /** Every repository over one database handle (or one transaction). */
 export class Repositories {
@@ -30,6 +31,7 @@ export class Repositories {
   readonly streams: StreamRepository;
   readonly catalogs: CatalogRepository;
   readonly gravWaves: GravWaveRepository;
+  readonly level2Runs: Level2RunRepository;
 
   /** `kind` picks the faster of two equivalent statements where the two databases differ. */
   constructor(readonly db: Kysely<Database>, readonly kind: 'pglite' | 'postgres' = 'pglite') {
@@ -47,6 +49,7 @@ export class Repositories {
     this.streams = new StreamRepository(db);
     this.catalogs = new CatalogRepository(db);
     this.gravWaves = new GravWaveRepository(db);
+    this.level2Runs = new Level2RunRepository(db);
   }
 
   /**

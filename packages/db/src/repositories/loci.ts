@@ -1,19 +1,10 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database, JsonObject } from '../schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, JsonObject, LocusTable } from '../schema.ts';
 import type { CompiledLocusSearch } from '../search/locus-query.ts';
 import type { LocusSort } from '../search/locus-fields.ts';
 
-export interface LocusRow {
-  locus_id: string;
-  ra: number;
-  dec: number;
-  htm16: number;
-  properties: JsonObject;
-  tags: string[];
-  catalogs: string[];
-  grav_wave_events: string[];
-  newest_thumbnail_alert_id: string | null;
-}
+/** A locus as the API serves it: the columns of LOCUS_COLUMNS. */
+export type LocusRow = Pick<Selectable<LocusTable>, (typeof LOCUS_COLUMNS)[number]>;
 
 export interface NewLocus {
   locus_id: string;
@@ -51,8 +42,9 @@ export class LocusRepository {
     offset: number;
   }): Promise<{ rows: LocusRow[]; count: number; countIsEstimate: boolean; hasMore: boolean }> {
     const { search, limit, offset } = options;
+    // A seeded random order is a stable one: md5 of the id and the seed, so each page continues the last.
     const orderBy = search.randomOrder
-      ? sql`random()`
+      ? (search.randomSeed === undefined ? sql`random()` : sql`md5(locus_id || ${search.randomSeed}), locus_id`)
       : sql.join([...options.sort.map(sortSql), sql`locus_id DESC`]);
     const rows = await this.db
       .selectFrom('locus')

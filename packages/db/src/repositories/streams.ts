@@ -1,14 +1,7 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database, JsonObject } from '../schema.ts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, JsonObject, StreamMessageTable } from '../schema.ts';
 
-export interface StreamMessageRow {
-  message_id: number;
-  stream: string;
-  locus_id: string;
-  alert_id: string | null;
-  locus: JsonObject;
-  created_at: Date;
-}
+export type StreamMessageRow = Selectable<StreamMessageTable>;
 
 /** The output streams' durable log (see migration 0007). */
 export class StreamRepository {

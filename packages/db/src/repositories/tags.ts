@@ -1,12 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, TagTable } from '../schema.ts';
 import { compileListSort } from '../search/list-filter.ts';
 
-export interface TagRow {
-  tag_id: string;
-  filter_version_id: number | null;
-  description: string;
-}
+export type TagRow = Selectable<TagTable>;
 
 /** Tags of enabled versions of public filters: the only ones listed publicly. */
 export class TagRepository {

@@ -10,8 +10,13 @@ import { allowed, columnValue, integerBound } from './field-rules.ts';
  */
 export interface CompiledLocusSearch {
   where: RawBuilder<boolean>;
-  /** `function_score.random_score`: the caller orders by random() instead of the requested sort. */
+  /** `function_score.random_score`: the caller orders at random instead of by the requested sort. */
   randomOrder: boolean;
+  /**
+   * `random_score.seed`, as text: the same seed gives the same order, so the pages of one random listing
+   * never repeat a locus. Without one the caller picks a seed and carries it in `links.next`.
+   */
+  randomSeed?: string;
 }
 
 type Json = unknown;
@@ -20,17 +25,28 @@ const TRUE = sql<boolean>`true`;
 const FALSE = sql<boolean>`false`;
 
 export function compileLocusSearch(body: Json): CompiledLocusSearch {
-  const state = { randomOrder: false };
+  const state: RandomState = { randomOrder: false };
   if (body === undefined || body === null) return { where: TRUE, randomOrder: false };
   const root = asObject(body, 'the search document');
   for (const key of Object.keys(root)) {
     if (key !== 'query') throw new SearchQueryError(`Unsupported top-level key "${key}": only "query" is allowed`);
   }
   if (root.query === undefined) return { where: TRUE, randomOrder: false };
-  return { where: compileQuery(root.query, state), randomOrder: state.randomOrder };
+  const where = compileQuery(root.query, state);
+  return { where, randomOrder: state.randomOrder, ...(state.randomSeed === undefined ? {} : { randomSeed: state.randomSeed }) };
 }
 
-function compileQuery(query: Json, state: { randomOrder: boolean }): RawBuilder<boolean> {
+interface RandomState { randomOrder: boolean; randomSeed?: string }
+
+/** Elasticsearch takes a number or a string as `random_score.seed`. */
+function randomSeedOf(randomScore: Json): string | undefined {
+  if (!isObject(randomScore) || randomScore.seed === undefined) return undefined;
+  const seed = randomScore.seed;
+  if ((typeof seed === 'number' && Number.isFinite(seed)) || (typeof seed === 'string' && seed.length <= 100)) return String(seed);
+  throw new SearchQueryError('random_score.seed must be a number or a string of at most 100 characters');
+}
+
+function compileQuery(query: Json, state: RandomState): RawBuilder<boolean> {
   const clause = asObject(query, 'a query clause');
   const keys = Object.keys(clause);
   if (keys.length !== 1) {
@@ -76,6 +92,7 @@ function compileQuery(query: Json, state: { randomOrder: boolean }): RawBuilder<
         throw new SearchQueryError('function_score is supported only with random_score');
       }
       state.randomOrder = true;
+      state.randomSeed = randomSeedOf(body.random_score) ?? state.randomSeed;
       return body.query === undefined ? TRUE : compileQuery(body.query, state);
     }
     default:
@@ -83,7 +100,7 @@ function compileQuery(query: Json, state: { randomOrder: boolean }): RawBuilder<
   }
 }
 
-function compileBool(bool: Clause, state: { randomOrder: boolean }): RawBuilder<boolean> {
+function compileBool(bool: Clause, state: RandomState): RawBuilder<boolean> {
   const known = new Set(['filter', 'must', 'should', 'must_not', 'minimum_should_match', 'boost']);
   for (const key of Object.keys(bool)) {
     if (!known.has(key)) throw new SearchQueryError(`Unsupported bool key "${key}"`);
