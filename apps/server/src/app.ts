@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBodyParser, type FastifyInstance } from 'fastify';
 import type { Repositories } from '@antares/db';
 import type { Config } from './config.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './errors.ts';
@@ -42,16 +42,16 @@ export interface BuildOptions {
 export async function buildServer({ config, repos, logger = false, filterSandbox, onRoute }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: 'info' } : false,
-    // Alert ids (path parameters) can be long; allow them.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // Alert ids (path parameters) can be long; allow them. The published client builds some URLs as
+    // `<base>/v1/` + `/grav_wave_notices/...`: a doubled slash is the same path.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },
     // Refusals made before any route runs (bad URL encoding, over-long parameters, malformed HTTP) are
     // JSON:API errors too.
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
   });
   if (onRoute) app.addHook('onRoute', onRoute);
-  // JSON:API clients send application/vnd.api+json bodies.
-  app.addContentTypeParser('application/vnd.api+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'ignore'));
+  registerJsonParsers(app);
   const webDist = webDistOf(config);
   if (!webDist) app.log.warn('the web app is not built (apps/web/dist): only the API is served');
   registerErrorHandling(app, { spaIndex: webDist !== undefined });
@@ -66,7 +66,7 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
     repos,
     tokens,
     auth: new Authenticator(tokens, repos),
-    limiter: new LoginLimiter(config.loginLimitPerUsername, config.loginLimitPerIp),
+    limiter: new LoginLimiter({ perPair: config.loginLimitPerPair, perAddress: config.loginLimitPerIp, maxDelaySeconds: config.loginMaxDelaySeconds }),
     mailer: new Mailer(config, app.log),
     filterSandbox,
   };
@@ -89,4 +89,24 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
   await siteRoutes(app, context);
   if (webDist) await webAppFiles(app, webDist);
   return app;
+}
+
+/**
+ * JSON bodies, as `application/json` and as JSON:API clients send them (`application/vnd.api+json`). An empty
+ * body is no body rather than Fastify's 400 "Body cannot be empty": clients send the JSON content type on
+ * POSTs whose body is optional (logout, refresh, finder charts). A route that needs a body refuses the
+ * missing one itself, with a JSON:API 400 naming what it needs (services/body.ts).
+ */
+function registerJsonParsers(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  const jsonOrNothing: FastifyBodyParser<string> = (request, body, done) => {
+    if (body.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, body, done);
+  };
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonOrNothing);
+  app.addContentTypeParser('application/vnd.api+json', { parseAs: 'string' }, jsonOrNothing);
 }

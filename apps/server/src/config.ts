@@ -21,7 +21,10 @@ const schema = z.object({
     .default('127.0.0.1'),
   ANTARES_DATA_DIR: z.string().default('./var'),
   DATABASE_URL: z.string().url().optional(),
-  /** Public base URL of the site (links in documents); derived from each request when unset. */
+  /**
+   * Public base URL of the site. Mailed links (password reset) are built from it alone, never from a request's
+   * headers; required with ANTARES_SMTP_URL. Links in documents follow each request when it is unset.
+   */
   ANTARES_PUBLIC_URL: z.string().url().optional(),
   ANTARES_SUPPORT_EMAIL: z.string().default('antares-support@example.org'),
   ANTARES_ISSUE_TRACKER_URL: z.string().default('https://github.com/antares-broker/antares/issues'),
@@ -37,9 +40,15 @@ const schema = z.object({
   /** e.g. smtp://user:password@mail.example.org:587; unset: mails go to $ANTARES_DATA_DIR/outbox and the log. */
   ANTARES_SMTP_URL: z.string().url().optional(),
   ANTARES_MAIL_FROM: z.string().default('ANTARES <no-reply@antares.invalid>'),
-  /** Failed logins allowed per username and per client address in a 15-minute window. */
-  ANTARES_LOGIN_LIMIT_PER_USERNAME: z.coerce.number().int().positive().default(10),
-  ANTARES_LOGIN_LIMIT_PER_IP: z.coerce.number().int().positive().default(50),
+  /**
+   * Failed logins allowed per (username, client address) pair and per client address before each further
+   * attempt waits a doubling delay (1 s, 2 s, 4 s, ... up to the cap); see auth/login-limiter.ts.
+   */
+  ANTARES_LOGIN_LIMIT_PER_PAIR: z.coerce.number().int().positive().max(1000).default(5),
+  ANTARES_LOGIN_LIMIT_PER_IP: z.coerce.number().int().positive().max(100_000).default(50),
+  ANTARES_LOGIN_MAX_DELAY_S: z.coerce.number().int().positive().max(86_400).default(900),
+  /** Password-reset mails one account may be sent per hour. */
+  ANTARES_RESET_MAILS_PER_HOUR: z.coerce.number().int().positive().max(100).default(3),
   /** Drop folder of the running server for alert files (default $ANTARES_DATA_DIR/inbox; `off` turns it off). */
   ANTARES_INBOX_DIR: z.string().optional(),
   ANTARES_INBOX_POLL_SECONDS: z.coerce.number().positive().default(2),
@@ -82,7 +91,13 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** ANTARES_PUBLIC_URL, without a trailing slash. */
   publicUrl?: string;
+  /**
+   * The server's own URL from its host and port, set by `npm start` (loadConfig's `ownUrl` option): stands in
+   * for ANTARES_PUBLIC_URL in mailed links when that is unset. Document links do not use it.
+   */
+  ownUrl?: string;
   supportEmail: string;
   issueTrackerUrl: string;
   chatInvitationUrl: string;
@@ -95,8 +110,10 @@ export type Config = {
   resetTokenMinutes: number;
   smtpUrl?: string;
   mailFrom: string;
-  loginLimitPerUsername: number;
+  loginLimitPerPair: number;
   loginLimitPerIp: number;
+  loginMaxDelaySeconds: number;
+  resetMailsPerHour: number;
   /** undefined: no inbox. */
   inboxDir?: string;
   inboxPollSeconds: number;
@@ -118,14 +135,18 @@ export type Config = {
 
 const MB = 1 << 20;
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+/**
+ * The configuration from `env` (validated), with `overrides` applied. `ownUrl: true` (npm start): when
+ * ANTARES_PUBLIC_URL is unset, the server's own URL stands in for it in mailed links.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}, options: { ownUrl?: boolean } = {}): Config {
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
-  return {
+  const config: Config = {
     port: e.ANTARES_PORT,
     host: e.ANTARES_HOST,
     dataDir: path.resolve(e.ANTARES_DATA_DIR),
@@ -142,8 +163,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     resetTokenMinutes: e.ANTARES_RESET_TOKEN_MINUTES,
     smtpUrl: e.ANTARES_SMTP_URL,
     mailFrom: e.ANTARES_MAIL_FROM,
-    loginLimitPerUsername: e.ANTARES_LOGIN_LIMIT_PER_USERNAME,
+    loginLimitPerPair: e.ANTARES_LOGIN_LIMIT_PER_PAIR,
     loginLimitPerIp: e.ANTARES_LOGIN_LIMIT_PER_IP,
+    loginMaxDelaySeconds: e.ANTARES_LOGIN_MAX_DELAY_S,
+    resetMailsPerHour: e.ANTARES_RESET_MAILS_PER_HOUR,
     inboxDir: e.ANTARES_INBOX_DIR === 'off' ? undefined : path.resolve(e.ANTARES_INBOX_DIR ?? path.join(e.ANTARES_DATA_DIR, 'inbox')),
     inboxPollSeconds: e.ANTARES_INBOX_POLL_SECONDS,
     slackToken: e.ANTARES_SLACK_TOKEN,
@@ -171,4 +194,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     uploadMaxUncompressedBytes: Math.round(e.ANTARES_UPLOAD_MAX_UNCOMPRESSED_MB * MB),
     ...overrides,
   };
+  if (options.ownUrl && !config.publicUrl) config.ownUrl ??= ownUrlOf(config.host, config.port);
+  // A mailed link must not come from a request's Host header (anyone can send one): with real mail going
+  // out, the site's address has to be configured.
+  if (config.smtpUrl && !config.publicUrl && !config.ownUrl) {
+    throw new Error('Invalid configuration: ANTARES_PUBLIC_URL: required when ANTARES_SMTP_URL is set (password-reset links are built from it, '
+      + 'never from request headers), e.g. ANTARES_PUBLIC_URL=https://antares.example.org');
+  }
+  return config;
+}
+
+/** The URL a server listening on `host`:`port` calls itself: localhost for loopback and every-interface addresses. */
+export function ownUrlOf(host: string, port: number): string {
+  const local = ['127.0.0.1', '::1', 'localhost', '0.0.0.0', '::', ''].includes(host);
+  const name = local ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }

@@ -11,6 +11,13 @@ export class ApiError extends Error {
   }
 }
 
+/** 429 with the seconds to wait, which the error handler sends as Retry-After. */
+export class TooManyRequests extends ApiError {
+  constructor(detail: string, readonly retryAfterSeconds: number) {
+    super(429, 'Too Many Requests', detail);
+  }
+}
+
 export const badRequest = (detail: string, pointer?: string) => new ApiError(400, 'Bad Request', detail, pointer);
 export const notFound = (detail: string) => new ApiError(404, 'Not Found', detail);
 
@@ -33,6 +40,7 @@ export function errorDocument(status: number, title: string, detail: string, poi
 export function registerErrorHandling(app: FastifyInstance, options: { spaIndex?: boolean } = {}): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (error instanceof ApiError) {
+      if (error instanceof TooManyRequests) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(error.status).send(errorDocument(error.status, error.title, error.detail, error.pointer));
     }
     if (error instanceof SearchQueryError) {

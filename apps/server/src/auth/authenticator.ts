@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '@antares/contract';
 import type { Repositories, UserRow } from '@antares/db';
 import { ApiError } from '../errors.ts';
-import { passwordFingerprint, TokenError, type TokenClaims, type TokenService, type TokenSubject } from './tokens.ts';
+import { randomUUID } from 'node:crypto';
+import { passwordFingerprint, sessionRevocationId, TokenError, type TokenClaims, type TokenService, type TokenSubject } from './tokens.ts';
 
 export interface Identity {
   user: UserRow;
@@ -23,6 +24,29 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
 }
+
+/** The tokens a session call presents (logout, refresh, reset): what AuthService reads instead of the request. */
+export interface PresentedTokens {
+  /** `Authorization: Bearer` (scripts with `?type=token`, reset links). */
+  bearer?: string;
+  accessCookie?: string;
+  refreshCookie?: string;
+  /** X-CSRF-TOKEN, the double-submit value that must come with cookie tokens. */
+  csrfHeader?: string;
+}
+
+export function presentedTokens(request: FastifyRequest): PresentedTokens {
+  const csrf = request.headers['x-csrf-token'];
+  return {
+    bearer: bearerToken(request),
+    accessCookie: request.cookies[COOKIES.access],
+    refreshCookie: request.cookies[COOKIES.refresh],
+    csrfHeader: typeof csrf === 'string' ? csrf : undefined,
+  };
+}
+
+/** A login's token pair, to be set as cookies by the route (setSessionCookies) or given to a script. */
+export type IssuedSession = Awaited<ReturnType<Authenticator['issueSession']>>;
 
 /** 403 for an unsafe cookie-authenticated call whose X-CSRF-TOKEN is missing or wrong (double submit). */
 export function csrfError(): ApiError {
@@ -68,7 +92,12 @@ export class Authenticator {
       const reason = error instanceof TokenError ? error.reason : 'invalid';
       throw new ApiError(401, 'Unauthorized', reason === 'expired' ? 'Token has expired' : 'Token is invalid');
     }
-    if (await this.repos.revokedTokens.isRevoked(claims.jti)) {
+    // The token itself, or the whole session it belongs to (a logout with its twin), may be revoked.
+    const [tokenRevoked, sessionRevoked] = await Promise.all([
+      this.repos.revokedTokens.isRevoked(claims.jti),
+      claims.sid ? this.repos.revokedTokens.isRevoked(sessionRevocationId(claims.sid)) : false,
+    ]);
+    if (tokenRevoked || sessionRevoked) {
       // Reset tokens are revoked only by being used.
       throw new ApiError(401, 'Unauthorized', type === 'reset' ? 'This reset link has already been used' : 'Token has been revoked');
     }
@@ -83,24 +112,29 @@ export class Authenticator {
     return user;
   }
 
-  /** Sets the session cookies the way flask-jwt-extended does (wire format section 7). */
-  async startSession(request: FastifyRequest, reply: FastifyReply, user: TokenSubject, options: { fresh?: boolean } = {}) {
-    const access = await this.tokens.issue('access', user, options);
-    const refresh = await this.tokens.issue('refresh', user);
-    // The access cookie outlives its token on purpose: the browser keeps sending the expired token, so
-    // the server can answer "Token has expired" and the web app knows to refresh (spec section 4).
-    this.setCookie(request, reply, COOKIES.access, access.token, this.tokens.lifetimeSeconds('refresh'), true);
-    this.setCookie(request, reply, COOKIES.csrfAccess, access.claims.csrf, this.tokens.lifetimeSeconds('refresh'), false);
-    this.setCookie(request, reply, COOKIES.refresh, refresh.token, this.tokens.lifetimeSeconds('refresh'), true);
-    this.setCookie(request, reply, COOKIES.csrfRefresh, refresh.claims.csrf, this.tokens.lifetimeSeconds('refresh'), false);
+  /** A new session's access and refresh tokens, sharing one session id: a logout with either ends both. */
+  async issueSession(user: TokenSubject, options: { fresh?: boolean } = {}) {
+    const sid = randomUUID();
+    const access = await this.tokens.issue('access', user, { ...options, sid });
+    const refresh = await this.tokens.issue('refresh', user, { sid });
     return { access, refresh };
   }
 
-  async refreshAccess(request: FastifyRequest, reply: FastifyReply, user: TokenSubject) {
-    const access = await this.tokens.issue('access', user);
+  /** Sets the session cookies the way flask-jwt-extended does (wire format section 7). */
+  setSessionCookies(request: FastifyRequest, reply: FastifyReply, session: IssuedSession): void {
+    this.setAccessCookies(request, reply, session.access);
+    this.setCookie(request, reply, COOKIES.refresh, session.refresh.token, this.tokens.lifetimeSeconds('refresh'), true);
+    this.setCookie(request, reply, COOKIES.csrfRefresh, session.refresh.claims.csrf, this.tokens.lifetimeSeconds('refresh'), false);
+  }
+
+  /**
+   * The access cookie and its CSRF value. The cookie outlives its token on purpose: the browser keeps sending
+   * the expired token, so the server can answer "Token has expired" and the web app knows to refresh (spec
+   * section 4).
+   */
+  setAccessCookies(request: FastifyRequest, reply: FastifyReply, access: IssuedSession['access']): void {
     this.setCookie(request, reply, COOKIES.access, access.token, this.tokens.lifetimeSeconds('refresh'), true);
     this.setCookie(request, reply, COOKIES.csrfAccess, access.claims.csrf, this.tokens.lifetimeSeconds('refresh'), false);
-    return access;
   }
 
   clearSession(reply: FastifyReply): void {

@@ -18,11 +18,6 @@ export class Mailer {
     this.transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
   }
 
-  /** Sends without making the caller wait (or tell, by its timing, whether a mail went out); failures are logged. */
-  sendInBackground(mail: Mail): void {
-    this.send(mail).catch((error: unknown) => this.log.error({ err: error, to: mail.to, subject: mail.subject }, 'the mail could not be sent'));
-  }
-
   async send(mail: Mail): Promise<void> {
     if (this.transport) {
       await this.transport.sendMail({ from: this.config.mailFrom, ...mail });

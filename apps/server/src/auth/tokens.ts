@@ -16,6 +16,12 @@ export interface TokenClaims {
   fresh: boolean;
   /** A fingerprint of the password hash at issue: a password change or reset ends every older token. */
   pwd: string;
+  /**
+   * The session: the access and refresh tokens of one login (and the access tokens refreshed from it) share
+   * it, so a logout with any one of them ends them all. Empty for reset links and for tokens issued before
+   * sessions had ids.
+   */
+  sid: string;
   exp: number;
 }
 
@@ -27,6 +33,11 @@ export interface TokenSubject {
 
 export function passwordFingerprint(passwordHash: string): string {
   return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
+}
+
+/** The revoked_token entry that ends a whole session (kept apart from token ids by its prefix). */
+export function sessionRevocationId(sid: string): string {
+  return `session:${sid}`;
 }
 
 /** Why a token was refused; 'expired' is told apart because the web app refreshes on it. */
@@ -49,7 +60,7 @@ export class TokenService {
     return this.config.resetTokenMinutes * 60;
   }
 
-  async issue(type: TokenType, subject: TokenSubject, options: { fresh?: boolean } = {}): Promise<{ token: string; claims: TokenClaims }> {
+  async issue(type: TokenType, subject: TokenSubject, options: { fresh?: boolean; sid?: string } = {}): Promise<{ token: string; claims: TokenClaims }> {
     const claims: TokenClaims = {
       sub: String(subject.user_id),
       jti: randomUUID(),
@@ -57,9 +68,11 @@ export class TokenService {
       csrf: randomUUID(),
       fresh: options.fresh ?? false,
       pwd: passwordFingerprint(subject.password_hash),
+      sid: options.sid ?? '',
       exp: Math.floor(Date.now() / 1000) + this.lifetimeSeconds(type),
     };
-    const token = await new SignJWT({ type: claims.type, csrf: claims.csrf, fresh: claims.fresh, pwd: claims.pwd })
+    const session = claims.sid ? { sid: claims.sid } : {};
+    const token = await new SignJWT({ type: claims.type, csrf: claims.csrf, fresh: claims.fresh, pwd: claims.pwd, ...session })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(claims.sub).setJti(claims.jti).setIssuedAt().setExpirationTime(claims.exp)
       .sign(this.key);
@@ -74,7 +87,7 @@ export class TokenService {
       }
       return {
         sub: payload.sub, jti: payload.jti, type, csrf: String(payload.csrf ?? ''),
-        fresh: payload.fresh === true, pwd: String(payload.pwd ?? ''), exp: payload.exp ?? 0,
+        fresh: payload.fresh === true, pwd: String(payload.pwd ?? ''), sid: typeof payload.sid === 'string' ? payload.sid : '', exp: payload.exp ?? 0,
       };
     } catch (error) {
       if (error instanceof TokenError) throw error;

@@ -127,6 +127,8 @@ export class FuzzServer {
         this.add('filename', ...thumbnails.slice(0, 1).map((t) => t.id));
       }
     }
+    // The cutout files an alert serves (GET /v1/alerts/:alertId/cutouts/:file), one per kind.
+    this.add('file', 'science.fits', 'template.fits', 'difference.fits');
     const created = async (session: HttpSession, url: string, body: unknown) => {
       const answer = await session.post(url, body);
       if (answer.status !== 201 && answer.status !== 200) throw new Error(`${url} answered ${answer.status}: ${JSON.stringify(answer.body)}`);

@@ -93,6 +93,7 @@ function matrix(): Entry[] {
     e('POST /v1/loci/:locusId/finder-charts', PUBLIC, () => ({ path: `/v1/loci/${fx.locus}/finder-charts` })),
     get('GET /v1/alerts/:alertId', `/v1/alerts/${encodeURIComponent(fx.alert)}`),
     get('GET /v1/alerts/:alertId/thumbnails', `/v1/alerts/${encodeURIComponent(fx.alert)}/thumbnails`),
+    get('GET /v1/alerts/:alertId/cutouts/:file', `/v1/alerts/${encodeURIComponent(fx.alert)}/cutouts/science.fits`),
     get('GET /v1/thumbnails/:filename', `/v1/thumbnails/${encodeURIComponent(fx.thumbnail)}`),
     get('GET /v1/alert_properties', '/v1/alert_properties'),
     get('GET /v1/alert_properties/:name', '/v1/alert_properties/ant_mag'),

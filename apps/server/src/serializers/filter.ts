@@ -1,7 +1,7 @@
 import type { FilterRow, FilterVersionRow, TagRow, UserRow } from '@antares/db';
 import type { FilterTestReport, ResourceObject } from '@antares/contract';
 import { randomUUID } from 'node:crypto';
-import { userResource } from './user.ts';
+import { userResource, type Viewer } from './user.ts';
 
 export function filterResource(filter: FilterRow, owner?: UserRow): ResourceObject {
   return {
@@ -25,9 +25,12 @@ export function filterResource(filter: FilterRow, owner?: UserRow): ResourceObje
   };
 }
 
-/** `include=owner`: the owners as included resources (names and e-mails for the admin table). */
-export function includedOwners(owners: UserRow[]): ResourceObject[] {
-  return owners.map(userResource);
+/**
+ * `include=owner`: the owners as included resources, as `viewer` may see them: names for everyone, e-mails
+ * only for admins (the admin table) and for the owner.
+ */
+export function includedOwners(owners: UserRow[], viewer: Viewer): ResourceObject[] {
+  return owners.map((owner) => userResource(owner, viewer));
 }
 
 export function filterVersionResource(version: FilterVersionRow, filter: FilterRow): ResourceObject {

@@ -1,5 +1,6 @@
 import type { ResourceObject } from '@antares/contract';
 import type { GravWaveEventRow, GravWaveNoticeRow } from '@antares/db';
+import type { DrawnSkyMap } from '../services/grav-wave-service.ts';
 
 /** A `grav_wave_notice` (wire format): the IGWN alert as received, its sky map base64 FITS. */
 export function gravWaveNoticeResource(notice: GravWaveNoticeRow): ResourceObject {
@@ -38,4 +39,14 @@ export function gravWaveEventResource(event: GravWaveEventRow): ResourceObject {
       loci_count: event.loci_count,
     },
   };
+}
+
+/** The events page's drawing of an event's sky map (`/v1/grav_wave_events/{id}/skymap`). */
+export function gravWaveSkyMapResource(gracedbId: string, map: DrawnSkyMap): ResourceObject {
+  return { type: 'grav_wave_skymap', id: gracedbId, attributes: { ...map } };
+}
+
+/** One locus associated with an event (`/v1/grav_wave_events/{id}/loci`). */
+export function gravWaveLocusResource(row: { locus_id: string } & Record<string, unknown>): ResourceObject {
+  return { type: 'grav_wave_locus', id: row.locus_id, attributes: { ...row } };
 }

@@ -1,5 +1,6 @@
-import type { LocusRow, ThumbnailInfo } from '@antares/db';
+import type { CatalogMatchRow, LocusRow, ThumbnailInfo } from '@antares/db';
 import type { ResourceObject } from '@antares/contract';
+import { catalogMatchSummary } from './catalog.ts';
 import { newestThumbnailsMeta } from './thumbnail.ts';
 
 function locusAttributes(locus: LocusRow): Record<string, unknown> {
@@ -34,15 +35,19 @@ export function locusListingResource(base: string, locus: LocusRow, thumbnails: 
   };
 }
 
-/** `/v1/loci/{id}` (type locus): the listing attributes plus the lightcurve CSV. */
-export function locusResource(base: string, locus: LocusRow, lightcurve: string): ResourceObject {
+/**
+ * `/v1/loci/{id}` (type locus): the listing attributes plus the lightcurve CSV and `catalog_matches`, the
+ * locus' matches nearest first (left out of stream messages, which snapshot the locus without them). That one
+ * is an attribute holding a list, never a relationship: the published client's locus schema declares it a
+ * list of objects and refuses anything else (ADR 0016).
+ */
+export function locusResource(base: string, locus: LocusRow, lightcurve: string, matches?: CatalogMatchRow[]): ResourceObject {
   return {
     type: 'locus',
     id: locus.locus_id,
-    attributes: { ...locusAttributes(locus), lightcurve },
+    attributes: { ...locusAttributes(locus), lightcurve, ...(matches ? { catalog_matches: matches.map(catalogMatchSummary) } : {}) },
     relationships: {
       alerts: { links: { related: `${base}/v1/loci/${locus.locus_id}/alerts` } },
-      catalog_matches: { links: { related: `${base}/v1/loci/${locus.locus_id}/catalog-matches` } },
     },
     links: { self: `${base}/v1/loci/${locus.locus_id}` },
   };

@@ -1,25 +1,24 @@
 import type { AnnotationRow, AnnouncementRow, UserRow } from '@antares/db';
 import type { ResourceObject } from '@antares/contract';
 
-/** A user as others may see it: never the password hash. */
-export function userResource(user: UserRow): ResourceObject {
-  return {
-    type: 'user',
-    id: String(user.user_id),
-    attributes: {
-      username: user.username,
-      name: user.name,
-      email: user.email,
-      admin: user.admin,
-      staff: user.staff,
-      created_at: user.created_at.toISOString(),
-    },
-  };
+/** Who is reading a document: a signed-in user (their id and whether an admin), or null for anonymous. */
+export type Viewer = Pick<UserRow, 'user_id' | 'admin'> | null | undefined;
+
+/**
+ * A user as `viewer` may see them, never the password hash. The account itself and admins see it all;
+ * anyone else (a public filter's reader) only the name and username: an e-mail address is personal data.
+ */
+export function userResource(user: UserRow, viewer: Viewer): ResourceObject {
+  const mayReadAll = viewer !== null && viewer !== undefined && (viewer.user_id === user.user_id || viewer.admin);
+  const attributes = mayReadAll
+    ? { username: user.username, name: user.name, email: user.email, admin: user.admin, staff: user.staff, created_at: user.created_at.toISOString() }
+    : { username: user.username, name: user.name };
+  return { type: 'user', id: String(user.user_id), attributes };
 }
 
-/** What the auth calls answer: the identity (user id) and the user. */
+/** What the auth calls answer: the identity (user id) and the user, to the user. */
 export function identityBody(user: UserRow) {
-  return { identity: String(user.user_id), user: { id: String(user.user_id), ...userResource(user).attributes } };
+  return { identity: String(user.user_id), user: { id: String(user.user_id), ...userResource(user, user).attributes } };
 }
 
 export function annotationResource(base: string, a: AnnotationRow): ResourceObject {

@@ -9,6 +9,12 @@ import { booleanField, stringField } from './body.ts';
 export class AnnotationService {
   constructor(private readonly repos: Repositories) {}
 
+  /** A user's annotations: the user themself or an admin. */
+  listOf(identity: Identity, ownerId: number, page: { limit: number; offset: number }) {
+    policies.assertSelfOrAdmin(identity, ownerId, 'the annotations');
+    return this.repos.annotations.listByOwner(ownerId, page.limit, page.offset);
+  }
+
   changesOf(attributes: Record<string, unknown>): { comment?: string; favorited?: boolean } {
     const comment = stringField(attributes, 'comment');
     if (comment !== undefined && comment.length > LIMITS.commentMax) throw badRequest(`comment: ${MESSAGES.maxLength(LIMITS.commentMax)}`);

@@ -7,6 +7,11 @@ import { booleanField, stringField } from './body.ts';
 export class AnnouncementService {
   constructor(private readonly repos: Repositories) {}
 
+  /** `filter` is the JSON:API filter list as given (the repository checks fields and values). */
+  list(options: { filter: unknown; sort: string | undefined; limit: number; offset: number }) {
+    return this.repos.announcements.list({ ...options, sort: options.sort || '-active' });
+  }
+
   async create(attributes: Record<string, unknown>): Promise<AnnouncementRow> {
     const message = (stringField(attributes, 'message') ?? '').trim();
     if (message === '') throw badRequest(`message: ${MESSAGES.required}`, '/data/attributes/message');

@@ -1,14 +1,17 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { firstError, rules } from '@antares/contract';
 import type { Repositories, UserRow } from '@antares/db';
-import { ApiError, badRequest } from '../errors.ts';
-import { bearerToken, COOKIES, csrfError, type Authenticator } from '../auth/authenticator.ts';
+import { ApiError, TooManyRequests, badRequest } from '../errors.ts';
+import { csrfError, type Authenticator, type Identity, type IssuedSession, type PresentedTokens } from '../auth/authenticator.ts';
 import type { LoginLimiter } from '../auth/login-limiter.ts';
 import type { Mailer } from '../auth/mailer.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import type { TokenClaims, TokenService } from '../auth/tokens.ts';
+import type { ResetMailQueue } from '../auth/reset-mails.ts';
+import { sessionRevocationId, type TokenClaims, type TokenService } from '../auth/tokens.ts';
 
-/** Login, refresh, logout and password reset: the rules behind /v1/auth. */
+/**
+ * Login, refresh, logout and password reset: the rules behind /v1/auth. It reads the tokens a request
+ * presents (PresentedTokens) and returns the tokens it issues; setting and clearing cookies is the route's.
+ */
 export class AuthService {
   constructor(
     private readonly repos: Repositories,
@@ -16,53 +19,55 @@ export class AuthService {
     private readonly tokens: TokenService,
     private readonly limiter: LoginLimiter,
     private readonly mailer: Mailer,
+    private readonly resetMails: ResetMailQueue,
   ) {}
 
-  async login(request: FastifyRequest, reply: FastifyReply, credentials: { username?: string; password?: string }, fresh: boolean) {
+  /** A new session for the right password from `address` (the client's IP), unless that pair or address is throttled. */
+  async login(credentials: { username?: string; password?: string }, address: string, fresh: boolean): Promise<IssuedSession> {
     const username = credentials.username ?? '';
     const password = credentials.password ?? '';
     if (username.trim() === '' || password === '') throw badRequest('username and password: Field is required.');
-    const wait = this.limiter.retryAfter(username, request.ip);
-    if (wait > 0) {
-      reply.header('retry-after', String(wait));
-      throw new ApiError(429, 'Too Many Requests', `Too many failed logins; try again in ${wait} seconds`);
-    }
+    // Throttled per (username, address) and per address, never per username alone: nobody can lock the
+    // owner out from elsewhere (auth/login-limiter.ts).
+    const wait = this.limiter.attempt(username, address);
+    if (wait > 0) throw new TooManyRequests(`Too many failed logins; try again in ${wait} second${wait === 1 ? '' : 's'}`, wait);
     const user = await this.repos.users.findByUsername(username);
     // The same answer, and a hash computed either way, whether the user exists or not.
     const ok = user ? await verifyPassword(user.password_hash, password) : (await hashPassword(password), false);
-    if (!user || !ok) {
-      this.limiter.recordFailure(username, request.ip);
-      throw new ApiError(401, 'Unauthorized', 'Incorrect username or password');
-    }
-    this.limiter.recordSuccess(username);
-    return this.auth.startSession(request, reply, user, { fresh });
+    if (!user || !ok) throw new ApiError(401, 'Unauthorized', 'Incorrect username or password');
+    this.limiter.succeeded(username, address);
+    return this.auth.issueSession(user, { fresh });
   }
 
   /**
    * A new access token for the refresh token of the cookie (with the refresh CSRF value in X-CSRF-TOKEN)
-   * or of an `Authorization: Bearer` header (scripts, `?type=token`).
+   * or of an `Authorization: Bearer` header (scripts, `?type=token`). `fromCookie`: the route sets it as the cookie.
    */
-  async refresh(request: FastifyRequest, reply: FastifyReply): Promise<{ user: UserRow; accessToken: string }> {
-    const bearer = bearerToken(request);
-    const token = bearer ?? request.cookies[COOKIES.refresh];
+  async refresh(presented: PresentedTokens): Promise<{ user: UserRow; access: IssuedSession['access']; fromCookie: boolean }> {
+    const { bearer } = presented;
+    const token = bearer ?? presented.refreshCookie;
     if (!token) throw new ApiError(401, 'Unauthorized', 'No refresh token');
     const claims = await this.auth.verify(token, 'refresh');
-    if (!bearer && request.headers['x-csrf-token'] !== claims.csrf) throw csrfError();
+    if (!bearer && presented.csrfHeader !== claims.csrf) throw csrfError();
     const user = await this.auth.userOf(claims);
-    const access = bearer ? await this.tokens.issue('access', user) : await this.auth.refreshAccess(request, reply, user);
-    return { user, accessToken: access.token };
+    // The new access token joins the refresh token's session: a logout with either ends it too.
+    const access = await this.tokens.issue('access', user, { sid: claims.sid });
+    return { user, access, fromCookie: !bearer };
   }
 
   /**
-   * Revokes the session tokens the request carries (cookies, or a bearer token of a script): 401 when
-   * it carries none that is valid, 403 when cookie tokens come without the CSRF value of one of them
-   * (the web app sends the refresh one), so that another site cannot log a user out.
+   * Revokes the session the request's tokens belong to (cookies, or a bearer token of a script): the tokens
+   * themselves and their session id, so the access and refresh tokens issued together (and access tokens
+   * refreshed since) all stop working, whichever of them was presented. 401 when
+   * it carries none that is valid ('no-session': the route answers 401 after clearing the cookies), 403 when
+   * cookie tokens come without the CSRF value of one of them (the web app sends the refresh one), so that
+   * another site cannot log a user out.
    */
-  async logout(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const bearer = bearerToken(request);
+  async logout(presented: PresentedTokens): Promise<'revoked' | 'no-session'> {
+    const { bearer } = presented;
     const candidates: Array<[string | undefined, 'access' | 'refresh']> = bearer
       ? [[bearer, 'access'], [bearer, 'refresh']]
-      : [[request.cookies[COOKIES.access], 'access'], [request.cookies[COOKIES.refresh], 'refresh']];
+      : [[presented.accessCookie, 'access'], [presented.refreshCookie, 'refresh']];
     const valid: TokenClaims[] = [];
     for (const [token, type] of candidates) {
       if (!token) continue;
@@ -72,26 +77,34 @@ export class AuthService {
         // An expired or forged token needs no revoking.
       }
     }
-    if (valid.length === 0) {
-      this.auth.clearSession(reply);
-      throw new ApiError(401, 'Unauthorized', 'Not logged in');
+    if (valid.length === 0) return 'no-session';
+    if (!bearer && !valid.some((claims) => claims.csrf === presented.csrfHeader)) throw csrfError();
+    // A session outlives none of its tokens: its refresh token, at the latest, plus an access token issued just before that.
+    const sessionEnd = new Date(Date.now() + (this.tokens.lifetimeSeconds('refresh') + this.tokens.lifetimeSeconds('access')) * 1000);
+    for (const claims of valid) {
+      await this.repos.revokedTokens.revoke(claims.jti, new Date(claims.exp * 1000));
+      if (claims.sid) await this.repos.revokedTokens.revoke(sessionRevocationId(claims.sid), sessionEnd);
     }
-    if (!bearer && !valid.some((claims) => claims.csrf === request.headers['x-csrf-token'])) throw csrfError();
-    for (const claims of valid) await this.repos.revokedTokens.revoke(claims.jti, new Date(claims.exp * 1000));
-    this.auth.clearSession(reply);
+    return 'revoked';
   }
 
   /**
-   * Mails a single-use reset link when the user exists and can log in (not the system account that owns
-   * the shipped filters). The caller's answer is the same either way, and as quick: the mail is sent in
-   * the background, a failure only logged.
+   * Queues a password-reset request; the caller has already answered (alike for every username, and as
+   * quickly). The job mails a single-use reset link when the user exists, can log in (not the system account
+   * that owns the shipped filters) and has not had its hourly allowance of reset mails; it is logged, never
+   * surfaced, when it fails. `linkBase` comes from configuration, never from the request (auth/mail-links.ts).
    */
-  async forgot(username: string, frontendUrl: string): Promise<void> {
+  forgot(username: string, linkBase: string): void {
+    this.resetMails.enqueue(() => this.mailResetLink(username, linkBase));
+  }
+
+  private async mailResetLink(username: string, linkBase: string): Promise<void> {
     const user = await this.repos.users.findByUsername(username);
     if (!user || !isLoginAccount(user)) return;
+    if (!this.resetMails.allowMail(user.user_id)) return;
     const { token } = await this.tokens.issue('reset', user);
-    const link = `${frontendUrl}forgot-password?token=${encodeURIComponent(token)}`;
-    this.mailer.sendInBackground({
+    const link = `${linkBase}/forgot-password?token=${encodeURIComponent(token)}`;
+    await this.mailer.send({
       to: user.email,
       subject: 'ANTARES password reset',
       text: `Hello ${user.name},\n\nSomeone (hopefully you) asked to reset the password of the ANTARES account "${user.username}".\n`
@@ -102,28 +115,26 @@ export class AuthService {
 
   /**
    * Sets a new password, authorised either by a reset token (Authorization: Bearer, single use) or by a
-   * fresh cookie session with its CSRF header (password change in the settings page).
+   * fresh cookie session (password change in the settings page), and starts a new session with it.
    */
-  async reset(request: FastifyRequest, reply: FastifyReply, password: string): Promise<UserRow> {
+  async reset(password: string, authority: { resetToken: string } | { caller: () => Promise<Identity> }): Promise<{ user: UserRow; session: IssuedSession }> {
     const problem = firstError(password, rules.password);
     if (problem) throw badRequest(`password: ${problem}`);
-    const bearer = bearerToken(request);
     let user: UserRow;
-    if (bearer) {
-      const claims = await this.auth.verify(bearer, 'reset');
+    if ('resetToken' in authority) {
+      const claims = await this.auth.verify(authority.resetToken, 'reset');
       user = await this.auth.userOf(claims);
       if (!(await this.repos.revokedTokens.revokeOnce(claims.jti, new Date(claims.exp * 1000)))) {
         throw new ApiError(401, 'Unauthorized', 'This reset link has already been used');
       }
     } else {
-      const identity = await this.auth.require(request, 'reset');
+      const identity = await authority.caller();
       if (!identity.claims.fresh) throw new ApiError(401, 'Unauthorized', 'Changing the password needs a fresh login');
       user = identity.user;
     }
     const updated = (await this.repos.users.update(user.user_id, { password_hash: await hashPassword(password) })) ?? user;
     // Every other session of the account ends with the old password (see TokenClaims.pwd); this one goes on.
-    await this.auth.startSession(request, reply, updated);
-    return updated;
+    return { user: updated, session: await this.auth.issueSession(updated) };
   }
 }
 

@@ -2,9 +2,13 @@ import { badRequest } from '../errors.ts';
 
 /**
  * The attributes of a request body: a JSON:API document `{data: {type, attributes, relationships}}`
- * (what the web app's JSON:API client sends) or a plain JSON object (scripts, the auth calls).
+ * (what the web app's JSON:API client sends) or a plain JSON object (scripts, the auth calls). A missing
+ * body (none, or an empty one under a JSON content type) has no attributes: the route's own checks then
+ * refuse it naming the fields it needs ("username and password: Field is required."), where a generic
+ * "must be a JSON object" would not say what to send.
  */
 export function attributesOf(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
   const data = (body as { data?: unknown }).data;
   if (typeof data === 'object' && data !== null && !Array.isArray(data)) {

@@ -1,6 +1,8 @@
 import {
-  compileLocusSearch, parseLocusSort, type LocusRow, type Repositories, type ThumbnailInfo, type AlertRow,
+  compileLocusSearch, parseLocusSort, type LocusRow, type Repositories, type ThumbnailInfo, type AlertRow, type CatalogMatchRow,
+  type CompiledLocusSearch,
 } from '@antares/db';
+import { randomBytes } from 'node:crypto';
 import { icrsToGalactic } from '@antares/astro';
 import { notFound } from '../errors.ts';
 import { lightcurveCsv } from './lightcurve.ts';
@@ -17,6 +19,8 @@ export interface LocusListing {
   hasMore: boolean;
   limit: number;
   offset: number;
+  /** The seed of a random listing without its own (`page[seed]`), for its `links.next`. */
+  randomSeed?: string;
 }
 
 /** The `elasticsearch_query[...]` search document: only `query` may appear at its top level. */
@@ -28,6 +32,18 @@ function searchOf(query: QueryParams, key: 'locus_listing' | 'locus_listing_stat
   return compileLocusSearch(body);
 }
 
+/**
+ * A random listing (`random_score`) without a seed of its own gets one, carried from page to page as
+ * `page[seed]`: clients page through `links.next` (get_random_loci(n) reads n loci over several pages), and a
+ * fresh order on each page would repeat some loci and skip others.
+ */
+function randomSeeded(search: CompiledLocusSearch, query: QueryParams): CompiledLocusSearch {
+  if (!search.randomOrder || search.randomSeed !== undefined) return search;
+  const given = single(query, 'page[seed]');
+  if (given !== undefined && !/^[0-9a-f]{1,32}$/.test(given)) throw badRequest('page[seed] must be the hexadecimal seed a links.next gave');
+  return { ...search, randomSeed: given ?? randomBytes(8).toString('hex') };
+}
+
 export class LociService {
   constructor(private readonly repos: Repositories) {}
 
@@ -35,28 +51,31 @@ export class LociService {
     const { limit, offset } = pageOf(query);
     const sortText = single(query, 'sort') || DEFAULT_SORT;
     const sort = sortText.split(',').filter(Boolean).map(parseLocusSort);
-    const search = searchOf(query, 'locus_listing');
+    const asked = searchOf(query, 'locus_listing');
+    const search = randomSeeded(asked, query);
     const { rows, count, countIsEstimate, hasMore } = await this.repos.loci.search({ search, sort, limit, offset });
     const thumbnailAlertIds = rows.map((r) => r.newest_thumbnail_alert_id).filter((id): id is string => id !== null);
     const thumbnails = new Map<string, ThumbnailInfo[]>();
     for (const t of await this.repos.thumbnails.listForAlerts(thumbnailAlertIds)) {
       thumbnails.set(t.alert_id, [...(thumbnails.get(t.alert_id) ?? []), t]);
     }
-    return { rows, thumbnails, count, countIsEstimate, hasMore, limit, offset };
+    const pageSeed = asked.randomOrder && asked.randomSeed === undefined ? search.randomSeed : undefined;
+    return { rows, thumbnails, count, countIsEstimate, hasMore, limit, offset, ...(pageSeed ? { randomSeed: pageSeed } : {}) };
   }
 
   async statistics(query: QueryParams) {
     return this.repos.loci.statistics(searchOf(query, 'locus_listing_statistic'));
   }
 
-  async get(locusId: string): Promise<{ locus: LocusRow; alerts: AlertRow[]; thumbnails: ThumbnailInfo[]; galactic: { l: number; b: number }; lightcurve: string }> {
+  async get(locusId: string): Promise<{ locus: LocusRow; alerts: AlertRow[]; thumbnails: ThumbnailInfo[]; galactic: { l: number; b: number }; lightcurve: string; matches: CatalogMatchRow[] }> {
     const locus = await this.repos.loci.findById(locusId);
     if (!locus) throw notFound(`No locus with id "${locusId}"`);
     const alerts = await this.repos.alerts.listByLocus(locusId);
     const thumbnails = locus.newest_thumbnail_alert_id
       ? await this.repos.thumbnails.listForAlerts([locus.newest_thumbnail_alert_id])
       : [];
-    return { locus, alerts, thumbnails, galactic: icrsToGalactic(locus.ra, locus.dec), lightcurve: lightcurveCsv(alerts) };
+    const matches = await this.repos.catalogs.matchesOfLoci([locusId]);
+    return { locus, alerts, thumbnails, galactic: icrsToGalactic(locus.ra, locus.dec), lightcurve: lightcurveCsv(alerts), matches };
   }
 
   async alerts(locusId: string): Promise<AlertRow[]> {

@@ -22,10 +22,11 @@ export function baseUrl(request: FastifyRequest, configured?: string): string {
   return origin;
 }
 
-/** The same URL with page[offset] set: `links.next`, which clients follow verbatim. */
-export function withOffset(base: string, request: FastifyRequest, offset: number): string {
+/** The same URL with page[offset] (and any other paging state) set: `links.next`, which clients follow verbatim. */
+export function withOffset(base: string, request: FastifyRequest, offset: number, extra: Record<string, string> = {}): string {
   const url = new URL(request.url, base);
   url.searchParams.set('page[offset]', String(offset));
+  for (const [name, value] of Object.entries(extra)) url.searchParams.set(name, value);
   return `${base}${url.pathname}?${url.searchParams.toString()}`;
 }
 

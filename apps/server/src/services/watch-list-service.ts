@@ -4,6 +4,7 @@ import { ApiError, badRequest, notFound } from '../errors.ts';
 import type { Identity } from '../auth/authenticator.ts';
 import { policies } from '../policies/index.ts';
 import { stringField } from './body.ts';
+import type { WatchListHistoryMatcher } from './watch-list-history.ts';
 
 const WATCH_RADIUS_MAX = LIMITS.watchRadiusMaxDeg;
 const WATCH_OBJECTS_MAX = LIMITS.watchObjectsMax;
@@ -17,9 +18,18 @@ const OBJECT_RANGES: Array<[keyof NewWatchObject & string, string, number, numbe
   ['radius', 'radius', 0, WATCH_RADIUS_MAX],
 ];
 
-/** Watch lists: owner-only (admins may read); the spec's limits checked here, whatever the client did. */
+/** A watch list as its page shows it: with how many loci it has matched so far. */
+export interface WatchListDetail {
+  list: WatchListRow;
+  matchedLoci: number;
+}
+
+/**
+ * Watch lists: owner-only (admins may read); the spec's limits checked here, whatever the client did.
+ * A new list is matched against the stored alerts in the background (`history`).
+ */
 export class WatchListService {
-  constructor(private readonly repos: Repositories) {}
+  constructor(private readonly repos: Repositories, private readonly history?: WatchListHistoryMatcher) {}
 
   async create(identity: Identity, ownerId: number, attributes: Record<string, unknown>): Promise<WatchListRow> {
     if (identity.user.user_id !== ownerId) throw new ApiError(403, 'Forbidden', 'You may not create watch lists for another user');
@@ -27,7 +37,9 @@ export class WatchListService {
     const description = this.text(attributes, 'description', DESCRIPTION_MAX, true)!;
     const channel = this.text(attributes, 'slack_channel', LIMITS.slackChannelMax, false);
     const objects = this.objects(attributes.objects);
-    return this.repos.watchLists.create({ user_id: ownerId, name, description, slack_channel: channel || null }, objects);
+    const list = await this.repos.watchLists.create({ user_id: ownerId, name, description, slack_channel: channel || null }, objects);
+    this.history?.enqueue(list.watch_list_id);
+    return list;
   }
 
   /** A list the caller may read: the owner's or, for admins, anyone's; others get "not found". */
@@ -37,10 +49,21 @@ export class WatchListService {
     return list;
   }
 
+  /** A readable list with the count of loci it has matched. */
+  async detail(watchListId: number, identity: Identity): Promise<WatchListDetail> {
+    const list = await this.readable(watchListId, identity);
+    return { list, matchedLoci: await this.repos.watchLists.matchedLociCount(watchListId) };
+  }
+
+  /** Deletes a list and takes its ids off the loci it matched, under the pipeline's write lock. */
   async delete(watchListId: number, identity: Identity): Promise<void> {
     const list = await this.readable(watchListId, identity);
     policies.assertSelf(identity, list.user_id, 'the watch lists');
-    await this.repos.watchLists.delete(watchListId);
+    await this.repos.transaction(async (tx) => {
+      await tx.lockPipelineWrites();
+      await tx.watchLists.unmarkLoci(watchListId);
+      await tx.watchLists.delete(watchListId);
+    });
   }
 
   private text(attributes: Record<string, unknown>, name: string, max: number, required: boolean): string | undefined {

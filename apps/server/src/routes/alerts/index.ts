@@ -1,28 +1,39 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../context.ts';
-import { notFound } from '../../errors.ts';
 import { baseUrl, selfUrl } from '../../services/request-url.ts';
 import { listDocument } from '../../serializers/documents.ts';
 import { alertResource } from '../../serializers/alert.ts';
 import { thumbnailResource } from '../../serializers/thumbnail.ts';
+import { AlertService } from '../../services/alert-service.ts';
+import { CutoutService } from '../../services/cutout-service.ts';
 import { ThumbnailService } from '../../services/thumbnail-service.ts';
 
 export function alertRoutes(app: FastifyInstance, { config, repos }: RouteContext): void {
+  const alerts = new AlertService(repos);
   const thumbnails = new ThumbnailService(repos);
+  const cutouts = new CutoutService(repos);
 
   app.get<{ Params: { alertId: string } }>('/v1/alerts/:alertId', async (request) => {
-    const alert = await repos.alerts.findById(request.params.alertId);
-    if (!alert) throw notFound(`No alert with id "${request.params.alertId}"`);
+    const alert = await alerts.get(request.params.alertId);
     const base = baseUrl(request, config.publicUrl);
     return { data: alertResource(base, alert), links: { self: selfUrl(base, request) } };
   });
 
   app.get<{ Params: { alertId: string } }>('/v1/alerts/:alertId/thumbnails', async (request) => {
-    const alert = await repos.alerts.findById(request.params.alertId);
-    if (!alert) throw notFound(`No alert with id "${request.params.alertId}"`);
+    const found = await alerts.thumbnailsOf(request.params.alertId);
     const base = baseUrl(request, config.publicUrl);
-    const thumbnails = await repos.thumbnails.listForAlerts([alert.alert_id]);
-    return listDocument(thumbnails.map((t) => thumbnailResource(base, t)), { self: selfUrl(base, request), count: thumbnails.length });
+    return listDocument(found.map((t) => thumbnailResource(base, t)), { self: selfUrl(base, request), count: found.length });
+  });
+
+  // The original FITS cutout (science.fits, template.fits, difference.fits): what the web app
+  // stretches in the browser and offers for download. Stored cutouts never change.
+  app.get<{ Params: { alertId: string; file: string } }>('/v1/alerts/:alertId/cutouts/:file', async (request, reply) => {
+    const cutout = await cutouts.fits(request.params.alertId, request.params.file);
+    return reply
+      .type('application/fits')
+      .header('content-disposition', `attachment; filename="${cutout.fileName}"`)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(cutout.bytes);
   });
 
   // Rendered once and never changed, so clients may cache them for good.

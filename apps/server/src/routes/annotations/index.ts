@@ -6,7 +6,6 @@ import { pageOf, type QueryParams } from '../../services/query-params.ts';
 import { baseUrl, pageLinks } from '../../services/request-url.ts';
 import { listDocument } from '../../serializers/documents.ts';
 import { annotationResource } from '../../serializers/user.ts';
-import { policies } from '../../policies/index.ts';
 import { notFound } from '../../errors.ts';
 
 const ANNOTATION_PAGE_LIMIT = 1000;
@@ -21,10 +20,8 @@ export function annotationRoutes(app: FastifyInstance, { auth, repos, config }: 
 
   app.get<{ Params: { userId: string } }>('/v1/users/:userId/locus_annotations', async (request) => {
     const identity = await auth.require(request, 'list_locus_annotations');
-    const ownerId = idOf(request.params.userId, 'user');
-    policies.assertSelfOrAdmin(identity, ownerId, 'the annotations');
     const { limit, offset } = pageOf(request.query as QueryParams, ANNOTATION_PAGE_LIMIT);
-    const page = await repos.annotations.listByOwner(ownerId, limit, offset);
+    const page = await annotations.listOf(identity, idOf(request.params.userId, 'user'), { limit, offset });
     const base = baseUrl(request, config.publicUrl);
     return listDocument(page.rows.map((a) => annotationResource(base, a)), pageLinks(base, request, { offset, limit, count: page.count }));
   });

@@ -14,7 +14,7 @@ export function announcementRoutes(app: FastifyInstance, { auth, repos, config }
   app.get('/v1/announcements', async (request) => {
     const query = request.query as QueryParams;
     const { limit, offset } = pageOf(query, 100);
-    const page = await repos.announcements.list({ filter: parseJsonParam(query, 'filter'), sort: single(query, 'sort') || '-active', limit, offset });
+    const page = await announcements.list({ filter: parseJsonParam(query, 'filter'), sort: single(query, 'sort'), limit, offset });
     const base = baseUrl(request, config.publicUrl);
     return listDocument(page.rows.map(announcementResource), pageLinks(base, request, { offset, limit, count: page.count }));
   });

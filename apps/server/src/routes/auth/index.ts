@@ -2,14 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../context.ts';
 import { AuthService } from '../../services/auth-service.ts';
 import { attributesOf, stringField } from '../../services/body.ts';
-import { baseUrl } from '../../services/request-url.ts';
+import { mailLinkBase } from '../../auth/mail-links.ts';
+import { ResetMailQueue } from '../../auth/reset-mails.ts';
 import { identityBody } from '../../serializers/user.ts';
-import { badRequest } from '../../errors.ts';
+import { presentedTokens } from '../../auth/authenticator.ts';
+import { ApiError, badRequest } from '../../errors.ts';
 
 /** `/v1/auth/*`: plain-JSON session calls (spec section 7), cookies as in wire format section 7. */
 export function authRoutes(app: FastifyInstance, context: RouteContext): void {
   const { auth, repos, tokens, limiter, mailer, config } = context;
-  const service = new AuthService(repos, auth, tokens, limiter, mailer);
+  const resetMails = new ResetMailQueue(app.log, { perAccountPerHour: config.resetMailsPerHour, maxPending: 1000 });
+  app.addHook('onClose', () => resetMails.idle());
+  const service = new AuthService(repos, auth, tokens, limiter, mailer, resetMails);
   const wantsTokens = (query: unknown) => (query as { type?: string }).type === 'token';
 
   app.get('/v1/auth/check', async (request) => identityBody((await auth.require(request, 'check')).user));
@@ -17,9 +21,8 @@ export function authRoutes(app: FastifyInstance, context: RouteContext): void {
   for (const [path, fresh] of [['/v1/auth/login', false], ['/v1/auth/login-fresh', true]] as const) {
     app.post(path, async (request, reply) => {
       const body = attributesOf(request.body);
-      const session = await service.login(request, reply, {
-        username: stringField(body, 'username'), password: stringField(body, 'password'),
-      }, fresh);
+      const session = await service.login({ username: stringField(body, 'username'), password: stringField(body, 'password') }, request.ip, fresh);
+      auth.setSessionCookies(request, reply, session);
       const user = await auth.userOf(session.access.claims);
       // type=token: scripts get the tokens in the body instead of relying on cookies.
       return wantsTokens(request.query)
@@ -29,24 +32,32 @@ export function authRoutes(app: FastifyInstance, context: RouteContext): void {
   }
 
   app.post('/v1/auth/refresh', async (request, reply) => {
-    const { user, accessToken } = await service.refresh(request, reply);
-    return wantsTokens(request.query) ? { ...identityBody(user), access_token: accessToken } : identityBody(user);
+    const { user, access, fromCookie } = await service.refresh(presentedTokens(request));
+    if (fromCookie) auth.setAccessCookies(request, reply, access);
+    return wantsTokens(request.query) ? { ...identityBody(user), access_token: access.token } : identityBody(user);
   });
 
   app.post('/v1/auth/logout', async (request, reply) => {
-    await service.logout(request, reply);
+    const outcome = await service.logout(presentedTokens(request));
+    auth.clearSession(reply);
+    if (outcome === 'no-session') throw new ApiError(401, 'Unauthorized', 'Not logged in');
     return { logout: true };
   });
 
   app.post('/v1/auth/forgot', async (request, reply) => {
     const username = stringField(attributesOf(request.body), 'username', { required: true }) ?? '';
     if (username.trim() === '') throw badRequest('username: Field is required.');
-    await service.forgot(username.trim(), `${baseUrl(request, config.publicUrl)}/`);
+    // Answer first: the look-up and the mail happen once the answer has gone, so neither its content nor
+    // its timing tells whether the account exists. The link's address is configuration, never this request's.
+    reply.raw.once('close', () => service.forgot(username.trim(), mailLinkBase(config, app.server.address())));
     return reply.status(202).send({ message: 'If the user exists, a password reset link has been sent to their e-mail address.' });
   });
 
   app.post('/v1/auth/reset', async (request, reply) => {
     const password = stringField(attributesOf(request.body), 'password', { required: true }) ?? '';
-    return identityBody(await service.reset(request, reply, password));
+    const resetToken = presentedTokens(request).bearer;
+    const { user, session } = await service.reset(password, resetToken ? { resetToken } : { caller: () => auth.require(request, 'reset') });
+    auth.setSessionCookies(request, reply, session);
+    return identityBody(user);
   });
 }

@@ -15,7 +15,7 @@ if (!HAVE_PYTHON) {
 /** The packages issue #15 promises filter authors, in the order they are listed to them. */
 const PROMISED = ['numpy', 'scipy', 'pandas', 'astropy', 'statsmodels', 'scikit-learn', 'matplotlib', 'PyTorch', 'PyYAML',
   'requests', 'sncosmo', 'extinction', 'iminuit', 'emcee', 'healpy', 'scikit-image', 'xgboost'];
-const DEVKIT_MODULES = ['antares.devkit', 'antares.dev_kit', 'antares_devkit', 'antares_devkit.models', 'devkit2_poc.models'];
+const DEVKIT_MODULES = ['antares.devkit', 'antares.devkit.filter', 'antares.dev_kit', 'antares_devkit', 'antares_devkit.models', 'devkit2_poc.models'];
 
 /** What Python itself says, by importing each module (independently of the metadata the server reads). */
 function importedVersions(modules: string[]): Record<string, string | null> {

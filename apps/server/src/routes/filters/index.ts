@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { UserRow } from '@antares/db';
 import type { RouteContext } from '../context.ts';
+import type { Identity } from '../../auth/authenticator.ts';
 import { FilterService } from '../../services/filter-service.ts';
 import { FilterTestService } from '../../services/filter-test-service.ts';
 import { SandboxTurns } from '../../services/sandbox-turns.ts';
@@ -24,10 +25,11 @@ export function filterRoutes(app: FastifyInstance, { auth, repos, config, filter
     if (id === null) throw notFound(`No ${what} with id "${text}"`);
     return id;
   };
-  const withOwners = async (query: QueryParams, rows: Array<{ user_id: number }>) => {
+  // include=owner: e-mail addresses only for admins and the owner (serializers/filter.ts).
+  const withOwners = async (query: QueryParams, rows: Array<{ user_id: number }>, viewer: Identity | null) => {
     if (single(query, 'include') !== 'owner') return {};
     const owners = await Promise.all([...new Set(rows.map((r) => r.user_id))].map((id) => repos.users.findById(id)));
-    return { included: includedOwners(owners.filter((u): u is UserRow => u !== undefined)) };
+    return { included: includedOwners(owners.filter((u): u is UserRow => u !== undefined), viewer?.user) };
   };
   const listFilters = (ownerOnly: boolean) => async (request: import('fastify').FastifyRequest<{ Params: { userId?: string } }>) => {
     const identity = ownerOnly ? await auth.require(request, 'list_user_filters') : await auth.identify(request);
@@ -37,7 +39,7 @@ export function filterRoutes(app: FastifyInstance, { auth, repos, config, filter
     const { limit, offset } = pageOf(query, 25);
     const page = await repos.filters.list({ viewer: FilterService.viewerOf(identity), ownerId, sort: single(query, 'sort') || '-created_at', limit, offset });
     const base = baseUrl(request, config.publicUrl);
-    return { ...listDocument(page.rows.map((f) => filterResource(f)), pageLinks(base, request, { offset, limit, count: page.count })), ...(await withOwners(query, page.rows)) };
+    return { ...listDocument(page.rows.map((f) => filterResource(f)), pageLinks(base, request, { offset, limit, count: page.count })), ...(await withOwners(query, page.rows, identity)) };
   };
 
   app.get('/v1/filters', listFilters(false));
@@ -57,8 +59,9 @@ export function filterRoutes(app: FastifyInstance, { auth, repos, config, filter
   });
 
   app.get<{ Params: { filterId: string } }>('/v1/filters/:filterId', async (request) => {
-    const filter = await filters.visible(idOf(request.params.filterId, 'filter'), await auth.identify(request));
-    return { data: filterResource(filter), ...(await withOwners(request.query as QueryParams, [filter])) };
+    const identity = await auth.identify(request);
+    const filter = await filters.visible(idOf(request.params.filterId, 'filter'), identity);
+    return { data: filterResource(filter), ...(await withOwners(request.query as QueryParams, [filter], identity)) };
   });
 
   app.patch<{ Params: { filterId: string } }>('/v1/filters/:filterId', async (request) => {

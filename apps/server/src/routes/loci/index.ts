@@ -22,7 +22,7 @@ export function lociRoutes(app: FastifyInstance, { config, repos }: RouteContext
       locusListingResource(base, row, page.thumbnails.get(row.newest_thumbnail_alert_id ?? '') ?? [], fields));
     return listDocument(data, {
       self: selfUrl(base, request),
-      next: page.hasMore ? withOffset(base, request, page.offset + page.limit) : undefined,
+      next: page.hasMore ? withOffset(base, request, page.offset + page.limit, page.randomSeed ? { 'page[seed]': page.randomSeed } : {}) : undefined,
       count: page.count,
       // Counts above 1,000 matches are the planner's estimate (see LocusRepository.countMatches).
       meta: page.countIsEstimate ? { count_is_estimate: true } : undefined,
@@ -47,9 +47,9 @@ export function lociRoutes(app: FastifyInstance, { config, repos }: RouteContext
 
   app.get<{ Params: { locusId: string } }>('/v1/loci/:locusId', async (request) => {
     const base = baseUrl(request, config.publicUrl);
-    const { locus, thumbnails, galactic, lightcurve } = await loci.get(request.params.locusId);
+    const { locus, thumbnails, galactic, lightcurve, matches } = await loci.get(request.params.locusId);
     return {
-      data: { ...locusResource(base, locus, lightcurve), meta: { coordinates: { galactic } } },
+      data: { ...locusResource(base, locus, lightcurve, matches), meta: { coordinates: { galactic } } },
       links: { self: `${base}/v1/loci/${locus.locus_id}` },
       meta: { coordinates: { galactic }, newest_thumbnails: newestThumbnailsMeta(base, thumbnails) },
     };

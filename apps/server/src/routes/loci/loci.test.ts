@@ -102,6 +102,26 @@ describe('GET /v1/loci', () => {
     expect(random.body.data).toHaveLength(2);
   });
 
+  it('pages through a random order without repeating a locus, seeded or not', async () => {
+    const count = (await server.getJson('/v1/loci?page%5Blimit%5D=1')).body.meta.count;
+    for (const randomScore of [{}, { seed: 42 }]) {
+      const seen: string[] = [];
+      let next: string | undefined = `/v1/loci?${listing({ query: { function_score: { random_score: randomScore } } })}&page%5Blimit%5D=2`;
+      while (next) {
+        const page: any = await server.getJson(next.replace(/^https?:\/\/[^/]+/, ''));
+        seen.push(...page.body.data.map((d: any) => d.id));
+        next = page.body.links.next;
+      }
+      expect(seen.length).toBe(count);
+      expect(new Set(seen).size).toBe(count);
+    }
+    const seeded = (seed: number) => server.getJson(`/v1/loci?${listing({ query: { function_score: { random_score: { seed } } } })}`)
+      .then((r) => r.body.data.map((d: any) => d.id));
+    expect(await seeded(7)).toEqual(await seeded(7));
+    const badSeed = await server.getJson(`/v1/loci?${listing({ query: { function_score: { random_score: {} } } })}&page%5Bseed%5D=x%27`);
+    expect(badSeed.status).toBe(400);
+  });
+
   it('answers the API root and unknown routes with 404 errors', async () => {
     for (const path of ['/v1/', '/v1/nothing-here']) {
       const { status, body } = await server.getJson(path);

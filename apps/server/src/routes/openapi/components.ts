@@ -4,10 +4,11 @@ import type { Json } from './shared.ts';
 const USER_ATTRIBUTES = {
   username: { type: 'string' },
   name: { type: 'string' },
-  email: { type: 'string' },
-  admin: { type: 'boolean' },
-  staff: { type: 'boolean' },
-  created_at: { type: 'string', format: 'date-time' },
+  // The rest only for the user and admins: to anyone else (a public filter's owner) a user is a name.
+  email: { type: 'string', description: 'Only for the user and administrators' },
+  admin: { type: 'boolean', description: 'Only for the user and administrators' },
+  staff: { type: 'boolean', description: 'Only for the user and administrators' },
+  created_at: { type: 'string', format: 'date-time', description: 'Only for the user and administrators' },
 };
 
 export const schemas: Json = {

@@ -19,31 +19,32 @@ export function userRoutes(app: FastifyInstance, { auth, repos, config }: RouteC
 
   app.post('/v1/users', async (request, reply) => {
     const user = await users.register(attributesOf(request.body));
-    return reply.status(201).send({ data: userResource(user) });
+    // The new account, to whoever just registered it: they gave its e-mail address.
+    return reply.status(201).send({ data: userResource(user, user) });
   });
 
   app.get('/v1/users', async (request) => {
-    await auth.requireAdmin(request, 'list_users');
+    const { user: admin } = await auth.requireAdmin(request, 'list_users');
     const query = request.query as QueryParams;
     const { limit, offset } = pageOf(query, 100);
     const page = await repos.users.list({ sort: single(query, 'sort') || 'username', limit, offset });
     const base = baseUrl(request, config.publicUrl);
-    return listDocument(page.rows.map(userResource), pageLinks(base, request, { offset, limit, count: page.count }));
+    return listDocument(page.rows.map((user) => userResource(user, admin)), pageLinks(base, request, { offset, limit, count: page.count }));
   });
 
   app.get<{ Params: { userId: string } }>('/v1/users/:userId', async (request) => {
     const identity = await auth.require(request, 'get_user');
     const userId = idOf(request.params.userId);
     policies.assertSelfOrAdmin(identity, userId, 'the account');
-    return { data: userResource(await users.get(userId)) };
+    return { data: userResource(await users.get(userId), identity.user) };
   });
 
   app.patch<{ Params: { userId: string } }>('/v1/users/:userId', async (request) => {
-    await auth.requireAdmin(request, 'update_user');
+    const { user: admin } = await auth.requireAdmin(request, 'update_user');
     const attributes = attributesOf(request.body);
     const flags = { admin: booleanField(attributes, 'admin'), staff: booleanField(attributes, 'staff') };
     const changes = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
     if (Object.keys(changes).length === 0) throw badRequest('Give admin and/or staff (true or false) to change');
-    return { data: userResource(await users.setFlags(idOf(request.params.userId), changes)) };
+    return { data: userResource(await users.setFlags(idOf(request.params.userId), changes), admin) };
   });
 }

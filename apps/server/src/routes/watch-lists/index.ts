@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../context.ts';
 import { WatchListService } from '../../services/watch-list-service.ts';
+import { WatchListHistoryMatcher } from '../../services/watch-list-history.ts';
 import { attributesOf, numericId } from '../../services/body.ts';
-import { pageOf, single, type QueryParams } from '../../services/query-params.ts';
+import { pageOf, single, sparseFields, type QueryParams } from '../../services/query-params.ts';
 import { baseUrl, pageLinks } from '../../services/request-url.ts';
 import { listDocument } from '../../serializers/documents.ts';
 import { watchListResource } from '../../serializers/watch-list.ts';
@@ -13,7 +14,11 @@ import { notFound } from '../../errors.ts';
 const CREATE_BODY_LIMIT = 64 * 1024 * 1024;
 
 export function watchListRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {
-  const lists = new WatchListService(repos);
+  // New lists (and lists a stop left unmatched) are matched against the stored alerts in the background.
+  const history = new WatchListHistoryMatcher(repos, app.log);
+  app.addHook('onReady', () => history.resume());
+  app.addHook('onClose', () => history.stop());
+  const lists = new WatchListService(repos, history);
   const idOf = (text: string, what: string) => {
     const id = numericId(text);
     if (id === null) throw notFound(`No ${what} with id "${text}"`);
@@ -38,8 +43,11 @@ export function watchListRoutes(app: FastifyInstance, { auth, repos, config }: R
 
   app.get<{ Params: { id: string } }>('/v1/watch_lists/:id', async (request) => {
     const identity = await auth.require(request, 'get_watch_list');
-    const list = await lists.readable(idOf(request.params.id, 'watch list'), identity);
-    return { data: watchListResource(list, await repos.watchLists.objects(list.watch_list_id)) };
+    const { list, matchedLoci } = await lists.detail(idOf(request.params.id, 'watch list'), identity);
+    // `fields[watch_list]` without objects: a page following the history matching asks for the state alone.
+    const fields = sparseFields(request.query as QueryParams, 'watch_list');
+    const objects = !fields || fields.has('objects') ? await repos.watchLists.objects(list.watch_list_id) : undefined;
+    return { data: watchListResource(list, { objects, matchedLoci }, fields) };
   });
 
   app.delete<{ Params: { id: string } }>('/v1/watch_lists/:id', async (request, reply) => {

@@ -7,7 +7,7 @@ import { fail, jsonApi, jsonApiBody, numericPathParam, op, page, pathParam, quer
 const tags = ['Filters'];
 const filterId = numericPathParam('filterId', 'filter');
 const versionId = numericPathParam('versionId', 'filter version');
-const include = queryParam('include', '`owner`: the owners as included user resources.', { type: 'string', enum: ['owner'] });
+const include = queryParam('include', '`owner`: the owners as included user resources (name and username; the e-mail only for the owner and administrators).', { type: 'string', enum: ['owner'] });
 const PRIVATE = 'A private filter is visible only to its owner and administrators; to anyone else it is "not found".';
 const FILTER_SORT = 'One of id, name, created_at, updated_at, public, priority.';
 const noFilter = 'No such filter (or a private filter of another user)';

@@ -38,6 +38,7 @@ export const lociPaths: Paths = {
         search('locus_listing'),
         queryParam('fields[locus_listing]', 'Comma-separated attributes to return (ra, dec, htm16, properties, tags, catalogs, grav_wave_events).'),
         queryParam('fields[locus]', 'Same as fields[locus_listing], used when that is absent.'),
+        queryParam('page[seed]', 'The order of a `random_score` search without a seed of its own: `links.next` carries it so pages never repeat a locus.'),
       ],
       responses: { 200: jsonApi('A page of locus_listing resources (meta.newest_thumbnails on each); meta.count, links.next'), ...fail({ 400: 'Bad page, sort or search document' }) },
     }),
@@ -84,6 +85,17 @@ export const lociPaths: Paths = {
       tags: alerts, operationId: 'list_alert_thumbnails', summary: 'Science, template and difference thumbnails of an alert',
       parameters: [alertId],
       responses: { 200: jsonApi('alert_thumbnail resources (attributes.src is the PNG); meta.count'), ...noAlert },
+    }),
+  },
+  '/v1/alerts/{alertId}/cutouts/{file}': {
+    get: op('get', 'public', {
+      tags: alerts, operationId: 'get_alert_cutout', summary: 'The original FITS cutout of an alert (science, template or difference)',
+      description: 'As the survey sent it (gzipped ZTF cutouts are served unzipped), as an attachment; `Cache-Control: public, max-age=31536000, immutable`. 422 when the stored cutout is not FITS (2016 ZTF packets carry JPEGs).',
+      parameters: [alertId, pathParam('file', '`science.fits`, `template.fits` or `difference.fits`.')],
+      responses: {
+        200: { description: 'The FITS file', content: { 'application/fits': { schema: { type: 'string', contentMediaType: 'application/fits' } } } },
+        ...fail({ 404: 'No alert with this id, no such cutout type, or no cutout of this type', 422: 'The stored cutout is not a FITS file' }),
+      },
     }),
   },
   '/v1/thumbnails/{filename}': {

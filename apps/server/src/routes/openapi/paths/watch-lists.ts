@@ -1,6 +1,6 @@
 /** Watch lists: positions whose new alerts mark their locus and tell a chat channel (routes/watch-lists). */
 import { LIMITS } from '@antares/contract';
-import { fail, jsonApi, jsonApiBody, noContent, numericPathParam, op, page, sort, type Paths } from '../shared.ts';
+import { fail, jsonApi, jsonApiBody, noContent, numericPathParam, op, page, queryParam, sort, type Paths } from '../shared.ts';
 
 const tags = ['Watch lists'];
 const userId = numericPathParam('userId', 'user');
@@ -44,8 +44,8 @@ export const watchListPaths: Paths = {
   '/v1/watch_lists/{id}': {
     get: op('get', 'login', {
       tags, operationId: 'get_watch_list', summary: 'One watch list with all its objects', description: HIDDEN,
-      parameters: [listId],
-      responses: { 200: jsonApi('A watch_list resource with attributes.objects'), ...fail({ 404: 'No such watch list (or another user\'s)' }) },
+      parameters: [listId, queryParam('fields[watch_list]', 'Comma-separated attributes to return (e.g. history_matched_at,matched_loci: the matching state without the objects).')],
+      responses: { 200: jsonApi('A watch_list resource with attributes.objects and matched_loci (loci matched so far); history_matched_at is null while the list is being matched against the stored alerts'), ...fail({ 404: 'No such watch list (or another user\'s)' }) },
     }),
     delete: op('delete', 'login', {
       tags, operationId: 'delete_watch_list', summary: 'Delete a watch list', description: `Only its owner may. ${HIDDEN}`,
