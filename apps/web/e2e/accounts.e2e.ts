@@ -421,6 +421,8 @@ async function startOwnServer(): Promise<OwnServer> {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const smtpPort = (smtp.server.address() as { port: number }).port;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'antares-e2e-smtp-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ANTARES_DATA_DIR: dataDir,
@@ -428,15 +430,15 @@ async function startOwnServer(): Promise<OwnServer> {
     ANTARES_INBOX_DIR: 'off',
     ANTARES_HOST: '127.0.0.1',
     ANTARES_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    // Mail goes out over SMTP: reset links are built from the configured address only.
+    ANTARES_PUBLIC_URL: url,
     ANTARES_MAIL_FROM: 'ANTARES <no-reply@antares.test>',
     ANTARES_ACCESS_TOKEN_MINUTES: String(ACCESS_TOKEN_SECONDS / 60),
     DATABASE_URL: '',
   };
   const ingest = spawnSync('npx', ['tsx', 'apps/cli/src/main.ts', 'ingest', path.resolve(REPO_ROOT, '../shared/data/ztf-avro-alert/samples')], { cwd: REPO_ROOT, env, encoding: 'utf8' });
   if (ingest.status !== 0) throw new Error(`antares ingest failed: ${ingest.stdout}${ingest.stderr}`);
-  const port = await freePort();
   const child: ChildProcess = spawn('npx', ['tsx', 'apps/cli/src/main.ts', 'serve', '--port', String(port)], { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
-  const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.pid && child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));

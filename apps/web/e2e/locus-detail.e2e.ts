@@ -218,6 +218,8 @@ describe.skipIf(!enabled)('locus detail', () => {
       const email = (await rubinPage.getByRole('link', { name: 'Email a link to this locus' }).getAttribute('href')) ?? '';
       expect(decodeURIComponent(email)).toContain(`subject=ANTARES: ${diaObjectId}`);
 
+      // Every limit drawn (by default only the informative ones are: locus-detail-views.e2e.ts).
+      await rubinPage.getByLabel('All limits').check();
       const legend = (category: string) => rubinPage.locator(`[data-testid=lightcurve] [data-legend^="${category}:"]`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-legend')));
       expect(await legend('passband')).toEqual(['passband:u', 'passband:g', 'passband:r', 'passband:R', 'passband:i', 'passband:z', 'passband:y']);
       expect(await legend('alertType')).toEqual(['ztf_detection', 'ztf_upper_limit', 'decam', 'rubin_detection', 'rubin_forced', 'rubin_upper_limit'].map((type) => `alertType:${type}`));

@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
-import { baseURL, downloadBytes, expectNoSeriousViolations, firstLocusIds, listQuery, open } from './support/app';
+import { baseURL, expectNoSeriousViolations, firstLocusIds, listQuery, open } from './support/app';
 
 const enabled = requireChromium();
 
@@ -225,41 +223,5 @@ describe.skipIf(!enabled)('locus list', () => {
     await page.getByRole('button', { name: 'Columns' }).click();
     await page.getByLabel('ZTF ID').check();
     await page.keyboard.press('Escape');
-  });
-
-  it('offers a Python script that reproduces the current query', async () => {
-    await open(page, '/loci/lookup/ZTF');
-    await firstLocusIds(page);
-    await page.getByRole('button', { name: 'API Access' }).click();
-    await page.getByRole('dialog', { name: 'ANTARES API' }).waitFor();
-    const script = (await page.getByTestId('api-script').textContent()) ?? '';
-    expect(script).toContain('from antares_client.search import search');
-    expect(script).toContain('"query_string": {');
-    expect(script).toContain('"*ZTF*"');
-    expect(script).toContain('pip install "antares-client>=1.0"');
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Download antares_search.py' }).click();
-    const file = await download;
-    expect(file.suggestedFilename()).toBe('antares_search.py');
-    await page.keyboard.press('Escape');
-    // Run the script (with a stand-in for the antares-client package) against the same server:
-    // it must print the loci the page lists.
-    const scriptPath = await file.path();
-    const output = execFileSync('/usr/bin/python3', [scriptPath], {
-      env: { ...process.env, PYTHONPATH: path.join(import.meta.dirname, 'fixtures') },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    const printed = output.trim().split('\n').map((line) => line.split(' ')[0]);
-    const shown = Number(((await page.getByTestId('showing-label').textContent()) ?? '').split(' of ')[1]);
-    expect(printed.length).toBe(shown);
-    expect(printed.slice(0, 5)).toEqual((await firstLocusIds(page)).slice(0, 5));
-    expect((await downloadBytes(file)).toString('utf8')).toContain('os.environ.setdefault("ANTARES_API_BASE_URL"');
-    // The search panel's Script tab shows the same script.
-    await page.getByRole('button', { name: 'Script', exact: true }).click();
-    expect(await page.getByTestId('panel-script').textContent()).toBe(script);
-    await expectNoSeriousViolations(page);
-    await page.getByRole('button', { name: 'Filters', exact: true }).click();
-    await page.getByLabel('Cone search centre (RA Dec)').waitFor();
   });
 });

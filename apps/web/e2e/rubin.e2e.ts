@@ -203,6 +203,8 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     expect(await page.getByTestId('survey-object-id').textContent()).toBe(HISTORY.diaObjectId);
     const lightcurve = page.getByTestId('lightcurve');
     await lightcurve.locator('g.mark').first().waitFor();
+    // Every limit drawn, one mark per alert (by default only the informative limits are).
+    await page.getByLabel('All limits').check();
     const legend = (category: string) => lightcurve.locator(`[data-legend^="${category}:"]`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-legend')));
     expect(await legend('passband')).toEqual(['passband:g', 'passband:i']);
     expect(await legend('alertType')).toEqual(['alertType:rubin_detection', 'alertType:rubin_forced', 'alertType:rubin_upper_limit']);

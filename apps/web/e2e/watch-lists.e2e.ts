@@ -237,7 +237,7 @@ describe.skipIf(!enabled)('watch lists', () => {
     await expectNoSeriousViolations(page);
   });
 
-  it('selects rows in range mode and deletes the selected lists in parallel', async () => {
+  it('selects rows in range mode and, once confirmed, deletes the selected lists in parallel', async () => {
     const ids: Record<string, string> = {};
     for (const name of ['E2E range A', 'E2E range B', 'E2E range C']) {
       ids[name] = await createThroughApi(call, userId, name, [{ right_ascension: 1, declination: 1, radius: 0.001 }]);
@@ -278,7 +278,19 @@ describe.skipIf(!enabled)('watch lists', () => {
       await route.continue();
     });
     try {
+      // Deleting asks first, naming the lists; Cancel deletes nothing.
       await del.click();
+      const dialog = page.getByTestId('delete-watch-lists-dialog');
+      await dialog.getByRole('heading', { name: 'Delete 2 watch lists?' }).waitFor();
+      expect(await dialog.locator('li').allTextContents()).toEqual(['E2E range C', 'E2E range A']);
+      await expectNoSeriousViolations(page);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(held).toHaveLength(0);
+      expect(await selected()).toEqual([true, false, true, false]);
+      expect((await userWatchLists(call, userId)).meta.count).toBe(4);
+      await del.click();
+      await page.getByTestId('delete-watch-lists-dialog').getByRole('button', { name: 'Delete 2 Watch Lists' }).click();
       // Not a timing check: sequential deletions would wait here for ever.
       await Promise.race([
         sent,
@@ -311,7 +323,7 @@ describe.skipIf(!enabled)('watch lists', () => {
       name,
       planned.map((o, i) => ({ right_ascension: o.ra, declination: o.dec, radius: 0.003, comment: `simulated object ${i}` })),
     );
-    // Only alerts ingested after the list was made are matched.
+    // Objects where no locus was yet: the alerts dropped after the list was made are matched as they arrive.
     dropSimulatedAlerts(dataDir, { seed, prefix: `watch-${seed}`, objects: 20, nights: 3 });
     const query = JSON.stringify({ query: { bool: { filter: [{ term: { watch_list_ids: id } }] } } });
     const search = `/loci?page%5Blimit%5D=100&elasticsearch_query%5Blocus_listing%5D=${encodeURIComponent(query)}`;
@@ -336,4 +348,41 @@ describe.skipIf(!enabled)('watch lists', () => {
     for (const locusId of shown) expect(now).toContain(locusId);
     expect(now).toEqual(expect.arrayContaining(matched));
   }, 420_000);
+
+  it('matches a new list against the loci already known: View Loci shows them at once', async () => {
+    // A locus of the seeded survey and the position of one of its detections.
+    const loci = await json<{ data: { id: string }[] }>(await fetch(`${baseURL()}/v1/loci?page%5Blimit%5D=5`));
+    const locusId = loci.data[0].id;
+    const alerts = await json<{ data: { attributes: { properties: Record<string, unknown> } }[] }>(await fetch(`${baseURL()}/v1/loci/${locusId}/alerts`));
+    const detection = alerts.data.map((a) => a.attributes.properties).find((p) => typeof p.ant_ra === 'number' && typeof p.ant_dec === 'number')!;
+    const name = `E2E known source ${Date.now().toString(36)}`;
+
+    await open(page, '/watch-lists/create');
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page.getByLabel('Description', { exact: true }).fill('A source that already has alerts.');
+    await chooseCsv(page, 'known.csv', `${detection.ant_ra},${detection.ant_dec},0.0005,known source\n`);
+    await page.getByTestId('objects-file-valid').getByText('1 object read from known.csv.').waitFor();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.waitForURL((url) => url.pathname === '/watch-lists');
+    const row = page.getByTestId('watch-list-row').filter({ hasText: name });
+    await row.getByRole('link', { name }).click();
+    await page.getByRole('heading', { name }).waitFor();
+    // "Matching history..." while the server works, then the count.
+    const state = page.getByTestId('watch-list-matching');
+    await state.waitFor();
+    expect(await state.textContent()).toMatch(/^(Matching history\.\.\.|\d+ loc(us|i) matched)$/);
+    await page.getByText(/^\d+ loc(us|i) matched$/).waitFor({ timeout: 60_000 });
+    const matched = Number(/^(\d+)/.exec((await state.textContent()) ?? '')![1]);
+    expect(matched).toBeGreaterThanOrEqual(1);
+    await expectNoSeriousViolations(page);
+
+    await page.getByRole('link', { name: 'View Loci' }).click();
+    await page.waitForURL((url) => url.pathname === '/loci');
+    await page.getByText(`Watch List: ${name}`).first().waitFor();
+    await page.locator('[data-testid=locus-row]').first().waitFor();
+    const shown = await page.locator('[data-testid=locus-row] td:first-child a').allTextContents();
+    expect(shown).toContain(locusId);
+    expect(shown).toHaveLength(matched);
+    expect(watch.problems()).toEqual([]);
+  });
 });

@@ -51,6 +51,8 @@ export interface DataTableProps<T> {
   renderExpanded?: (row: Row<T>) => ReactNode;
   getRowId?: (row: T, index: number) => string;
   emptyText?: string;
+  /** Keeps the first column (the row's name) in view while a table wider than its card scrolls. */
+  stickyFirstColumn?: boolean;
 }
 
 export function DataTable<T>(props: DataTableProps<T>) {
@@ -105,7 +107,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           <PageSizeSelect id={`${id}-page-size`} value={perPage} options={props.pageSizeOptions} onChange={setPerPage} />
         </div>
       )}
-      <Table responsive hover size="sm" className="align-middle" id={id} aria-busy={loading}>
+      <Table responsive hover size="sm" className={props.stickyFirstColumn ? 'align-middle table-sticky-first' : 'align-middle'} id={id} aria-busy={loading}>
         {props.caption && <caption className="visually-hidden">{props.caption}</caption>}
         <thead>
           {table.getHeaderGroups().map((group) => (

@@ -24,7 +24,7 @@ export function RangeSlider({
         <span id={`${id}-label`} className="fw-semibold">
           {label}
         </span>
-        <output htmlFor={`${id}-min ${id}-max`} aria-live="polite">
+        <output htmlFor={`${id}-min ${id}-max`} aria-live="polite" className="text-nowrap ms-2">
           {lo} - {hi}
         </output>
       </div>

@@ -29,6 +29,25 @@ export interface LocusListQuery {
 
 export const DEFAULT_SORT = 'properties.newest_alert_observation_time';
 
+/**
+ * The fields the list sorts on (its sortable columns), with their column names. A `query` parameter
+ * naming another field is a link the table cannot show: its sort is ignored like malformed JSON.
+ */
+export const LOCUS_SORT_FIELDS: Readonly<Record<string, string>> = {
+  'properties.ztf_object_id': 'ZTF ID',
+  ra: 'RA',
+  dec: 'Dec',
+  'properties.newest_alert_magnitude': 'Latest Mag',
+  'properties.brightest_alert_magnitude': 'Brightest Mag',
+  'properties.num_mag_values': '# Alerts',
+  'properties.newest_alert_observation_time': 'Latest Alert',
+  'properties.oldest_alert_observation_time': 'First Alert',
+};
+
+export function isLocusSortField(field: string): boolean {
+  return Object.hasOwn(LOCUS_SORT_FIELDS, field);
+}
+
 export function defaultLocusListQuery(filters: SearchFilter[] = []): LocusListQuery {
   return { currentPage: 1, filters, sortBy: DEFAULT_SORT, sortDesc: true, perPage: 25 };
 }
@@ -51,7 +70,9 @@ function isFilter(value: unknown): value is SearchFilter {
 
 /**
  * Reads the `query` URL parameter. Anything malformed (bad JSON, wrong types, unknown page size)
- * is ignored as a whole and the default query is used, as the spec requires.
+ * is ignored as a whole and the default query is used, as the spec requires. A sort field the list
+ * does not offer is ignored alone: the filters and page size of the link still apply, from page 1
+ * sorted the default way (newest alert first).
  */
 export function parseLocusListQuery(raw: string | null): LocusListQuery {
   const fallback = defaultLocusListQuery();
@@ -68,6 +89,8 @@ export function parseLocusListQuery(raw: string | null): LocusListQuery {
   if (!Array.isArray(filters) || !filters.every(isFilter)) return fallback;
   if (typeof sortBy !== 'string' || typeof sortDesc !== 'boolean') return fallback;
   if (!PAGE_SIZES.includes(perPage as PageSize)) return fallback;
+  // As a sort change does, the ignored sort starts again from page 1.
+  if (sortBy !== '' && !isLocusSortField(sortBy)) return { currentPage: 1, filters, sortBy: DEFAULT_SORT, sortDesc: true, perPage: perPage as PageSize };
   return { currentPage, filters, sortBy: sortBy || DEFAULT_SORT, sortDesc, perPage: perPage as PageSize };
 }
 

@@ -74,6 +74,7 @@ export function Component() {
         id: 'message',
         header: 'Message',
         accessorKey: 'message',
+        meta: { className: 'cell-fill' },
         cell: ({ row }) => (
           <div className="truncate-600" title={row.original.message}>
             {row.original.message}

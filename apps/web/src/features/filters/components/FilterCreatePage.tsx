@@ -8,7 +8,7 @@ import Form from 'react-bootstrap/Form';
 import { LIMITS } from '@antares/contract';
 import { ApiError } from '../../../lib/api-client';
 import { useSession } from '../../../lib/use-session';
-import { useUnsavedChangesPrompt } from '../../../lib/use-unsaved-changes-prompt';
+import { UNSAVED_CHANGES_MESSAGE, useUnsavedChangesPrompt } from '../../../lib/use-unsaved-changes-prompt';
 import { createFilter, FILTERS_KEY } from '../api/filters';
 import { FILTER_CREATE_FAILED, FILTER_NAME_TAKEN, validateFilterDescription, validateFilterName } from './filter-rules';
 
@@ -26,7 +26,8 @@ export function Component() {
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const allowLeaving = useUnsavedChangesPrompt(Boolean(values.name || values.description) && !submitting);
+  const dirty = Boolean(values.name || values.description) && !submitting;
+  const allowLeaving = useUnsavedChangesPrompt(dirty);
   const errors: Record<Field, string | null> = { name: validateFilterName(values.name), description: validateFilterDescription(values.description) };
   const valid = !errors.name && !errors.description;
 
@@ -45,6 +46,16 @@ export function Component() {
       setError(failure instanceof ApiError && failure.status === 409 ? FILTER_NAME_TAKEN : FILTER_CREATE_FAILED);
       setSubmitting(false);
     }
+  };
+
+  // Cancel asks the same question as any other way out, itself rather than through the router's
+  // blocker, so that it asks whatever state a navigation is in; declining stays on the form.
+  const cancel = (event: React.MouseEvent) => {
+    if (!dirty) return;
+    event.preventDefault();
+    if (!window.confirm(UNSAVED_CHANGES_MESSAGE)) return;
+    allowLeaving();
+    navigate('/filters');
   };
 
   const field = (name: Field) => ({
@@ -83,7 +94,7 @@ export function Component() {
               </Form.Text>
             </Form.Group>
             <div className="d-flex gap-2">
-              <Link to="/filters" className="btn btn-outline-secondary">
+              <Link to="/filters" className="btn btn-outline-secondary" onClick={cancel}>
                 Cancel
               </Link>
               <Button type="submit" disabled={submitting}>

@@ -52,6 +52,7 @@ export function Component() {
         id: 'description',
         header: 'Description',
         enableSorting: false,
+        meta: { className: 'cell-fill' },
         cell: ({ row }) => (
           <div className="truncate-600" title={row.original.description}>
             {row.original.description}

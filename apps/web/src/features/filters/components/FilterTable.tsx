@@ -31,6 +31,7 @@ export function FilterTable<T extends { id: string }>({ id, caption, columns, qu
       onSortingChange={list.onSortingChange}
       pageSizeOptions={PAGE_SIZE_OPTIONS}
       emptyText={emptyText}
+      stickyFirstColumn
     />
   );
 }

@@ -17,7 +17,7 @@ import { AlertTypeLegend } from './charts/AlertTypeLegend';
 import { RaDecChart } from './charts/RaDecChart';
 import { ExternalLinks, externalLinks } from './header/ExternalLinks';
 import { LocusHeader } from './header/LocusHeader';
-import type { Domains } from './lightcurve/lightcurve-chart';
+import type { LightcurveSelection } from './lightcurve/lightcurve-chart';
 import { LightcurveSection } from './lightcurve/LightcurveSection';
 import { alertTypeOf, sortAlertTypes, sortPassbands } from './lightcurve/survey-codes';
 import { CatalogMatches } from './sections/CatalogMatches';
@@ -39,7 +39,9 @@ function LocusDetail({ locusId }: { locusId: string }) {
   }, [locus.lightcurve]);
   const alerts = useLocusAlerts(locus.id);
   const nearby = useNearbyLoci(locus.id, locus.ra, locus.dec);
-  const [selection, setSelection] = useState<Domains | null>(null);
+  const [selection, setSelection] = useState<LightcurveSelection | null>(null);
+  // The alert picked by clicking a lightcurve point: the gallery shows it, the alert table only it.
+  const [picked, setPicked] = useState<string | undefined>(undefined);
   const rcidByAlert = useMemo(() => {
     const map = new Map<string, number>();
     for (const alert of alerts.data ?? []) {
@@ -83,16 +85,24 @@ function LocusDetail({ locusId }: { locusId: string }) {
             The lightcurve could not be read: {lightcurve.error}
           </Alert>
         ) : (
-          <LightcurveSection locusId={locus.id} points={lightcurve.points} rcidByAlert={rcidByAlert} onSelectionChange={setSelection} />
+          <LightcurveSection
+            locusId={locus.id}
+            points={lightcurve.points}
+            rcidByAlert={rcidByAlert}
+            alerts={alerts.data}
+            onSelectionChange={setSelection}
+            pickedAlertId={picked}
+            onPick={setPicked}
+          />
         )}
       </SectionCard>
       <SectionCard title="Alert Thumbnails">
-        <ThumbnailGallery points={lightcurve.points} selection={selection} />
+        <ThumbnailGallery points={lightcurve.points} selection={selection} pickedAlertId={picked} />
       </SectionCard>
       <SectionCard title="Alerts">
         <Tabs defaultActiveKey="alerts" id="locus-alert-tabs" className="mb-3">
           <Tab eventKey="alerts" title="Alerts">
-            <AlertsTable alerts={alerts.data ?? []} isPending={alerts.isPending} error={alerts.error} selection={selection} />
+            <AlertsTable alerts={alerts.data ?? []} isPending={alerts.isPending} error={alerts.error} selection={selection} pickedAlertId={picked} onClearPick={() => setPicked(undefined)} />
           </Tab>
           <Tab eventKey="gw" title="Gravitational wave events">
             <GravWaveTable alerts={alerts.data ?? []} isPending={alerts.isPending} />

@@ -5,8 +5,9 @@ import { elasticsearchQuery, type SearchFilter } from '../../../lib/locus-query'
 export interface LocusStatistics {
   tags: Record<string, number>;
   catalogs: Record<string, number>;
-  min_num_measurements: number;
-  max_num_measurements: number;
+  /** Null when nothing matches the filters: there is no range of measurements then. */
+  min_num_measurements: number | null;
+  max_num_measurements: number | null;
 }
 
 /** Search dimensions for the current filters: tag/catalog counts and the measurement-count bounds. */
@@ -20,8 +21,8 @@ export async function getStatistics(filters: SearchFilter[], signal?: AbortSigna
   return {
     tags: attributes.tags ?? {},
     catalogs: attributes.catalogs ?? {},
-    min_num_measurements: attributes.min_num_measurements ?? 1,
-    max_num_measurements: attributes.max_num_measurements ?? 100,
+    min_num_measurements: attributes.min_num_measurements ?? null,
+    max_num_measurements: attributes.max_num_measurements ?? null,
   };
 }
 

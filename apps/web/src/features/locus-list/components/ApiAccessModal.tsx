@@ -2,11 +2,11 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { CodeIcon } from '../../../components/Icons';
-import type { SearchFilter } from '../../../lib/locus-query';
+import type { ScriptQuery } from './python-script';
 import { PythonScriptView } from './PythonScriptView';
 
 /** 'ANTARES API' modal: the script view of the current query. */
-export function ApiAccessModal({ filters }: { filters: SearchFilter[] }) {
+export function ApiAccessModal({ query }: { query: ScriptQuery }) {
   const [show, setShow] = useState(false);
   return (
     <>
@@ -18,7 +18,7 @@ export function ApiAccessModal({ filters }: { filters: SearchFilter[] }) {
           <Modal.Title id="api-access-title">ANTARES API</Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <PythonScriptView filters={filters} testId="api-script" />
+          <PythonScriptView query={query} testId="api-script" />
         </Modal.Body>
       </Modal>
     </>

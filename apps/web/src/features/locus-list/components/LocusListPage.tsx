@@ -16,10 +16,10 @@ export function Component() {
     <>
       <h1 className="visually-hidden">Explore Loci</h1>
       <Row className="g-4">
-        <Col lg={4} xl={3}>
-          <SearchPanel key={JSON.stringify(query.filters)} filters={query.filters} onApply={applyFilters} view={panelView} onViewChange={setPanelView} />
+        <Col lg={4} className="locus-search-col">
+          <SearchPanel key={JSON.stringify(query.filters)} filters={query.filters} sort={{ sortBy: query.sortBy, sortDesc: query.sortDesc }} onApply={applyFilters} view={panelView} onViewChange={setPanelView} />
         </Col>
-        <Col lg={8} xl={9}>
+        <Col lg={8} className="locus-results-col">
           <LocusResults query={query} onQueryChange={setQuery} />
         </Col>
       </Row>

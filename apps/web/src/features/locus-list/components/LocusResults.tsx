@@ -58,7 +58,7 @@ export function LocusResults({ query, onQueryChange }: { query: LocusListQuery; 
         <span className="me-auto small" role="status" data-testid="showing-label">
           {loading && !loci.data ? 'Loading...' : `Showing ${from}-${to} of ${count}`}
         </span>
-        <ApiAccessModal filters={query.filters} />
+        <ApiAccessModal query={query} />
         <ColumnChooser visible={visibility} onChange={setVisibility} />
       </div>
       <LocusTable

@@ -33,7 +33,7 @@ export function LocusTable({
   const columnCount = table.getVisibleLeafColumns().length;
 
   return (
-    <Table responsive hover size="sm" className="align-middle locus-table small" aria-busy={loading}>
+    <Table responsive hover size="sm" className="align-middle locus-table table-sticky-first small" aria-busy={loading}>
       <caption className="visually-hidden">Loci</caption>
       <thead>
         {table.getHeaderGroups().map((group) => (

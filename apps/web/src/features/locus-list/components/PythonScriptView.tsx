@@ -3,16 +3,15 @@ import Button from 'react-bootstrap/Button';
 import { DownloadIcon } from '../../../components/Icons';
 import { getConfig } from '../../../lib/config';
 import { saveBlob } from '../../../lib/download';
-import type { SearchFilter } from '../../../lib/locus-query';
-import { buildPythonScript, PIP_INSTALL, SCRIPT_FILE_NAME } from './python-script';
+import { buildPythonScript, PIP_INSTALL, SCRIPT_FILE_NAME, type ScriptQuery } from './python-script';
 
 /**
- * The script view of the current query: antares_search.py with Copy and Download. Shown in the
- * 'ANTARES API' modal and in the search panel's Script tab.
+ * The script view of the current query (filters and sort): antares_search.py with Copy and Download.
+ * Shown in the 'ANTARES API' modal and in the search panel's Script tab.
  */
-export function PythonScriptView({ filters, testId }: { filters: SearchFilter[]; testId: string }) {
+export function PythonScriptView({ query, testId }: { query: ScriptQuery; testId: string }) {
   const [copied, setCopied] = useState(false);
-  const script = buildPythonScript(filters, getConfig().apiURL);
+  const script = buildPythonScript(query, getConfig().apiURL);
 
   const copy = async () => {
     try {

@@ -8,7 +8,7 @@ import { useTags, type Tag } from '../api/get-tags';
 
 const COLUMNS: ColumnDef<Tag>[] = [
   { id: 'id', header: 'Tag', accessorKey: 'id', cell: ({ getValue }) => <code>{String(getValue())}</code> },
-  { id: 'description', header: 'Description', accessorKey: 'description', enableSorting: false, cell: ({ getValue }) => <div className="truncate-600">{(getValue() as string) ?? ''}</div> },
+  { id: 'description', header: 'Description', accessorKey: 'description', enableSorting: false, meta: { className: 'cell-fill' }, cell: ({ getValue }) => <div className="truncate-600">{(getValue() as string) ?? ''}</div> },
   {
     id: 'actions',
     header: 'Loci',

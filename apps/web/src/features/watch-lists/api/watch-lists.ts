@@ -20,6 +20,10 @@ export interface WatchList {
   slack_channel: string | null;
   created_at: string;
   object_count: number;
+  /** When the server matched the list against the stored alerts; null while it is doing so. */
+  history_matched_at: string | null;
+  /** Only in the single-list answer: the loci the list has matched so far. */
+  matched_loci?: number;
   ownerId?: string;
   /** Only in the single-list answer (GET /watch_lists/{id}): every object, newest first. */
   objects?: WatchObject[];
@@ -43,6 +47,7 @@ function toWatchList(item: WatchListResource): WatchList {
     ...item.attributes,
     id: String(item.id),
     slack_channel: item.attributes.slack_channel ?? null,
+    history_matched_at: item.attributes.history_matched_at ?? null,
     object_count: item.attributes.object_count ?? item.attributes.objects?.length ?? 0,
     ownerId: owner?.id === undefined ? undefined : String(owner.id),
   };
@@ -82,6 +87,36 @@ export function useWatchList(watchListId: string) {
   return useQuery({
     queryKey: [...WATCH_LISTS_KEY, 'detail', watchListId],
     queryFn: ({ signal }) => getWatchList(watchListId, signal),
+  });
+}
+
+/** The history matching state of a list: when it was matched (null: still matching) and its loci. */
+export interface MatchingState {
+  history_matched_at: string | null;
+  matched_loci: number;
+}
+
+/** While the server matches the list against the stored alerts, asked again this often (ms). */
+export const HISTORY_POLL_MS = 2000;
+
+/** GET /watch_lists/{id} with only the matching state (a list may hold 100,000 objects). */
+export async function getMatchingState(watchListId: string, signal?: AbortSignal): Promise<MatchingState> {
+  const document = await apiGet<JsonApiDocument<JsonApiResource<Partial<MatchingState>>>>(
+    listPath(watchListId),
+    { 'fields[watch_list]': 'history_matched_at,matched_loci' },
+    signal,
+  );
+  return { history_matched_at: document.data.attributes.history_matched_at ?? null, matched_loci: document.data.attributes.matched_loci ?? 0 };
+}
+
+/** The matching state, asked again until the list is matched; starts from the detail's own answer. */
+export function useMatchingState(watchListId: string, initial: MatchingState | undefined) {
+  return useQuery({
+    queryKey: [...WATCH_LISTS_KEY, 'matching', watchListId],
+    queryFn: ({ signal }) => getMatchingState(watchListId, signal),
+    enabled: initial !== undefined,
+    initialData: initial,
+    refetchInterval: (query) => (query.state.data?.history_matched_at === null ? HISTORY_POLL_MS : false),
   });
 }
 

@@ -1,11 +1,12 @@
 import { Link, useParams } from 'react-router';
+import Spinner from 'react-bootstrap/Spinner';
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '../../../components/DataTable';
 import { ErrorState } from '../../../components/ErrorState';
 import { lociPath, watchListFilter } from '../../../lib/locus-query';
 import { isoUtcText } from '../../../lib/time';
 import { PAGE_SIZE_OPTIONS, DEFAULT_PAGE_SIZE } from '../../../lib/use-server-list';
-import { useWatchList, type WatchObject } from '../api/watch-lists';
+import { useMatchingState, useWatchList, type WatchList, type WatchObject } from '../api/watch-lists';
 
 const COLUMNS: ColumnDef<WatchObject>[] = [
   { id: 'right_ascension', header: 'RA (deg)', accessorKey: 'right_ascension', meta: { numeric: true } },
@@ -15,7 +16,29 @@ const COLUMNS: ColumnDef<WatchObject>[] = [
   { id: 'created_at', header: 'Created At (UTC)', accessorKey: 'created_at', meta: { className: 'text-nowrap' }, cell: ({ row }) => isoUtcText(row.original.created_at) },
 ];
 
-/** A watch list: its name and description, then its objects (all fetched at once, paged here). */
+/** "Matching history..." while the server matches the list against the stored alerts, then the loci it matched. */
+function MatchingState({ watchList }: { watchList: WatchList }) {
+  const state = useMatchingState(watchList.id, { history_matched_at: watchList.history_matched_at, matched_loci: watchList.matched_loci ?? 0 }).data;
+  if (!state || state.history_matched_at === null) {
+    return (
+      <span className="small text-body-secondary" role="status" data-testid="watch-list-matching">
+        <Spinner animation="border" size="sm" aria-hidden="true" className="me-1" />
+        Matching history...
+      </span>
+    );
+  }
+  const matched = state.matched_loci;
+  return (
+    <span className="small text-body-secondary" role="status" data-testid="watch-list-matching">
+      {matched.toLocaleString('en-US')} {matched === 1 ? 'locus' : 'loci'} matched
+    </span>
+  );
+}
+
+/**
+ * A watch list: its name and description, the loci it matched (stored alerts inside its objects, then
+ * new ones), then its objects (all fetched at once, paged here).
+ */
 export function Component() {
   const { watchListId = '' } = useParams();
   const watchList = useWatchList(watchListId);
@@ -36,6 +59,7 @@ export function Component() {
             </>
           )}</h1>
         {data && <Link to={lociPath([watchListFilter(data.id, data.name)])}>View Loci</Link>}
+        {data && <MatchingState watchList={data} />}
       </div>
       {data && (
         <>

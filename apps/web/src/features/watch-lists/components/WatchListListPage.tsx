@@ -12,6 +12,7 @@ import { PAGE_SIZE_OPTIONS, useServerList } from '../../../lib/use-server-list';
 import { useSession } from '../../../lib/use-session';
 import { deleteWatchLists, useWatchLists, WATCH_LISTS_KEY } from '../api/watch-lists';
 import { keepShown, NO_SELECTION, selectRow, toggleAll, type RangeSelection } from './range-selection';
+import { DeleteWatchListsDialog } from './DeleteWatchListsDialog';
 import { WatchListTable } from './WatchListTable';
 
 function TrackObjectsOfInterest({ signedIn }: { signedIn: boolean }) {
@@ -33,7 +34,8 @@ function TrackObjectsOfInterest({ signedIn }: { signedIn: boolean }) {
 
 /**
  * Watch lists: 'Track Objects of Interest' when logged out or empty; otherwise the user's lists, newest
- * first, with New Watch List, Delete Watch List(s) (the selected rows, deleted in parallel) and paging.
+ * first, with New Watch List, Delete Watch List(s) (the selected rows, deleted in parallel once the
+ * user confirms) and paging.
  */
 export function Component() {
   const { isAuthenticated, user } = useSession();
@@ -42,6 +44,7 @@ export function Component() {
   const client = useQueryClient();
   const [selection, setSelection] = useState<RangeSelection>(NO_SELECTION);
   const [deleting, setDeleting] = useState(false);
+  const [confirming, setConfirming] = useState(false);
 
   const rows = watchLists.data?.watchLists ?? [];
   const order = rows.map((w) => w.id);
@@ -66,7 +69,10 @@ export function Component() {
     setSelection({ ids: new Set(failed), anchor: null });
     await client.invalidateQueries({ queryKey: WATCH_LISTS_KEY });
     setDeleting(false);
+    setConfirming(false);
   };
+  // Only rows of the shown page stay selected (keepShown): the dialog can name every one.
+  const selectedNames = rows.filter((w) => selection.ids.has(w.id)).map((w) => w.name);
 
   const paging = list.paging(count);
   const { from, to } = pageBounds(paging.page, paging.perPage, count);
@@ -77,10 +83,11 @@ export function Component() {
         <Link to="/watch-lists/create" className="btn btn-primary btn-sm">
           New Watch List
         </Link>
-        <Button variant="danger" size="sm" disabled={selection.ids.size === 0 || deleting} onClick={() => void remove()}>
+        <Button variant="danger" size="sm" disabled={selection.ids.size === 0 || deleting} onClick={() => setConfirming(true)}>
           {deleting ? 'Deleting...' : 'Delete Watch List(s)'}
         </Button>
       </div>
+      <DeleteWatchListsDialog show={confirming} names={selectedNames} busy={deleting} onConfirm={() => void remove()} onCancel={() => setConfirming(false)} />
       {watchLists.isError ? (
         <ErrorState title="Error Loading Watch Lists" message="There was an error loading your watch lists." error={watchLists.error} />
       ) : (

@@ -92,7 +92,7 @@ export function WatchListTable({
                   <td>
                     <Link to={`/watch-lists/${watchList.id}`}>{watchList.name}</Link>
                   </td>
-                  <td>
+                  <td className="cell-fill">
                     <div className="truncate-600" title={watchList.description}>
                       {watchList.description}
                     </div>

@@ -30,6 +30,8 @@ export function Component() {
       id: 'description',
       header: 'Description',
       enableSorting: false,
+      // The spare width, truncated there: a long description never pushes Enabled out of view.
+      meta: { className: 'cell-fill' },
       cell: ({ row }) => (
         <div className="truncate-600" title={row.original.description}>
           {row.original.description}

@@ -3,6 +3,8 @@ import type { ColumnDef } from '@tanstack/react-table';
 import Alert from 'react-bootstrap/Alert';
 import { DataTable } from '../../../../components/DataTable';
 import { formatPropertyValue } from '../../../../lib/format';
+import { copyFullValues } from '../../../../lib/full-precision';
+import { PreciseValue } from '../PreciseValue';
 import { useAlert } from '../../api/get-alerts';
 
 interface Entry {
@@ -16,7 +18,8 @@ const COLUMNS: ColumnDef<Entry>[] = [
     id: 'value',
     header: 'Value',
     accessorFn: (entry) => (typeof entry.value === 'number' ? entry.value : formatPropertyValue(entry.value)),
-    cell: ({ row }) => <span className="text-break">{formatPropertyValue(row.original.value)}</span>,
+    // 2 decimals as the spec says; the full value on hover and in copies.
+    cell: ({ row }) => <PreciseValue className="text-break" value={row.original.value} text={formatPropertyValue(row.original.value)} />,
     sortingFn: 'alphanumeric',
   },
 ];
@@ -36,7 +39,7 @@ export function AlertPacket({ alertId }: { alertId: string }) {
       </Alert>
     );
   return (
-    <div className="px-2">
+    <div className="px-2" onCopy={copyFullValues}>
       <h3 className="h6">Alert {alertId}</h3>
       <DataTable id={`alert-packet-${alertId.replace(/[^A-Za-z0-9_-]/g, '_')}`} caption={`Properties of alert ${alertId}`} columns={COLUMNS} data={entries} initialSorting={[{ id: 'key', desc: false }]} initialPageSize={10} />
     </div>

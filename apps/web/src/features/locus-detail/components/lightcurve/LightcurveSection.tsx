@@ -1,23 +1,21 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Form from 'react-bootstrap/Form';
+import { saveBlob, toCsv } from '../../../../lib/download';
+import type { LocusAlert } from '../../api/get-alerts';
 import type { LightcurvePoint } from '../../api/lightcurve';
 import { exportSvgToPdf } from './export-pdf';
-import { LightcurveChart, ZOOM_FACTOR, type Domains } from './lightcurve-chart';
-import type { LegendItem, LegendModel } from './lightcurve-legend';
-import {
-  buildMarks,
-  fullDomains,
-  MARK_KINDS,
-  MARK_LABELS,
-  matchesSelection,
-  rcidColor,
-  type LegendSelection,
-  type Mark,
-} from './lightcurve-marks';
-import { alertTypeCode, alertTypeLabel, passbandColor, sortAlertTypes, sortPassbands } from './survey-codes';
+import { LightcurveChart, ZOOM_FACTOR, type Domains, type LightcurveSelection } from './lightcurve-chart';
+import { legendModel, type LegendItem } from './lightcurve-legend';
+import { buildMarks, fullDomains, MARK_KINDS, matchesSelection, PHASE_DOMAIN, rcidColor, type LegendSelection, type Mark, type Quantity } from './lightcurve-marks';
+import { LightcurveTooltip } from './LightcurveTooltip';
+import { buildFluxMarks, detectionsByBand, foldMarks, informativeMarks, LIMIT_RULE, MIN_PERIODOGRAM_DETECTIONS, plottedRows } from './lightcurve-views';
+import { passbandColor, sortAlertTypes, sortPassbands } from './survey-codes';
+
+// The periodogram (and its maths) loads only for loci that have one.
+const PeriodogramPanel = lazy(() => import('./PeriodogramPanel'));
 
 const BRUSH_DEBOUNCE_MS = 100;
 
@@ -25,50 +23,95 @@ export interface LightcurveSectionProps {
   locusId: string;
   points: LightcurvePoint[];
   rcidByAlert: Map<string, number>;
-  /** Debounced brush selection (data units), or null. */
-  onSelectionChange: (selection: Domains | null) => void;
+  /** The locus' alerts with their properties (fluxes come from them); undefined while loading. */
+  alerts: LocusAlert[] | undefined;
+  /** Debounced brush selection, or null. */
+  onSelectionChange: (selection: LightcurveSelection | null) => void;
+  /** The alert picked by clicking a point (shown in the thumbnails and the alert table). */
+  pickedAlertId?: string;
+  onPick: (alertId: string | undefined) => void;
 }
 
-export function LightcurveSection({ locusId, points, rcidByAlert, onSelectionChange }: LightcurveSectionProps) {
+export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSelectionChange, pickedAlertId, onPick }: LightcurveSectionProps) {
   const svgRef = useRef<SVGSVGElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<LightcurveChart | null>(null);
   const clipId = `lc-clip-${useId().replace(/:/g, '')}`;
   const [colorMode, setColorMode] = useState<'passband' | 'rcid'>('passband');
   const [legendSelection, setLegendSelection] = useState<LegendSelection>({});
   const [timeAxis, setTimeAxis] = useState<'mjd' | 'calendar'>('mjd');
+  const [quantity, setQuantity] = useState<Quantity>('magnitude');
+  const [folded, setFolded] = useState(false);
+  const [period, setPeriod] = useState<number | undefined>(undefined);
+  const [allLimits, setAllLimits] = useState(false);
   const [brushed, setBrushed] = useState<Domains | null>(null);
+  const [hover, setHover] = useState<{ mark: Mark; at: [number, number] } | null>(null);
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
 
-  const marks = useMemo(() => buildMarks(points, rcidByAlert), [points, rcidByAlert]);
-  const full = useMemo(() => fullDomains(marks), [marks]);
+  const propertiesById = useMemo(() => new Map((alerts ?? []).map((alert) => [alert.id, alert.properties])), [alerts]);
+  const baseMarks = useMemo(
+    () => (quantity === 'magnitude' ? buildMarks(points, rcidByAlert) : buildFluxMarks(points, (id) => propertiesById.get(id), rcidByAlert)),
+    [quantity, points, rcidByAlert, propertiesById],
+  );
+  const shownMarks = useMemo(() => (allLimits ? baseMarks : informativeMarks(baseMarks, quantity)), [allLimits, baseMarks, quantity]);
+  const phaseView = folded && period !== undefined;
+  const marks = useMemo(() => (phaseView ? foldMarks(shownMarks, period!) : shownMarks), [phaseView, shownMarks, period]);
+  const full = useMemo<Domains>(() => {
+    const domains = fullDomains(marks, quantity);
+    return phaseView ? { x: PHASE_DOMAIN, y: domains.y } : domains;
+  }, [marks, quantity, phaseView]);
+  const bands = useMemo(() => detectionsByBand(points), [points]);
+  const periodic = useMemo(() => [...bands.values()].some((band) => band.t.length >= MIN_PERIODOGRAM_DETECTIONS), [bands]);
   const passbands = useMemo(() => sortPassbands(marks.map((mark) => mark.passband)), [marks]);
   const alertTypes = useMemo(() => sortAlertTypes(marks.flatMap((mark) => (mark.alertType === undefined ? [] : [mark.alertType]))), [marks]);
   const rcids = useMemo(() => [...new Set(marks.flatMap((mark) => (mark.rcid === undefined ? [] : [mark.rcid])))].sort((a, b) => a - b), [marks]);
   const kinds = useMemo(() => MARK_KINDS.filter((kind) => marks.some((mark) => mark.kind === kind)), [marks]);
+  const visible = useMemo(() => marks.filter((mark) => matchesSelection(mark, legendSelection)), [marks, legendSelection]);
   // Colour by rcid is offered only when more than one rcid exists.
   const mode = colorMode === 'rcid' && rcids.length > 1 ? 'rcid' : 'passband';
+  const defaultView = quantity === 'magnitude' && !phaseView;
 
-  // Debounce brush updates before they reach the thumbnails and the alert table.
+  // Debounce brush updates before they reach the thumbnails and the alert table. Outside the
+  // magnitude-against-time view the selection names its alerts (the others filter on MJD and magnitude).
   const onSelectionRef = useRef(onSelectionChange);
   onSelectionRef.current = onSelectionChange;
   useEffect(() => {
-    const timer = window.setTimeout(() => onSelectionRef.current(brushed), BRUSH_DEBOUNCE_MS);
+    const selection: LightcurveSelection | null =
+      brushed && !defaultView
+        ? { ...brushed, alertIds: new Set(visible.filter((m) => m.y !== undefined && m.x >= brushed.x[0] && m.x <= brushed.x[1] && m.y >= brushed.y[0] && m.y <= brushed.y[1]).map((m) => m.alertId)) }
+        : brushed;
+    const timer = window.setTimeout(() => onSelectionRef.current(selection), BRUSH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
-  }, [brushed]);
+  }, [brushed, defaultView, visible]);
 
   useEffect(() => {
     if (!svgRef.current) return;
-    const chart = new LightcurveChart(svgRef.current, { onBrush: setBrushed }, clipId);
+    const chart = new LightcurveChart(svgRef.current, { onBrush: setBrushed, onHover: (mark, at) => setHover(mark ? { mark, at } : null), onPick: (mark) => onPickRef.current(mark.alertId) }, clipId);
     chartRef.current = chart;
+    const box = boxRef.current;
+    const observer = new ResizeObserver(() => box && chart.resize(box.clientWidth));
+    if (box) observer.observe(box);
     return () => {
+      observer.disconnect();
       chartRef.current = null;
     };
   }, [clipId]);
+  const onPickRef = useRef(onPick);
+  onPickRef.current = onPick;
 
+  // A new quantity or view turns the value axis over or changes the abscissa: the brush goes.
+  const viewKey = `${quantity}|${phaseView}`;
+  const lastView = useRef(viewKey);
   useEffect(() => {
-    chartRef.current?.setDomains(full);
-  }, [full]);
+    const chart = chartRef.current;
+    if (!chart) return;
+    if (lastView.current !== viewKey) {
+      lastView.current = viewKey;
+      chart.setQuantity(quantity, full);
+      chart.clearSelection();
+    } else chart.setDomains(full);
+  }, [full, quantity, viewKey]);
 
   useEffect(() => {
     const chart = chartRef.current;
@@ -86,45 +129,24 @@ export function LightcurveSection({ locusId, points, rcidByAlert, onSelectionCha
         return { ...current, [key]: current[key] === value ? undefined : value };
       });
     };
-    const entry = (category: LegendItem['category'], value: string, label: string, itemColor: string, shape: LegendItem['shape'], selected: unknown): LegendItem => ({
-      category,
-      value,
-      label,
-      color: itemColor,
-      shape,
-      selected: selected !== undefined && String(selected) === value,
-      dimmed: selected !== undefined && String(selected) !== value,
-    });
-    const legend: LegendModel = {
-      onClick: toggle,
-      sections: [
-        { title: 'Passband', items: passbands.map((band) => entry('passband', band, band, mode === 'passband' ? passbandColor(band) : '#555555', 'magnitude', legendSelection.passband)) },
-        { title: 'Alert type', items: alertTypes.map((type) => ({ ...entry('alertType', type, alertTypeLabel(type, 'short'), '#555555', 'code', legendSelection.alertType), code: alertTypeCode(type) })) },
-        { title: 'Marker', items: kinds.map((kind) => entry('kind', kind, MARK_LABELS[kind], '#555555', kind, legendSelection.kind)) },
-        ...(mode === 'rcid'
-          ? [{ title: 'rcid', items: rcids.map((rcid) => entry('rcid', String(rcid), `rcid ${rcid}`, rcidColor(rcid, rcids), 'magnitude', legendSelection.rcid)) }]
-          : []),
-        {
-          title: 'Time axis',
-          items: [{ category: 'axis', value: timeAxis, label: timeAxis === 'mjd' ? 'MJD' : 'Calendar (UTC)', color: '#0d6efd', shape: 'axis', selected: false, dimmed: false }],
-        },
-      ],
-    };
-    chart.update({ marks: marks.filter((mark) => matchesSelection(mark, legendSelection)), color, timeAxis, legend });
-  }, [marks, mode, rcids, passbands, alertTypes, kinds, legendSelection, timeAxis]);
+    const legend = legendModel({ passbands, alertTypes, kinds, rcids, mode, selection: legendSelection, timeAxis: phaseView ? null : timeAxis, quantity, onClick: toggle });
+    chart.update({ marks: visible, color, xMode: phaseView ? 'phase' : timeAxis, quantity, legend, picked: pickedAlertId });
+  }, [visible, mode, rcids, passbands, alertTypes, kinds, legendSelection, timeAxis, phaseView, quantity, pickedAlertId]);
 
+  const fileBase = `antares-lightcurve-${locusId}${quantity === 'flux' ? '-flux' : ''}${phaseView ? `-folded-${period!.toPrecision(7)}d` : ''}`;
   const exportPdf = async () => {
     if (!svgRef.current) return;
     setExporting(true);
     setExportError(null);
     try {
-      await exportSvgToPdf(svgRef.current, `antares-lightcurve-${locusId}.pdf`);
+      await exportSvgToPdf(svgRef.current, `${fileBase}.pdf`);
     } catch (error) {
       setExportError(error instanceof Error ? error.message : String(error));
     } finally {
       setExporting(false);
     }
   };
+  const exportCsv = () => saveBlob(new Blob([toCsv(plottedRows(visible, quantity, phaseView ? period : undefined))], { type: 'text/csv' }), `${fileBase}.csv`);
 
   return (
     <div>
@@ -149,6 +171,9 @@ export function LightcurveSection({ locusId, points, rcidByAlert, onSelectionCha
         <Button size="sm" variant="outline-primary" onClick={() => void exportPdf()} disabled={exporting}>
           {exporting ? 'Exporting...' : 'Export to PDF'}
         </Button>
+        <Button size="sm" variant="outline-primary" onClick={exportCsv}>
+          Export to CSV
+        </Button>
         {rcids.length > 1 && (
           <Form.Select size="sm" style={{ width: 'auto' }} aria-label="Colour points by" value={mode} onChange={(event) => setColorMode(event.target.value as 'passband' | 'rcid')}>
             <option value="passband">Colour by passband</option>
@@ -156,18 +181,55 @@ export function LightcurveSection({ locusId, points, rcidByAlert, onSelectionCha
           </Form.Select>
         )}
       </div>
+      <div className="d-flex flex-wrap gap-3 mb-2 align-items-center">
+        <ButtonGroup size="sm" aria-label="Plotted quantity">
+          {(['magnitude', 'flux'] as const).map((value) => (
+            <Button key={value} variant="outline-secondary" active={quantity === value} aria-pressed={quantity === value} disabled={value === 'flux' && !alerts} onClick={() => setQuantity(value)}>
+              {value === 'magnitude' ? 'Magnitude' : alerts ? 'Difference flux (nJy)' : 'Difference flux (loading alerts...)'}
+            </Button>
+          ))}
+        </ButtonGroup>
+        {period !== undefined && (
+          <ButtonGroup size="sm" aria-label="Abscissa">
+            <Button variant="outline-secondary" active={!folded} aria-pressed={!folded} onClick={() => setFolded(false)}>
+              Time
+            </Button>
+            <Button variant="outline-secondary" active={folded} aria-pressed={folded} onClick={() => setFolded(true)}>
+              Phase-folded at {period.toPrecision(6)} d
+            </Button>
+          </ButtonGroup>
+        )}
+        <Form.Check type="switch" id="lc-all-limits" label="All limits" checked={allLimits} onChange={(event) => setAllLimits(event.target.checked)} />
+      </div>
       {exportError && (
         <Alert variant="danger" dismissible onClose={() => setExportError(null)}>
           The PDF could not be created: {exportError}
         </Alert>
       )}
-      <div style={{ maxWidth: 750, overflowX: 'auto' }}>
-        <svg ref={svgRef} className="lightcurve-svg" data-testid="lightcurve" role="group" aria-label={`Lightcurve of ${locusId}: magnitude against time, ${marks.length} points`} />
+      <div ref={boxRef} className="position-relative" style={{ overflowX: 'auto' }}>
+        <svg ref={svgRef} className="lightcurve-svg d-block" data-testid="lightcurve" role="group" aria-label={`Lightcurve of ${locusId}: ${quantity === 'magnitude' ? 'magnitude' : 'difference flux'} against ${phaseView ? 'phase' : 'time'}, ${marks.length} points`} />
+        {hover && <LightcurveTooltip mark={hover.mark} at={hover.at} quantity={quantity} phase={phaseView} />}
       </div>
-      <p className="small text-body-secondary mb-0">
-        Drag on the plot to select points (the thumbnails and the alert table follow the selection). Click a legend entry to show only it; click it again
-        to show all. Click the time axis entry to switch between MJD and calendar dates.
+      {pickedAlertId && (
+        <p className="small mb-1" data-testid="lightcurve-picked">
+          Selected alert <code>{pickedAlertId}</code>: shown in the thumbnails and the alert table.{' '}
+          <Button size="sm" variant="link" className="p-0 align-baseline" onClick={() => onPick(undefined)}>
+            Clear
+          </Button>
+        </p>
+      )}
+      <p className="small text-body-secondary mb-1" data-testid="limit-rule">
+        {allLimits ? 'Every limit is drawn.' : LIMIT_RULE} Fluxes are difference-image fluxes: Rubin&apos;s psfFlux, and ZTF&apos;s from magpsf (AB, zero point 31.4 for nJy) signed by isdiffpos.
       </p>
+      <p className="small text-body-secondary mb-0">
+        Drag on the plot to select points (the thumbnails and the alert table follow the selection); hover a point for its values and click it to show that alert below.
+        Click a legend entry to show only it; click it again to show all. Click the time axis entry to switch between MJD and calendar dates.
+      </p>
+      {periodic && (
+        <Suspense fallback={<p className="small text-body-secondary mt-2 mb-0">Loading the periodogram...</p>}>
+          <PeriodogramPanel bands={bands} period={period} onPeriod={setPeriod} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -8,8 +8,11 @@ import { HEIGHT, WIDTH } from './lightcurve-chart';
  */
 export async function exportSvgToPdf(svg: SVGSVGElement, fileName: string): Promise<void> {
   const [{ jsPDF }, { svg2pdf }] = await Promise.all([import('jspdf'), import('svg2pdf.js')]);
+  // The chart is as wide as its card: the page takes its current size.
+  const width = Number(svg.getAttribute('width')) || WIDTH;
+  const height = Number(svg.getAttribute('height')) || HEIGHT;
   const clone = svg.cloneNode(true) as SVGSVGElement;
-  clone.querySelectorAll('.brush .overlay, .brush .handle').forEach((node) => node.remove());
+  clone.querySelectorAll('.brush .overlay, .brush .handle, .marks circle.picked').forEach((node) => node.remove());
   clone.querySelectorAll('[tabindex]').forEach((node) => node.removeAttribute('tabindex'));
   // svg2pdf measures text with the document's layout: keep the clone attached but invisible.
   const holder = document.createElement('div');
@@ -17,8 +20,8 @@ export async function exportSvgToPdf(svg: SVGSVGElement, fileName: string): Prom
   holder.appendChild(clone);
   document.body.appendChild(holder);
   try {
-    const pdf = new jsPDF({ orientation: 'landscape', unit: 'pt', format: [WIDTH, HEIGHT] });
-    await svg2pdf(clone, pdf, { x: 0, y: 0, width: WIDTH, height: HEIGHT });
+    const pdf = new jsPDF({ orientation: 'landscape', unit: 'pt', format: [width, height] });
+    await svg2pdf(clone, pdf, { x: 0, y: 0, width, height });
     saveBlob(pdf.output('blob'), fileName);
   } finally {
     holder.remove();

@@ -1,6 +1,7 @@
 import type { Selection } from 'd3-selection';
 import { symbol } from 'd3-shape';
-import { MARK_SYMBOLS, type MarkKind } from './lightcurve-marks';
+import { MARK_LABELS, MARK_SYMBOLS, rcidColor, type LegendSelection, type MarkKind, type Quantity } from './lightcurve-marks';
+import { alertTypeCode, alertTypeLabel, passbandColor, type AlertType } from './survey-codes';
 
 export type LegendCategory = 'passband' | 'alertType' | 'kind' | 'rcid' | 'axis';
 
@@ -83,4 +84,48 @@ export function drawLegend(g: Selection<SVGGElement, unknown, null, undefined>, 
     }
     y += 8;
   }
+}
+
+export interface LegendInputs {
+  passbands: string[];
+  alertTypes: AlertType[];
+  kinds: MarkKind[];
+  rcids: number[];
+  mode: 'passband' | 'rcid';
+  selection: LegendSelection;
+  /** null in the folded view, which has no time axis to switch. */
+  timeAxis: 'mjd' | 'calendar' | null;
+  quantity: Quantity;
+  onClick: (item: LegendItem) => void;
+}
+
+/** The legend's sections: passband, alert type, marker (named for the quantity shown), rcid, time axis. */
+export function legendModel({ passbands, alertTypes, kinds, rcids, mode, selection, timeAxis, quantity, onClick }: LegendInputs): LegendModel {
+  const entry = (category: LegendItem['category'], value: string, label: string, itemColor: string, shape: LegendItem['shape'], selected: unknown): LegendItem => ({
+    category,
+    value,
+    label,
+    color: itemColor,
+    shape,
+    selected: selected !== undefined && String(selected) === value,
+    dimmed: selected !== undefined && String(selected) !== value,
+  });
+  const kindLabel = (kind: MarkKind) => (kind === 'magnitude' && quantity === 'flux' ? 'Flux' : MARK_LABELS[kind]);
+  return {
+    onClick,
+    sections: [
+      { title: 'Passband', items: passbands.map((band) => entry('passband', band, band, mode === 'passband' ? passbandColor(band) : '#555555', 'magnitude', selection.passband)) },
+      { title: 'Alert type', items: alertTypes.map((type) => ({ ...entry('alertType', type, alertTypeLabel(type, 'short'), '#555555', 'code', selection.alertType), code: alertTypeCode(type) })) },
+      { title: 'Marker', items: kinds.map((kind) => entry('kind', kind, kindLabel(kind), '#555555', kind, selection.kind)) },
+      ...(mode === 'rcid' ? [{ title: 'rcid', items: rcids.map((rcid) => entry('rcid', String(rcid), `rcid ${rcid}`, rcidColor(rcid, rcids), 'magnitude', selection.rcid)) }] : []),
+      ...(timeAxis
+        ? [
+            {
+              title: 'Time axis',
+              items: [{ category: 'axis' as const, value: timeAxis, label: timeAxis === 'mjd' ? 'MJD' : 'Calendar (UTC)', color: '#0d6efd', shape: 'axis' as const, selected: false, dimmed: false }],
+            },
+          ]
+        : []),
+    ],
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fullDomains, MAX_DOMAIN_ERROR, type Mark } from './lightcurve-marks';
 
-const mark = (mjd: number, mag: number, err?: number): Mark => ({ key: `${mjd}`, alertId: `lsst:${mjd}`, kind: 'magnitude', passband: 'g', mjd, mag, err });
+const mark = (mjd: number, mag: number, err?: number): Mark => ({ key: `${mjd}`, alertId: `lsst:${mjd}`, kind: 'magnitude', passband: 'g', mjd, x: mjd, y: mag, err });
 
 describe('fullDomains', () => {
   it('spans the magnitudes and their error bars, padded by 1.1', () => {

@@ -10,9 +10,13 @@ export interface Mark {
   alertId: string;
   kind: MarkKind;
   passband: string;
+  /** The observation time. */
   mjd: number;
-  /** undefined for 'other' marks (no magnitude of any kind): drawn on the bottom edge. */
-  mag?: number;
+  /** The plotted abscissa: the MJD, or the phase in the folded view. */
+  x: number;
+  /** The plotted value: a magnitude, or a difference flux in nJy in the flux view; undefined for
+   * 'other' marks (nothing to plot): drawn on the bottom edge. */
+  y?: number;
   err?: number;
   rcid?: number;
   /** The alert type (from ant_survey and, for Rubin, the alert id), undefined when unknown. */
@@ -37,7 +41,8 @@ export const MARK_SYMBOLS: Record<MarkKind, { type: SymbolType; rotate: number; 
 };
 
 const FALLBACK_COLOR = '#555555';
-const RCID_PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+/** Paul Tol's colour-blind-safe 'muted' scheme (its pale grey swapped for a mid blue). */
+const RCID_PALETTE = ['#332288', '#88CCEE', '#44AA99', '#117733', '#999933', '#DDCC77', '#CC6677', '#882255', '#AA4499', '#6699CC'];
 
 export function rcidColor(rcid: number | undefined, rcids: number[]): string {
   if (rcid === undefined) return FALLBACK_COLOR;
@@ -50,14 +55,14 @@ export function buildMarks(points: LightcurvePoint[], rcidByAlert: Map<string, n
   const marks: Mark[] = [];
   for (const point of points) {
     if (!isDrawable(point)) continue;
-    const base = { alertId: point.alert_id, passband: point.ant_passband, mjd: point.ant_mjd, rcid: rcidByAlert.get(point.alert_id), alertType: alertTypeOf(point) };
+    const base = { alertId: point.alert_id, passband: point.ant_passband, mjd: point.ant_mjd, x: point.ant_mjd, rcid: rcidByAlert.get(point.alert_id), alertType: alertTypeOf(point) };
     const type = point.frontend_mag_type;
     if ((type === 'raw' || type === 'calibrated') && point.frontend_mag !== undefined) {
-      marks.push({ ...base, key: `${point.alert_id}:m`, kind: 'magnitude', mag: point.frontend_mag, err: point.frontend_magerr });
+      marks.push({ ...base, key: `${point.alert_id}:m`, kind: 'magnitude', y: point.frontend_mag, err: point.frontend_magerr });
       // Lower-limit marks need a numeric magnitude.
-      if (point.frontend_magllim !== undefined) marks.push({ ...base, key: `${point.alert_id}:l`, kind: 'lower_limit', mag: point.frontend_magllim });
+      if (point.frontend_magllim !== undefined) marks.push({ ...base, key: `${point.alert_id}:l`, kind: 'lower_limit', y: point.frontend_magllim });
     } else if ((type === 'raw_maglim' || type === 'calibrated_maglim') && point.frontend_magulim !== undefined) {
-      marks.push({ ...base, key: `${point.alert_id}:u`, kind: 'upper_limit', mag: point.frontend_magulim });
+      marks.push({ ...base, key: `${point.alert_id}:u`, kind: 'upper_limit', y: point.frontend_magulim });
     } else {
       marks.push({ ...base, key: `${point.alert_id}:o`, kind: 'other' });
     }
@@ -106,17 +111,31 @@ export function padDomain(lo: number, hi: number, minimum: number): [number, num
  */
 export const MAX_DOMAIN_ERROR = 1;
 
-/** The full (un-zoomed) domains: MJD range at least 1 day wide, magnitudes (with their errors, capped) padded. */
-export function fullDomains(marks: Mark[]): { x: [number, number]; y: [number, number] } {
-  const mjds = marks.map((mark) => mark.mjd);
-  const errorOf = (mark: Mark) => Math.min(Math.abs(mark.err ?? 0), MAX_DOMAIN_ERROR) || 0;
-  const mags = marks.flatMap((mark) => (mark.mag === undefined ? [] : [mark.mag - errorOf(mark), mark.mag + errorOf(mark)]));
+/** What the axes show: magnitudes (bright at the top) or difference fluxes; time or phase. */
+export type Quantity = 'magnitude' | 'flux';
+
+/** Minimum spans of the value axis: 0.01 mag (spec), 1 nJy. */
+export const MIN_VALUE_SPAN: Record<Quantity, number> = { magnitude: MIN_MAG_SPAN, flux: 1 };
+
+/** The folded view shows two cycles, so a feature at phase 0 is seen whole. */
+export const PHASE_DOMAIN: [number, number] = [-0.05, 2.05];
+
+/**
+ * The full (un-zoomed) domains: MJD range at least 1 day wide, values (with their errors, capped
+ * for magnitudes) padded. In flux, error bars are capped at the largest |flux| for the same reason.
+ */
+export function fullDomains(marks: Mark[], quantity: Quantity = 'magnitude'): { x: [number, number]; y: [number, number] } {
+  const mjds = marks.map((mark) => mark.x);
+  const largest = Math.max(0, ...marks.map((mark) => Math.abs(mark.y ?? 0)));
+  const cap = quantity === 'magnitude' ? MAX_DOMAIN_ERROR : largest;
+  const errorOf = (mark: Mark) => Math.min(Math.abs(mark.err ?? 0), cap) || 0;
+  const mags = marks.flatMap((mark) => (mark.y === undefined ? [] : [mark.y - errorOf(mark), mark.y + errorOf(mark)]));
   let x: [number, number] = mjds.length ? [Math.min(...mjds), Math.max(...mjds)] : [0, 1];
   if (x[1] - x[0] < 1) {
     // Narrower than a day: one day centred on the mean time.
     const mean = mjds.length ? mjds.reduce((sum, value) => sum + value, 0) / mjds.length : 0.5;
     x = [mean - 0.5, mean + 0.5];
   }
-  const y: [number, number] = mags.length ? [Math.min(...mags), Math.max(...mags)] : [15, 22];
-  return { x: padDomain(x[0], x[1], 1), y: padDomain(y[0], y[1], MIN_MAG_SPAN) };
+  const y: [number, number] = mags.length ? [Math.min(...mags), Math.max(...mags)] : quantity === 'magnitude' ? [15, 22] : [-1000, 1000];
+  return { x: padDomain(x[0], x[1], 1), y: padDomain(y[0], y[1], MIN_VALUE_SPAN[quantity]) };
 }

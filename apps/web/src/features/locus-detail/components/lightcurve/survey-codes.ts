@@ -2,17 +2,19 @@ import type { LightcurvePoint } from '../../api/lightcurve';
 
 /**
  * What the surveys' codes mean on the charts. ZTF passbands are g, R, i; Rubin's are u, g, r, i,
- * z, y (lowercase). Each of the seven gets its own colour: ZTF's R and Rubin's r are different
- * filters and must never look alike. g and i keep one colour across the two surveys (same band).
+ * z, y (lowercase). Each of the seven gets its own colour from the Okabe-Ito palette, chosen to stay
+ * distinct under the common colour-vision deficiencies (its yellow is left out: too faint on white).
+ * ZTF's R and Rubin's r are different filters and must never look alike; g and i keep one colour
+ * across the two surveys (same band).
  */
 export const PASSBAND_COLORS: Record<string, string> = {
-  u: '#3b4cc0',
-  g: '#1b9e3b',
-  r: '#ff7f0e',
-  R: '#d62728',
-  i: '#9467bd',
-  z: '#8c564b',
-  y: '#e377c2',
+  u: '#CC79A7',
+  g: '#009E73',
+  r: '#E69F00',
+  R: '#D55E00',
+  i: '#0072B2',
+  z: '#56B4E9',
+  y: '#000000',
 };
 const FALLBACK_COLOR = '#555555';
 

@@ -6,6 +6,8 @@ import { DownloadIcon } from '../../../../components/Icons';
 import { ErrorState } from '../../../../components/ErrorState';
 import { saveBlob, toCsv } from '../../../../lib/download';
 import { formatPropertyValue } from '../../../../lib/format';
+import { copyFullValues } from '../../../../lib/full-precision';
+import { PreciseValue } from '../PreciseValue';
 import { useLocusPropertyDefinitions } from '../../api/get-property-definitions';
 
 interface PropertyRow {
@@ -16,7 +18,8 @@ interface PropertyRow {
 
 const COLUMNS: ColumnDef<PropertyRow>[] = [
   { id: 'key', header: 'Property', accessorKey: 'key', cell: ({ getValue }) => <code>{String(getValue())}</code> },
-  { id: 'value', header: 'Value', accessorFn: (row) => formatPropertyValue(row.value), cell: ({ getValue }) => <span className="text-break">{String(getValue())}</span> },
+  // 2 decimals as the spec says; the full value on hover and in copies.
+  { id: 'value', header: 'Value', accessorFn: (row) => formatPropertyValue(row.value), cell: ({ row, getValue }) => <PreciseValue className="text-break" value={row.original.value} text={String(getValue())} /> },
   { id: 'description', header: 'Description', accessorKey: 'description', enableSorting: false, cell: ({ getValue }) => <span className="small text-body-secondary">{(getValue() as string) ?? ''}</span> },
 ];
 
@@ -44,7 +47,9 @@ export function LocusProperties({ locusId, properties }: { locusId: string; prop
           <DownloadIcon /> Export CSV
         </Button>
       </div>
-      <DataTable id="locus-properties" caption="Locus properties" columns={COLUMNS} data={rows} loading={definitions.isPending} initialPageSize={5} pageSizeOptions={PAGE_SIZES} />
+      <div onCopy={copyFullValues}>
+        <DataTable id="locus-properties" caption="Locus properties" columns={COLUMNS} data={rows} loading={definitions.isPending} initialPageSize={5} pageSizeOptions={PAGE_SIZES} />
+      </div>
     </>
   );
 }

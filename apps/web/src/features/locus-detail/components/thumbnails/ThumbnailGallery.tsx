@@ -1,25 +1,33 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import { THUMBNAIL_HELP, ThumbnailTriplet } from '../../../../components/ThumbnailTriplet';
+import { THUMBNAIL_HELP } from '../../../../components/ThumbnailTriplet';
 import { firstError } from '../../../../lib/api-client';
 import { mjdText } from '../../../../lib/time';
+import type { CutoutType } from '../../api/cutout-url';
 import { useAlertThumbnails } from '../../api/get-thumbnails';
 import type { LightcurvePoint } from '../../api/lightcurve';
-import type { Domains } from '../lightcurve/lightcurve-chart';
+import type { LightcurveSelection } from '../lightcurve/lightcurve-chart';
+import { CutoutTriplet } from './CutoutTriplet';
+
+// The viewer (FITS reading, stretches, colour maps) loads on the first enlargement.
+const CutoutViewer = lazy(() => import('./CutoutViewer'));
 
 type LabelFormat = 'UTC' | 'MJD' | 'ID';
 
-/** Only points with a numeric frontend_mag that pass the brush selection have thumbnails to show. */
-export function galleryAlerts(points: LightcurvePoint[], selection: Domains | null): LightcurvePoint[] {
+/**
+ * Only points with a numeric frontend_mag that pass the brush selection have thumbnails to show
+ * (a selection made on fluxes or phases names its alerts).
+ */
+export function galleryAlerts(points: LightcurvePoint[], selection: LightcurveSelection | null): LightcurvePoint[] {
   return points
     .filter((point) => typeof point.frontend_mag === 'number' && Number.isFinite(point.frontend_mag))
     .filter(
       (point) =>
         !selection ||
-        (point.ant_mjd >= selection.x[0] && point.ant_mjd <= selection.x[1] && point.frontend_mag! >= selection.y[0] && point.frontend_mag! <= selection.y[1]),
+        (selection.alertIds ? selection.alertIds.has(point.alert_id) : point.ant_mjd >= selection.x[0] && point.ant_mjd <= selection.x[1] && point.frontend_mag! >= selection.y[0] && point.frontend_mag! <= selection.y[1]),
     )
     .sort((a, b) => a.ant_mjd - b.ant_mjd);
 }
@@ -30,17 +38,23 @@ function label(point: LightcurvePoint, format: LabelFormat): string {
   return mjdText(point.ant_mjd);
 }
 
-export function ThumbnailGallery({ points, selection }: { points: LightcurvePoint[]; selection: Domains | null }) {
+export function ThumbnailGallery({ points, selection, pickedAlertId }: { points: LightcurvePoint[]; selection: LightcurveSelection | null; pickedAlertId?: string }) {
   const alerts = useMemo(() => galleryAlerts(points, selection), [points, selection]);
   const listKey = alerts.map((alert) => alert.alert_id).join('|');
   const [format, setFormat] = useState<LabelFormat>('UTC');
   const [invert, setInvert] = useState(false);
   const [selectedId, setSelectedId] = useState<string | undefined>(alerts.at(-1)?.alert_id);
+  const [enlarged, setEnlarged] = useState<CutoutType | null>(null);
 
   // The selection defaults to the last alert and resets whenever the list changes.
   useEffect(() => {
     setSelectedId(alerts.at(-1)?.alert_id);
   }, [listKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  // A point picked on the lightcurve is shown when it has thumbnails (a measurement in the list).
+  useEffect(() => {
+    if (pickedAlertId && alerts.some((alert) => alert.alert_id === pickedAlertId)) setSelectedId(pickedAlertId);
+  }, [pickedAlertId]); // eslint-disable-line react-hooks/exhaustive-deps
+  const pickedWithout = pickedAlertId !== undefined && !alerts.some((alert) => alert.alert_id === pickedAlertId);
 
   const index = alerts.findIndex((alert) => alert.alert_id === selectedId);
   const thumbnails = useAlertThumbnails(selectedId);
@@ -51,6 +65,11 @@ export function ThumbnailGallery({ points, selection }: { points: LightcurvePoin
 
   return (
     <div>
+      {pickedWithout && (
+        <p className="small text-body-secondary" data-testid="gallery-picked-none">
+          The alert picked on the lightcurve, {pickedAlertId}, has no magnitude, so no thumbnails to show here.
+        </p>
+      )}
       <div className="d-flex flex-wrap gap-3 align-items-center mb-2">
         <fieldset className="d-flex gap-2 align-items-center">
           <legend className="small fw-semibold mb-0 me-1 fs-6 float-none w-auto">Show alerts as</legend>
@@ -85,10 +104,15 @@ export function ThumbnailGallery({ points, selection }: { points: LightcurvePoin
         ) : thumbnails.data.length === 0 ? (
           <p className="text-body-secondary mb-0">No thumbnails are stored for this alert.</p>
         ) : (
-          <ThumbnailTriplet images={thumbnails.data} size={200} gap={10} invert={invert} label={selectedId ?? ''} />
+          <CutoutTriplet alertId={selectedId ?? ''} images={thumbnails.data} size={200} gap={10} invert={invert} onEnlarge={setEnlarged} />
         )}
       </div>
-      <p className="small text-body-secondary mt-2 mb-0">{THUMBNAIL_HELP}</p>
+      <p className="small text-body-secondary mt-2 mb-0">{THUMBNAIL_HELP} Click a thumbnail to enlarge it and choose its stretch and colour map from the original FITS pixels.</p>
+      {enlarged && selectedId && (
+        <Suspense fallback={null}>
+          <CutoutViewer alertId={selectedId} initialType={enlarged} invert={invert} onClose={() => setEnlarged(null)} />
+        </Suspense>
+      )}
     </div>
   );
 }

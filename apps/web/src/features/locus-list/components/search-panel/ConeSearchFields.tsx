@@ -34,7 +34,8 @@ export function ConeSearchFields({ value, onChange, errors }: { value: ConeContr
           aria-label="Radius unit"
           value={value.unit}
           onChange={(event) => onChange({ ...value, unit: event.target.value as ConeControl['unit'] })}
-          style={{ maxWidth: '6.5rem' }}
+          // Its own width, whatever the panel's: the number field takes what is left.
+          style={{ flex: '0 0 6.5rem' }}
         >
           <option value="arcsec">arcsec</option>
           <option value="arcmin">arcmin</option>

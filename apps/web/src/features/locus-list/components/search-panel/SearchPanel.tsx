@@ -9,7 +9,7 @@ import { MultiSelect } from '../../../../components/MultiSelect';
 import { RangeSlider } from '../../../../components/RangeSlider';
 import { getConfig } from '../../../../lib/config';
 import { firstError } from '../../../../lib/api-client';
-import type { SearchFilter } from '../../../../lib/locus-query';
+import type { LocusListQuery, SearchFilter } from '../../../../lib/locus-query';
 import { useStatistics } from '../../api/get-statistics';
 import { PythonScriptView } from '../PythonScriptView';
 import { ActiveFilters } from './ActiveFilters';
@@ -36,19 +36,23 @@ export type PanelView = 'filters' | 'script';
 export function SearchPanel({
   filters,
   onApply,
+  sort,
   view,
   onViewChange,
 }: {
   filters: SearchFilter[];
+  /** The list's sort, which the Script tab's script follows. */
+  sort: Pick<LocusListQuery, 'sortBy' | 'sortDesc'>;
   onApply: (filters: SearchFilter[]) => void;
   view: PanelView;
   onViewChange: (view: PanelView) => void;
 }) {
   const statistics = useStatistics(filters);
   const [controls, setControls] = useState<SearchControls>(() => initialControls(filters));
-  const bounds = statistics.data
-    ? { min: statistics.data.min_num_measurements, max: statistics.data.max_num_measurements }
-    : DEFAULT_BOUNDS;
+  const { min_num_measurements: lowest = null, max_num_measurements: highest = null } = statistics.data ?? {};
+  // No matches, no range: the slider is not offered (a 1-100 range would be made up).
+  const noMeasurements = statistics.isSuccess && (lowest === null || highest === null);
+  const bounds = statistics.data && lowest !== null && highest !== null ? { min: lowest, max: highest } : DEFAULT_BOUNDS;
   const draft = useMemo(() => buildFilters(filters, controls, bounds), [filters, controls, bounds.min, bounds.max]); // eslint-disable-line react-hooks/exhaustive-deps
   const changed = !sameFilters(draft.filters, filters) || Object.keys(draft.errors).length > 0;
   const update = (patch: Partial<SearchControls>) => setControls((current) => ({ ...current, ...patch }));
@@ -77,7 +81,7 @@ export function SearchPanel({
           </Nav.Item>
         </Nav>
         {view === 'script' ? (
-          <PythonScriptView filters={filters} testId="panel-script" />
+          <PythonScriptView query={{ filters, ...sort }} testId="panel-script" />
         ) : (
           <>
             {statistics.isError && (
@@ -90,7 +94,14 @@ export function SearchPanel({
             <Form onSubmit={submit} noValidate>
               <TimeRangeSelect id="latest-alert-within" label="Latest Alert Within" value={controls.latest} onChange={(latest) => update({ latest })} error={draft.errors[LATEST_FIELD]} />
               <TimeRangeSelect id="first-alert-within" label="First Alert Within" value={controls.first} onChange={(first) => update({ first })} error={draft.errors[FIRST_FIELD]} />
-              {bounds.min !== bounds.max && (
+              {noMeasurements ? (
+                <div className="mb-3 small" role="group" aria-labelledby="num-measurements-label" data-testid="num-measurements-empty">
+                  <span id="num-measurements-label" className="fw-semibold">
+                    Number of Measurements
+                  </span>
+                  <p className="text-body-secondary mb-0">No loci match these filters, so there is no range to choose from.</p>
+                </div>
+              ) : bounds.min !== bounds.max && (
                 <div className="mb-3">
                   <RangeSlider
                     id="num-measurements"
