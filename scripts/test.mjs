@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every suite, then one closing line "tests: N passed, N failed, N skipped" over all of them.
-// Suites: the server-side unit and API tests (vitest), and the web app's end-to-end tests when present.
+// First the static checks (types, lint, format), then the suites: the server-side unit and API tests
+// (vitest), the web app's unit tests and its end-to-end tests in a real browser.
 // Set DATABASE_URL to run the database tests against a PostgreSQL server instead of embedded PGlite.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -23,6 +24,41 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 // Named again at the very end: CI logs are often read from their tail only.
 const failures = [];
 let failedRun = false;
+
+// Static checks, each counted as one test. Skipped when the run is narrowed to some test files, and on
+// CI's second pass (ANTARES_SKIP_STATIC=1), which changes only the database.
+const PYTHON = '/usr/bin/python3';
+const staticChecks = [
+  { name: 'types (server, pipeline, cli, packages)', command: ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit'] },
+  { name: 'types (web app)', command: ['npx', 'tsc', '-p', 'apps/web/tsconfig.json', '--noEmit'] },
+  { name: 'lint (ESLint: npx eslint . --fix)', command: ['npx', 'eslint', '.', '--max-warnings', '0'] },
+  { name: 'format (Prettier: npx prettier --write .)', command: ['npx', 'prettier', '--check', '.', '--log-level', 'warn'] },
+  { name: 'lint (flake8, filter-runtime/)', command: [PYTHON, '-m', 'flake8'], cwd: 'filter-runtime', python: 'flake8' },
+];
+if (extraArgs.length === 0 && !process.env.ANTARES_SKIP_STATIC) {
+  console.log('\n== static checks ==');
+  for (const check of staticChecks) {
+    if (check.python && spawnSync(PYTHON, ['-c', `import ${check.python}`]).status !== 0) {
+      const missing = `${check.name}: ${check.python} is missing; install it with: sudo apt-get install python3-${check.python}`;
+      if (process.env.CI) {
+        failures.push(missing);
+        totals.failed++;
+      } else {
+        console.log(`skipped ${missing}`);
+        totals.skipped++;
+      }
+      continue;
+    }
+    const [command, ...args] = check.command;
+    const result = spawnSync(command, args, { cwd: path.join(root, check.cwd ?? '.'), stdio: 'inherit' });
+    console.log(`${result.status === 0 ? 'passed' : 'FAILED'}: ${check.name}`);
+    if (result.status === 0) totals.passed++;
+    else {
+      failures.push(`static checks: ${check.name}`);
+      totals.failed++;
+    }
+  }
+}
 for (const suite of suites) {
   const report = path.join(root, `.vitest-results-${suite.name.replace(/\W+/g, '-')}.json`);
   rmSync(report, { force: true });
@@ -37,8 +73,11 @@ for (const suite of suites) {
       continue;
     }
   }
-  const result = spawnSync('npx', ['vitest', 'run', '--config', suite.config, '--reporter=default',
-    '--reporter=json', `--outputFile.json=${report}`, ...extraArgs], { cwd: suite.cwd, stdio: 'inherit' });
+  const result = spawnSync(
+    'npx',
+    ['vitest', 'run', '--config', suite.config, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extraArgs],
+    { cwd: suite.cwd, stdio: 'inherit' },
+  );
   if (!existsSync(report)) {
     console.error(`${suite.name}: the test runner produced no report (exit ${result.status})`);
     failedRun = true;
@@ -55,9 +94,12 @@ for (const suite of suites) {
   for (const file of json.testResults) {
     const where = path.relative(root, file.name);
     for (const test of file.assertionResults.filter((t) => t.status === 'failed')) {
-      failures.push(`${suite.name}: ${where} > ${test.fullName}\n    ${(test.failureMessages ?? []).join(' ').split('\n').slice(0, 6).join('\n    ')}`);
+      failures.push(
+        `${suite.name}: ${where} > ${test.fullName}\n    ${(test.failureMessages ?? []).join(' ').split('\n').slice(0, 6).join('\n    ')}`,
+      );
     }
-    if (file.status === 'failed' && file.assertionResults.length === 0) failures.push(`${suite.name}: ${where} failed to load: ${file.message ?? ''}`);
+    if (file.status === 'failed' && file.assertionResults.length === 0)
+      failures.push(`${suite.name}: ${where} failed to load: ${file.message ?? ''}`);
   }
   if (result.status !== 0) failedRun = true;
 }

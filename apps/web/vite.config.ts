@@ -1,5 +1,7 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+
 import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
 
 // The dev and preview servers forward API and runtime-config calls to a running `antares serve`
 // (ANTARES_API_TARGET, default http://localhost:8080), so the app talks to one origin exactly like
@@ -9,6 +11,8 @@ const apiTarget = process.env.ANTARES_API_TARGET ?? 'http://localhost:8080';
 
 export default defineConfig({
   plugins: [react()],
+  // `@/lib/time` is src/lib/time: imports read the same from every folder depth.
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   base: '/',
   server: {
     proxy: {

@@ -110,7 +110,8 @@ def set_limits(opts):
 def syscall_filter():
     """syscall_filter.py beside this file (run by path with -I, its folder is not on sys.path)."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location('syscall_filter', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'syscall_filter.py'))
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location('syscall_filter', os.path.join(here, 'syscall_filter.py'))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

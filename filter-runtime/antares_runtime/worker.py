@@ -377,8 +377,8 @@ def main():
             elif op == 'exit':
                 return
             else:
-                send({'id': msg.get('id'), 'op': 'error', 'error': {'type': 'ProtocolError',
-                                                                     'message': f'unknown op {op!r}'}})
+                error = {'type': 'ProtocolError', 'message': f'unknown op {op!r}'}
+                send({'id': msg.get('id'), 'op': 'error', 'error': error})
     try:
         serve()
     except BaseException as exc:  # the worker itself failed: say why on the channel, then die

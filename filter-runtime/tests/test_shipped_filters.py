@@ -434,4 +434,4 @@ def test_shipped_filters_in_the_sandbox_agree_with_in_process_runs(sandboxed_wor
         assert loaded['outputs']['tags'] == [name]
         reports, done = worker.run(name, loci)
         assert all(r['status'] in ('ok', 'skipped') for r in reports), [r.get('error') for r in reports if r['status'] == 'error'][:1]
-        assert {r['locus_id'] for r in reports if r['new_tags']} == {l['locus_id'] for l in loci if tagged(name, l)}
+        assert {r['locus_id'] for r in reports if r['new_tags']} == {locus['locus_id'] for locus in loci if tagged(name, locus)}

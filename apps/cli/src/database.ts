@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { migrate, openDatabase, Repositories, type OpenedDatabase } from '@antares/db';
+
+import { migrate, openDatabase, type OpenedDatabase, Repositories } from '@antares/db';
 import type { Config } from '@antares/server';
 
 /** Opens the configured database (PGlite under $ANTARES_DATA_DIR/db, or DATABASE_URL) and migrates it. */

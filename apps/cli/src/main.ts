@@ -1,14 +1,22 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, InvalidArgumentError } from 'commander';
+
 import type { Repositories } from '@antares/db';
 import { loadConfig, UserService } from '@antares/server';
-import { describeDatabase, openConfiguredDatabase } from './database.ts';
+import { Command, InvalidArgumentError } from 'commander';
+
+import {
+  type CatalogImportOptions,
+  ensureBuiltinCatalogs,
+  runCatalogImport,
+  runCatalogList,
+  runCatalogRemove,
+} from './commands/catalog.ts';
+import { ensureDemoData, ensureWebBuilt } from './commands/demo.ts';
+import { type GwIngestOptions, runGwIngest } from './commands/gw.ts';
 import { runIngest } from './commands/ingest.ts';
 import { runServe } from './commands/serve.ts';
-import { ensureDemoData, ensureWebBuilt } from './commands/demo.ts';
-import { runGwIngest, type GwIngestOptions } from './commands/gw.ts';
-import { ensureBuiltinCatalogs, runCatalogImport, runCatalogList, runCatalogRemove, type CatalogImportOptions } from './commands/catalog.ts';
+import { describeDatabase, openConfiguredDatabase } from './database.ts';
 import { createProgress } from './progress.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -35,14 +43,16 @@ const program = new Command('antares')
   .description('ANTARES alert broker: ingest survey alerts, serve the API and the web app')
   .showHelpAfterError();
 
-program.command('start')
+program
+  .command('start')
   .description('migrate, load the demo survey into an empty database, build the web app if needed, and serve')
   .option('--port <port>', 'port to listen on', integer('port', 1))
   .action(async (options: { port?: number }) => {
     // Unless ANTARES_PUBLIC_URL says otherwise, password-reset links point to this server's own URL.
     const config = loadConfig(process.env, options.port ? { port: options.port } : {}, { ownUrl: true });
     console.log(`Database: ${describeDatabase(config)}`);
-    if (config.ownUrl && config.smtpUrl) console.log(`Password-reset mails link to ${config.ownUrl} (set ANTARES_PUBLIC_URL to the address users reach)`);
+    if (config.ownUrl && config.smtpUrl)
+      console.log(`Password-reset mails link to ${config.ownUrl} (set ANTARES_PUBLIC_URL to the address users reach)`);
     const database = await openConfiguredDatabase(config);
     await ensureBuiltinCatalogs(database.repos);
     await ensureDemoData(database.repos, config.dataDir);
@@ -50,7 +60,8 @@ program.command('start')
     await runServe(config, database.repos, database.close);
   });
 
-program.command('serve')
+program
+  .command('serve')
   .description('serve the API and the built web app')
   .option('--port <port>', 'port to listen on (default 8080)', integer('port', 1))
   .action(async (options: { port?: number }) => {
@@ -59,7 +70,8 @@ program.command('serve')
     await runServe(config, database.repos, database.close);
   });
 
-program.command('ingest')
+program
+  .command('ingest')
   .description('ingest ZTF alert packets from Avro files (.avro, .avro.gz) or folders of them')
   .argument('<paths...>', 'files or folders')
   .action(async (paths: string[]) => {
@@ -67,8 +79,11 @@ program.command('ingest')
     await withRepos(config, (repos) => runIngest(repos, paths, config));
   });
 
-program.command('simulate')
-  .description('write a simulated survey: ZTF (schema 4.02) and, for some objects, Rubin (schema 10.0) Avro alerts with cutouts, deterministic per seed')
+program
+  .command('simulate')
+  .description(
+    'write a simulated survey: ZTF (schema 4.02) and, for some objects, Rubin (schema 10.0) Avro alerts with cutouts, deterministic per seed',
+  )
   .requiredOption('--out <dir>', 'output folder')
   .option('--objects <n>', 'number of objects', integer('objects', 1), 2500)
   .option('--nights <k>', 'number of nights', integer('nights', 1), 25)
@@ -77,14 +92,18 @@ program.command('simulate')
     const progress = createProgress('simulate', 1, 'packets');
     const { simulateSurvey } = await import('@antares/pipeline/simulate');
     const result = await simulateSurvey({
-      objects: options.objects, nights: options.nights, seed: options.seed, outDir: options.out,
+      objects: options.objects,
+      nights: options.nights,
+      seed: options.seed,
+      outDir: options.out,
       onProgress: (done: number, total: number) => progress.update(done, '', total),
     });
     progress.stop();
     console.log(`wrote ${result.packets} alert packets of ${result.objects} objects in ${result.files.length} files to ${options.out}`);
   });
 
-program.command('user')
+program
+  .command('user')
   .description('manage user accounts')
   .command('create')
   .description('create a user account (operators; the web app has registration for everyone else)')
@@ -109,11 +128,15 @@ program.command('user')
   });
 
 const catalog = program.command('catalog').description('catalogs of known objects that loci are matched to');
-catalog.command('import')
+catalog
+  .command('import')
   .description('import (or replace) a catalog from a CSV, JSON or whitespace-separated text file, then re-match every locus')
   .requiredOption('--name <name>', 'catalog name (letters, digits, _ . -)')
   .requiredOption('--file <file>', 'the catalog file')
-  .requiredOption('--format <format>', 'csv (with a header row), json (array or GeoJSON points), fits (a binary table) or txt (whitespace columns, see --columns)')
+  .requiredOption(
+    '--format <format>',
+    'csv (with a header row), json (array or GeoJSON points), fits (a binary table) or txt (whitespace columns, see --columns)',
+  )
   .option('--ra-col <column>', 'right ascension column (default ra, ra_deg, RA, ...)')
   .option('--dec-col <column>', 'declination column (default dec, dec_deg, DEC, ...)')
   .option('--id-col <column>', 'object id column (default id, name, ...)')
@@ -126,16 +149,24 @@ catalog.command('import')
   .option('--diameter-col <column>', 'extended sources: a per-row size (major axis), halved into the radius')
   .action(async (options: CatalogImportOptions) => {
     if (!['csv', 'json', 'txt', 'fits'].includes(options.format)) throw new InvalidArgumentError('--format must be csv, json, fits or txt');
-    if (options.radiusUnit && !['arcsec', 'arcmin', 'deg'].includes(options.radiusUnit)) throw new InvalidArgumentError('--radius-unit must be arcsec, arcmin or deg');
+    if (options.radiusUnit && !['arcsec', 'arcmin', 'deg'].includes(options.radiusUnit))
+      throw new InvalidArgumentError('--radius-unit must be arcsec, arcmin or deg');
     if (options.raUnit && !['deg', 'hours'].includes(options.raUnit)) throw new InvalidArgumentError('--ra-unit must be deg or hours');
     await withRepos(loadConfig(), (repos) => runCatalogImport(repos, options));
   });
-catalog.command('list').description('list the catalogs').action(async () => {
-  await withRepos(loadConfig(), (repos) => runCatalogList(repos));
-});
-catalog.command('remove').description('remove a catalog and re-match the loci that matched it').argument('<name>').action(async (name: string) => {
-  await withRepos(loadConfig(), (repos) => runCatalogRemove(repos, name));
-});
+catalog
+  .command('list')
+  .description('list the catalogs')
+  .action(async () => {
+    await withRepos(loadConfig(), (repos) => runCatalogList(repos));
+  });
+catalog
+  .command('remove')
+  .description('remove a catalog and re-match the loci that matched it')
+  .argument('<name>')
+  .action(async (name: string) => {
+    await withRepos(loadConfig(), (repos) => runCatalogRemove(repos, name));
+  });
 
 const gw = program.command('gw').description('gravitational-wave events');
 gw.command('ingest')
@@ -149,7 +180,8 @@ gw.command('ingest')
     await withRepos(loadConfig(), (repos) => runGwIngest(repos, files, options));
   });
 
-program.command('migrate')
+program
+  .command('migrate')
   .description('apply pending database migrations')
   .action(async () => {
     const config = loadConfig();

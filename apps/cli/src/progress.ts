@@ -3,10 +3,13 @@ import cliProgress from 'cli-progress';
 /** A progress bar on a terminal; plain periodic lines when output is a file or CI log. */
 export function createProgress(label: string, total: number, unit: string) {
   if (process.stderr.isTTY) {
-    const bar = new cliProgress.SingleBar({
-      format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {detail}`,
-      stream: process.stderr,
-    }, cliProgress.Presets.shades_classic);
+    const bar = new cliProgress.SingleBar(
+      {
+        format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {detail}`,
+        stream: process.stderr,
+      },
+      cliProgress.Presets.shades_classic,
+    );
     bar.start(total, 0, { detail: '' });
     return {
       update: (value: number, detail = '', newTotal?: number) => {

@@ -1,30 +1,38 @@
-export { ingestFiles, expandInputs, formatIngestSummary, type IngestProgress } from './ingest/ingest-files.ts';
-export { ingestBatch, recomputeLoci, emptyStats, type IngestStats } from './ingest/ingest-batch.ts';
-export { decodeAvroFile, decodeAvroBuffer, alertFileProblem } from './sources/alert-avro.ts';
-export type { ZtfPacket, LsstPacket, AlertPacket } from './sources/alert-avro.ts';
-export { alertPropertyCatalog, locusPropertyCatalog, type PropertyDefinition } from './properties/catalog.ts';
-export { renderCutoutPng } from './fits/render-png.ts';
 export { isGzip } from './bytes.ts';
-export { createFilterSandbox, type FilterSandbox, type CodeCheck } from './filters/filter-sandbox.ts';
+export { type AngleUnit, type CatalogColumns, coverOf, POINT_RADIUS_DEG, toCatalogObjects } from './catalogs/catalog-objects.ts';
+export { crossmatchAllLoci, crossmatchLoci, matchPositions } from './catalogs/crossmatch.ts';
+export { CATALOG_NAME, importCatalog, type ImportProgress, removeCatalog } from './catalogs/import-catalog.ts';
+export { CatalogFileError, type CatalogFormat, readCatalogRows, type SourceRow } from './catalogs/read-rows.ts';
+export { ingestAlertMessages, type KafkaMessage, startAlertConsumer } from './drivers/alert-kafka.ts';
+export { type GwMessageOutcome, handleGwMessage, startGwConsumer } from './drivers/gw-kafka.ts';
+export { type InboxOptions, InboxWatcher } from './drivers/inbox.ts';
+export { FilterEnvironmentError, probeFilterEnvironment } from './filters/filter-environment.ts';
+export { type CodeCheck, createFilterSandbox, type FilterSandbox } from './filters/filter-sandbox.ts';
+export { LEVEL2_MIN_MEASUREMENTS, Level2Stage } from './filters/level2.ts';
+export { type Level2Backlog, level2Backlog, runLevel2Backlog } from './filters/level2-catchup.ts';
 export { locusInputsFor } from './filters/locus-inputs.ts';
-export { APT_INSTALL, missingSandboxPrerequisites, FilterSandboxPool, type LocusForFilter } from './filters/pool/index.ts';
+export { APT_INSTALL, FilterSandboxPool, type LocusForFilter, missingSandboxPrerequisites } from './filters/pool/index.ts';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type WorkerLimits } from './filters/sandbox-limits.ts';
-export { probeFilterEnvironment, FilterEnvironmentError } from './filters/filter-environment.ts';
-export { Level2Stage, LEVEL2_MIN_MEASUREMENTS } from './filters/level2.ts';
-export { level2Backlog, runLevel2Backlog, type Level2Backlog } from './filters/level2-catchup.ts';
-export { ensureShippedFilters, SYSTEM_USERNAME, type SeedResult } from './filters/shipped/seed.ts';
 export { SHIPPED_FILTERS, type ShippedFilter } from './filters/shipped/index.ts';
-export { InboxWatcher, type InboxOptions } from './drivers/inbox.ts';
-export { ChatDispatcher, outboxNotifier, slackSender, retryDelaySeconds, type ChatNotifier, type ChatMessage, type ChatSender } from './sinks/chat.ts';
-export { WatchIndex, WatchMatcher, MAX_WATCH_RADIUS_DEG } from './stages/watch-match.ts';
-export { importCatalog, removeCatalog, CATALOG_NAME, type ImportProgress } from './catalogs/import-catalog.ts';
-export { matchPositions, crossmatchLoci, crossmatchAllLoci } from './catalogs/crossmatch.ts';
-export { CatalogFileError, readCatalogRows, type CatalogFormat, type SourceRow } from './catalogs/read-rows.ts';
-export { toCatalogObjects, coverOf, POINT_RADIUS_DEG, type CatalogColumns, type AngleUnit } from './catalogs/catalog-objects.ts';
-export { parseIgwnNotice, readSkyMap, skyMapPeak, GwNoticeError, NOTICE_TYPES, type GwNotice, type NoticeType } from './gw/notice.ts';
-export { GwMatcher, ingestNotice, DEFAULT_GW_WINDOW_DAYS } from './gw/association.ts';
-export { handleGwMessage, startGwConsumer, type GwMessageOutcome } from './drivers/gw-kafka.ts';
-export { decodeAlertMessage, SchemaRegistry } from './sources/alert-message.ts';
-export { ingestAlertMessages, startAlertConsumer, type KafkaMessage } from './drivers/alert-kafka.ts';
+export { ensureShippedFilters, type SeedResult, SYSTEM_USERNAME } from './filters/shipped/seed.ts';
+export { renderCutoutPng } from './fits/render-png.ts';
+export { DEFAULT_GW_WINDOW_DAYS, GwMatcher, ingestNotice } from './gw/association.ts';
+export { type GwNotice, GwNoticeError, NOTICE_TYPES, type NoticeType, parseIgwnNotice, readSkyMap, skyMapPeak } from './gw/notice.ts';
+export { emptyStats, ingestBatch, type IngestStats, recomputeLoci } from './ingest/ingest-batch.ts';
+export { expandInputs, formatIngestSummary, ingestFiles, type IngestProgress } from './ingest/ingest-files.ts';
 export { ingestPackets } from './ingest/ingest-packets.ts';
+export { alertPropertyCatalog, locusPropertyCatalog, type PropertyDefinition } from './properties/catalog.ts';
+export {
+  ChatDispatcher,
+  type ChatMessage,
+  type ChatNotifier,
+  type ChatSender,
+  outboxNotifier,
+  retryDelaySeconds,
+  slackSender,
+} from './sinks/chat.ts';
 export { Poller } from './sinks/poller.ts';
+export type { AlertPacket, LsstPacket, ZtfPacket } from './sources/alert-avro.ts';
+export { alertFileProblem, decodeAvroBuffer, decodeAvroFile } from './sources/alert-avro.ts';
+export { decodeAlertMessage, SchemaRegistry } from './sources/alert-message.ts';
+export { MAX_WATCH_RADIUS_DEG, WatchIndex, WatchMatcher } from './stages/watch-match.ts';

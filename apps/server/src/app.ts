@@ -1,33 +1,34 @@
-import Fastify, { type FastifyBodyParser, type FastifyInstance } from 'fastify';
 import type { Repositories } from '@antares/db';
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyBodyParser, type FastifyInstance } from 'fastify';
+
+import { Authenticator } from './auth/authenticator.ts';
+import { LoginLimiter } from './auth/login-limiter.ts';
+import { Mailer } from './auth/mailer.ts';
+import { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './errors.ts';
 import { registerInputGuard } from './input-guard.ts';
-import { lociRoutes } from './routes/loci/index.ts';
-import { alertRoutes } from './routes/alerts/index.ts';
 import { alertUploadRoutes } from './routes/alert-uploads/index.ts';
-import { propertyRoutes } from './routes/properties/index.ts';
-import { siteRoutes, webAppFiles, webDistOf } from './routes/site/index.ts';
-import { openApiRoutes } from './routes/openapi/index.ts';
-import { authRoutes } from './routes/auth/index.ts';
-import { userRoutes } from './routes/users/index.ts';
+import { alertRoutes } from './routes/alerts/index.ts';
 import { annotationRoutes } from './routes/annotations/index.ts';
 import { announcementRoutes } from './routes/announcements/index.ts';
-import { filterRoutes } from './routes/filters/index.ts';
-import { filterEnvironmentRoutes } from './routes/filter-environment/index.ts';
-import { tagAndRunnerRoutes } from './routes/tags/index.ts';
-import { watchListRoutes } from './routes/watch-lists/index.ts';
-import { streamRoutes } from './routes/streams/index.ts';
+import { authRoutes } from './routes/auth/index.ts';
 import { catalogRoutes } from './routes/catalogs/index.ts';
+import { filterEnvironmentRoutes } from './routes/filter-environment/index.ts';
+import { filterRoutes } from './routes/filters/index.ts';
 import { gravWaveRoutes } from './routes/grav-waves/index.ts';
-import type { FilterSandbox } from './services/filter-service.ts';
-import { Authenticator } from './auth/authenticator.ts';
-import { TokenService } from './auth/tokens.ts';
-import { LoginLimiter } from './auth/login-limiter.ts';
-import { Mailer } from './auth/mailer.ts';
-import fastifyCookie from '@fastify/cookie';
-import fastifyCompress from '@fastify/compress';
+import { lociRoutes } from './routes/loci/index.ts';
+import { openApiRoutes } from './routes/openapi/index.ts';
+import { propertyRoutes } from './routes/properties/index.ts';
+import { siteRoutes, webAppFiles, webDistOf } from './routes/site/index.ts';
+import { streamRoutes } from './routes/streams/index.ts';
+import { tagAndRunnerRoutes } from './routes/tags/index.ts';
+import { userRoutes } from './routes/users/index.ts';
+import { watchListRoutes } from './routes/watch-lists/index.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
+import type { FilterSandbox } from './services/filter-service.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -66,7 +67,11 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
     repos,
     tokens,
     auth: new Authenticator(tokens, repos),
-    limiter: new LoginLimiter({ perPair: config.loginLimitPerPair, perAddress: config.loginLimitPerIp, maxDelaySeconds: config.loginMaxDelaySeconds }),
+    limiter: new LoginLimiter({
+      perPair: config.loginLimitPerPair,
+      perAddress: config.loginLimitPerIp,
+      maxDelaySeconds: config.loginMaxDelaySeconds,
+    }),
     mailer: new Mailer(config, app.log),
     filterSandbox,
   };
@@ -104,7 +109,7 @@ function registerJsonParsers(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, body, done);
+    void parseJson(request, body, done);
   };
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonOrNothing);

@@ -1,10 +1,15 @@
 import path from 'node:path';
-import { z } from 'zod';
+
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '@antares/pipeline';
+import { z } from 'zod';
 
 /** A duration given in seconds whose default is kept in milliseconds. */
 function seconds(defaultMs: number) {
-  return z.coerce.number().positive().max(86_400).default(defaultMs / 1000);
+  return z.coerce
+    .number()
+    .positive()
+    .max(86_400)
+    .default(defaultMs / 1000);
 }
 function whole(defaultValue: number, max = Number.MAX_SAFE_INTEGER) {
   return z.coerce.number().int().positive().max(max).default(defaultValue);
@@ -17,7 +22,8 @@ const schema = z.object({
    * The address the server listens on: loopback by default, so a fresh install is reachable only from its own
    * machine; 0.0.0.0 (or ::) serves every interface.
    */
-  ANTARES_HOST: z.union([z.ipv4(), z.ipv6(), z.hostname()], { error: 'must be an IP address or a host name, e.g. 127.0.0.1 or 0.0.0.0' })
+  ANTARES_HOST: z
+    .union([z.ipv4(), z.ipv6(), z.hostname()], { error: 'must be an IP address or a host name, e.g. 127.0.0.1 or 0.0.0.0' })
     .default('127.0.0.1'),
   ANTARES_DATA_DIR: z.string().default('./var'),
   DATABASE_URL: z.string().url().optional(),
@@ -139,7 +145,11 @@ const MB = 1 << 20;
  * The configuration from `env` (validated), with `overrides` applied. `ownUrl: true` (npm start): when
  * ANTARES_PUBLIC_URL is unset, the server's own URL stands in for it in mailed links.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}, options: { ownUrl?: boolean } = {}): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<Config> = {},
+  options: { ownUrl?: boolean } = {},
+): Config {
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
@@ -173,10 +183,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     slackWebhookUrl: e.ANTARES_SLACK_WEBHOOK_URL,
     slackApiUrl: e.ANTARES_SLACK_API_URL,
     chatRetrySeconds: e.ANTARES_CHAT_RETRY_SECONDS,
-    kafkaBrokers: (e.ANTARES_KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean),
+    kafkaBrokers: (e.ANTARES_KAFKA_BROKERS ?? '')
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean),
     kafkaTopicPrefix: e.ANTARES_KAFKA_TOPIC_PREFIX,
     gwKafkaTopic: e.ANTARES_GW_KAFKA_TOPIC === 'off' ? undefined : e.ANTARES_GW_KAFKA_TOPIC,
-    alertKafkaTopics: e.ANTARES_ALERT_KAFKA_TOPICS.split(',').map((t) => t.trim()).filter(Boolean),
+    alertKafkaTopics: e.ANTARES_ALERT_KAFKA_TOPICS.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
     schemaRegistryUrl: e.ANTARES_SCHEMA_REGISTRY_URL,
     filterLimits: {
       locusTimeoutMs: e.ANTARES_FILTER_LOCUS_TIMEOUT_S * 1000,
@@ -198,8 +213,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   // A mailed link must not come from a request's Host header (anyone can send one): with real mail going
   // out, the site's address has to be configured.
   if (config.smtpUrl && !config.publicUrl && !config.ownUrl) {
-    throw new Error('Invalid configuration: ANTARES_PUBLIC_URL: required when ANTARES_SMTP_URL is set (password-reset links are built from it, '
-      + 'never from request headers), e.g. ANTARES_PUBLIC_URL=https://antares.example.org');
+    throw new Error(
+      'Invalid configuration: ANTARES_PUBLIC_URL: required when ANTARES_SMTP_URL is set (password-reset links are built from it, ' +
+        'never from request headers), e.g. ANTARES_PUBLIC_URL=https://antares.example.org',
+    );
   }
   return config;
 }

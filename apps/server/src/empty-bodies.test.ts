@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { HttpSession } from './testing/http-session.ts';
 import { signedInSession } from './testing/signed-in.ts';
 import { startTestServer, type TestServer } from './testing/test-server.ts';
@@ -79,7 +80,9 @@ describe('a JSON content type with an empty body is no body where the body is op
 
     it(`POST /v1/loci/{id}/finder-charts (${empty.name})`, async () => {
       const response = await fetch(`${server.url}/v1/loci/${locusId}/finder-charts`, {
-        method: 'POST', headers: { ...empty.headers, accept: 'application/pdf' }, body: empty.body,
+        method: 'POST',
+        headers: { ...empty.headers, accept: 'application/pdf' },
+        body: empty.body,
       });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/pdf/);
@@ -97,7 +100,11 @@ describe('a route that needs a body refuses a missing one, naming what it needs'
     ['POST', '/v1/auth/login?type=token', 'username and password: Field is required.'],
     ['POST', '/v1/auth/forgot', 'username: Field is required.'],
     ['POST', '/v1/auth/reset', 'password: Field is required.'],
-    ['POST', '/v1/users', /name: Field is required\. username: Field is required\. email: Field is required\. password: Field is required\./],
+    [
+      'POST',
+      '/v1/users',
+      /name: Field is required\. username: Field is required\. email: Field is required\. password: Field is required\./,
+    ],
     ['PATCH', `/v1/users/${adminId}`, 'Give admin and/or staff (true or false) to change'],
     ['POST', `/v1/users/${adminId}/watch_lists`, 'name: Field is required.'],
     ['POST', '/v1/locus_annotations', 'The annotation needs a locus (relationships.locus.data.id)'],
@@ -113,7 +120,8 @@ describe('a route that needs a body refuses a missing one, naming what it needs'
   it('with a JSON content type and nothing after it, or with no body and no content type at all', async () => {
     for (const [method, path, detail] of needing()) {
       for (const empty of [...EMPTY_JSON, { name: 'no body', headers: {}, body: '' }]) {
-        const response = empty.name === 'no body' ? await admin.request(method, path) : await send(admin, method, path, empty.headers, empty.body);
+        const response =
+          empty.name === 'no body' ? await admin.request(method, path) : await send(admin, method, path, empty.headers, empty.body);
         const where = `${method} ${path} (${empty.name}): ${JSON.stringify(response.body)}`;
         expect(response.status, where).toBe(400);
         expect(response.headers.get('content-type'), where).toMatch(/^application\/(vnd\.api\+)?json/);
@@ -127,8 +135,20 @@ describe('a route that needs a body refuses a missing one, naming what it needs'
   });
 
   it('takes neither a malformed body nor one that is not an object for an empty one', async () => {
-    for (const [body, detail] of [['{', /JSON/i], ['{"username": ', /JSON/i], ['[]', /^The request body must be a JSON object$/], ['null', /^The request body must be a JSON object$/], ['"text"', /^The request body must be a JSON object$/]] as const) {
-      const response = await send(new HttpSession(server.url), 'POST', '/v1/auth/login?type=token', { 'content-type': 'application/json' }, body);
+    for (const [body, detail] of [
+      ['{', /JSON/i],
+      ['{"username": ', /JSON/i],
+      ['[]', /^The request body must be a JSON object$/],
+      ['null', /^The request body must be a JSON object$/],
+      ['"text"', /^The request body must be a JSON object$/],
+    ] as const) {
+      const response = await send(
+        new HttpSession(server.url),
+        'POST',
+        '/v1/auth/login?type=token',
+        { 'content-type': 'application/json' },
+        body,
+      );
       expect(response.status, body).toBe(400);
       expect(response.body.errors[0].status).toBe('400');
       expect(response.body.errors[0].detail, body).toMatch(detail);

@@ -1,19 +1,28 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
 import { SearchQueryError } from '@antares/db';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** An error the API answers with its own status; everything the client got wrong is one of these. */
 export class ApiError extends Error {
   /** `pointer`: the JSON pointer of the body member at fault (JSON:API `source.pointer`). */
-  constructor(readonly status: number, readonly title: string, readonly detail: string, readonly pointer?: string) {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly detail: string,
+    readonly pointer?: string,
+  ) {
     super(detail);
   }
 }
 
 /** 429 with the seconds to wait, which the error handler sends as Retry-After. */
 export class TooManyRequests extends ApiError {
-  constructor(detail: string, readonly retryAfterSeconds: number) {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super(429, 'Too Many Requests', detail);
   }
 }
@@ -71,11 +80,12 @@ export function registerErrorHandling(app: FastifyInstance, options: { spaIndex?
  */
 export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  const detail = error.code === 'FST_ERR_BAD_URL'
-    ? 'The URL is not valid: its path has a malformed percent-encoding (each %XX must spell valid UTF-8)'
-    : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? 'The URL is too long: a path segment is longer than 1000 characters'
-      : error.message;
+  const detail =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The URL is not valid: its path has a malformed percent-encoding (each %XX must spell valid UTF-8)'
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'The URL is too long: a path segment is longer than 1000 characters'
+        : error.message;
   void reply.status(status).send(errorDocument(status, httpTitle(status), detail));
 }
 
@@ -86,17 +96,20 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, detail] = error.code === 'HPE_HEADER_OVERFLOW'
-    ? [431, 'The request headers are too large (at most 16 KB in all, URL included)']
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'The request took too long to arrive']
-      : [400, `The request is not valid HTTP (${error.code ?? 'malformed'})`];
+  const [status, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers are too large (at most 16 KB in all, URL included)']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive']
+        : [400, `The request is not valid HTTP (${error.code ?? 'malformed'})`];
   if (socket.writable) {
     const body = JSON.stringify(errorDocument(status, httpTitle(status), detail));
     // An answer to HEAD has no body (the parser's raw packet starts with the request line when it has one).
     const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
-      + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+    );
   }
   socket.destroy(error);
 }

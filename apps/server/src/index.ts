@@ -1,4 +1,4 @@
-export { buildServer, type BuildOptions } from './app.ts';
-export { loadConfig, type Config } from './config.ts';
+export { type BuildOptions, buildServer } from './app.ts';
+export { type Config, loadConfig } from './config.ts';
 export { UserService } from './services/user-service.ts';
-export { KafkaRelay, connectKafkaProducer, encodeStreamMessage, type StreamProducer } from './streams/kafka-relay.ts';
+export { connectKafkaProducer, encodeStreamMessage, KafkaRelay, type StreamProducer } from './streams/kafka-relay.ts';

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+
 import { badRequest } from './errors.ts';
 
 /**
@@ -30,7 +31,12 @@ function malformedTextIn(request: FastifyRequest): TextProblem | undefined {
     if (fault) return { detail: `The URL path ${path} ${fault} (in ${name === '*' ? 'the path' : `the path parameter ${name}`})` };
   }
   for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
-    const fault = textFault(name) ?? [value].flat().map((v) => (typeof v === 'string' ? textFault(v) : undefined)).find(Boolean);
+    const fault =
+      textFault(name) ??
+      [value]
+        .flat()
+        .map((v) => (typeof v === 'string' ? textFault(v) : undefined))
+        .find(Boolean);
     if (fault) return { detail: `The query parameter ${JSON.stringify(name)} ${fault}` };
   }
   for (const [name, value] of Object.entries(request.cookies ?? {})) {
@@ -41,7 +47,11 @@ function malformedTextIn(request: FastifyRequest): TextProblem | undefined {
   const body: unknown = request.body;
   if (typeof body === 'string' || (typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && !isStream(body))) {
     const found = malformedTextInJson(body);
-    if (found) return { detail: `The request body ${found.pointer === '' ? '' : `at ${found.pointer} `}${found.fault}`, pointer: found.pointer || undefined };
+    if (found)
+      return {
+        detail: `The request body ${found.pointer === '' ? '' : `at ${found.pointer} `}${found.fault}`,
+        pointer: found.pointer || undefined,
+      };
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * Security headers with a Content-Security-Policy the web app itself passes: scripts from our origin plus

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+
 import type { Page } from 'playwright-core';
+
 import { chromiumAvailable, launchBrowser, MISSING_CHROMIUM } from '../e2e/support/chromium';
 import { startAntares, WEB_ROOT } from '../e2e/support/server';
 
@@ -10,7 +12,20 @@ import { startAntares, WEB_ROOT } from '../e2e/support/server';
  * prints the gzipped JavaScript each route loads (from the built files in dist/) and the time from
  * navigation start to the first locus row and to the lightcurve being drawn (median of N runs).
  */
-const ROUTES = ['/loci', '/loci/{locus}', '/tags', '/catalogs', '/gw-events', '/properties', '/pipeline', '/faq', '/support', '/team', '/login', '/favorite-loci'];
+const ROUTES = [
+  '/loci',
+  '/loci/{locus}',
+  '/tags',
+  '/catalogs',
+  '/gw-events',
+  '/properties',
+  '/pipeline',
+  '/faq',
+  '/support',
+  '/team',
+  '/login',
+  '/favorite-loci',
+];
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(name);
@@ -25,7 +40,8 @@ function median(values: number[]): number {
 
 const gzipCache = new Map<string, number>();
 function gzippedSize(assetPath: string): number {
-  if (!gzipCache.has(assetPath)) gzipCache.set(assetPath, gzipSync(readFileSync(path.join(WEB_ROOT, 'dist', assetPath)), { level: 9 }).length);
+  if (!gzipCache.has(assetPath))
+    gzipCache.set(assetPath, gzipSync(readFileSync(path.join(WEB_ROOT, 'dist', assetPath)), { level: 9 }).length);
   return gzipCache.get(assetPath)!;
 }
 
@@ -76,8 +92,12 @@ export async function benchWeb(args: string[]): Promise<void> {
       lightcurves.push(await timeTo(page, `${server.url}/loci/${locusId}`, '[data-testid=lightcurve] g.mark'));
       await page.close();
     }
-    console.log(`navigation -> first locus row: median ${median(rows).toFixed(0)} ms (${runs} runs: ${rows.map((v) => v.toFixed(0)).join(', ')})`);
-    console.log(`navigation -> lightcurve drawn (${locusId}): median ${median(lightcurves).toFixed(0)} ms (${runs} runs: ${lightcurves.map((v) => v.toFixed(0)).join(', ')})`);
+    console.log(
+      `navigation -> first locus row: median ${median(rows).toFixed(0)} ms (${runs} runs: ${rows.map((v) => v.toFixed(0)).join(', ')})`,
+    );
+    console.log(
+      `navigation -> lightcurve drawn (${locusId}): median ${median(lightcurves).toFixed(0)} ms (${runs} runs: ${lightcurves.map((v) => v.toFixed(0)).join(', ')})`,
+    );
   } finally {
     await browser.close();
     server.stop();

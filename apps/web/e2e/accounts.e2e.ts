@@ -1,13 +1,16 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import type { Page, Response } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Page, Response } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
+
+import { E2E_ACCOUNTS } from './support/accounts';
 import {
+  type Account,
   baseURL,
   expectNoSeriousViolations,
   firstLocusIds,
@@ -18,9 +21,8 @@ import {
   resetLinkFromOutbox,
   storedSession,
   watchPage,
-  type Account,
 } from './support/app';
-import { E2E_ACCOUNTS } from './support/accounts';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 import { WEB_ROOT } from './support/server';
 
 const enabled = requireChromium();
@@ -37,7 +39,12 @@ describe.skipIf(!enabled)('register, login, favorite, comment, favorites, settin
   let page: Page;
   let watch: ReturnType<typeof watchPage>;
   const stamp = Date.now().toString(36);
-  const account: Account = { username: `e2e_reg_${stamp}`, password: 'Galaxy42X', email: `e2e_reg_${stamp}@example.org`, name: `Ada ${stamp}` };
+  const account: Account = {
+    username: `e2e_reg_${stamp}`,
+    password: 'Galaxy42X',
+    email: `e2e_reg_${stamp}@example.org`,
+    name: `Ada ${stamp}`,
+  };
   let listPath = '';
   let listLocus = '';
   let detailLocus = '';
@@ -160,7 +167,9 @@ describe.skipIf(!enabled)('register, login, favorite, comment, favorites, settin
     await comment.press('Enter');
     await page.getByRole('button', { name: 'Save' }).waitFor({ state: 'detached' });
     await page.reload({ waitUntil: 'networkidle' });
-    await expect.poll(() => page.getByLabel('Comment for this locus', { exact: true }).inputValue()).toBe('Rising fast, follow up with spectroscopy');
+    await expect
+      .poll(() => page.getByLabel('Comment for this locus', { exact: true }).inputValue())
+      .toBe('Rising fast, follow up with spectroscopy');
     await expectNoSeriousViolations(page);
   });
 
@@ -173,7 +182,9 @@ describe.skipIf(!enabled)('register, login, favorite, comment, favorites, settin
     await page.getByText('Showing 1 to 2 of 2 entries').waitFor();
     const detailCard = cards.filter({ hasText: detailLocus });
     expect(await detailCard.getAttribute('data-favorited')).toBe('true');
-    expect(await detailCard.getByLabel('Comment for this locus', { exact: true }).inputValue()).toBe('Rising fast, follow up with spectroscopy');
+    expect(await detailCard.getByLabel('Comment for this locus', { exact: true }).inputValue()).toBe(
+      'Rising fast, follow up with spectroscopy',
+    );
     await expectNoSeriousViolations(page);
     // Unfavoriting here keeps the card (no longer highlighted) so it can be undone.
     const listCard = cards.filter({ hasText: listLocus });
@@ -436,9 +447,18 @@ async function startOwnServer(): Promise<OwnServer> {
     ANTARES_ACCESS_TOKEN_MINUTES: String(ACCESS_TOKEN_SECONDS / 60),
     DATABASE_URL: '',
   };
-  const ingest = spawnSync('npx', ['tsx', 'apps/cli/src/main.ts', 'ingest', path.resolve(REPO_ROOT, '../shared/data/ztf-avro-alert/samples')], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+  const ingest = spawnSync(
+    'npx',
+    ['tsx', 'apps/cli/src/main.ts', 'ingest', path.resolve(REPO_ROOT, '../shared/data/ztf-avro-alert/samples')],
+    { cwd: REPO_ROOT, env, encoding: 'utf8' },
+  );
   if (ingest.status !== 0) throw new Error(`antares ingest failed: ${ingest.stdout}${ingest.stderr}`);
-  const child: ChildProcess = spawn('npx', ['tsx', 'apps/cli/src/main.ts', 'serve', '--port', String(port)], { cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  const child: ChildProcess = spawn('npx', ['tsx', 'apps/cli/src/main.ts', 'serve', '--port', String(port)], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
   const stop = async () => {
     if (child.pid && child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -451,7 +471,13 @@ async function startOwnServer(): Promise<OwnServer> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`antares serve exited with status ${child.exitCode}`);
-    if (await fetch(`${url}/v1/loci?page%5Blimit%5D=1`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/v1/loci?page%5Blimit%5D=1`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`antares serve did not answer at ${url}`);
@@ -563,8 +589,13 @@ describe.skipIf(!enabled)('a server with SMTP and short sessions', () => {
     // Revoke the session on the server (as a logout elsewhere would), but keep the cookies in the browser.
     const cookies = await session.context.cookies();
     const status = await page.evaluate(async () => {
-      const csrf = document.cookie.split('; ').find((c) => c.startsWith('csrf_refresh_token='))?.split('=')[1] ?? '';
-      return (await fetch('/v1/auth/logout?type=cookie', { method: 'POST', credentials: 'include', headers: { 'X-CSRF-TOKEN': csrf } })).status;
+      const csrf =
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('csrf_refresh_token='))
+          ?.split('=')[1] ?? '';
+      return (await fetch('/v1/auth/logout?type=cookie', { method: 'POST', credentials: 'include', headers: { 'X-CSRF-TOKEN': csrf } }))
+        .status;
     });
     expect(status).toBe(200);
     await session.context.addCookies(cookies);

@@ -1,8 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
-import { apiSession, expectNoSeriousViolations, firstLocusIds, login, logoutThroughMenu, open, registerAccount, storedSession, watchPage, type Account } from './support/app';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { E2E_ACCOUNTS } from './support/accounts';
+import {
+  type Account,
+  apiSession,
+  expectNoSeriousViolations,
+  firstLocusIds,
+  login,
+  logoutThroughMenu,
+  open,
+  registerAccount,
+  storedSession,
+  watchPage,
+} from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 
 const enabled = requireChromium();
 const admin = E2E_ACCOUNTS.admin;
@@ -18,7 +30,12 @@ const ADMIN_TOOLS: Record<string, string> = {
 async function openAdminTool(page: Page, item: keyof typeof ADMIN_TOOLS & string): Promise<void> {
   await page.getByRole('button', { name: 'Admin Tools' }).click();
   const items = page.locator('[aria-labelledby=admin-tools-menu] a');
-  expect(await items.allTextContents()).toEqual(['Filters Management', 'Filter Runner Management', 'User Management', 'Announcement Management']);
+  expect(await items.allTextContents()).toEqual([
+    'Filters Management',
+    'Filter Runner Management',
+    'User Management',
+    'Announcement Management',
+  ]);
   await page.getByRole('link', { name: item }).click();
   await page.waitForURL((url) => url.pathname === ADMIN_TOOLS[item]);
   await page.waitForLoadState('networkidle');
@@ -104,9 +121,14 @@ const TEST_MARK = ': the broker pauses for one hour';
 async function deactivateTestAnnouncements(): Promise<void> {
   const call = await apiSession(admin);
   const filter = encodeURIComponent(JSON.stringify([{ field: 'active', op: 'eq', value: true }]));
-  const list = (await (await call(`/announcements?filter=${filter}&page[limit]=100`)).json()) as { data: { id: string; attributes: { message: string } }[] };
+  const list = (await (await call(`/announcements?filter=${filter}&page[limit]=100`)).json()) as {
+    data: { id: string; attributes: { message: string } }[];
+  };
   for (const item of list.data.filter((a) => a.attributes.message.includes(TEST_MARK))) {
-    await call(`/announcements/${item.id}`, { method: 'PATCH', body: { data: { type: 'announcement', id: item.id, attributes: { active: false } } } });
+    await call(`/announcements/${item.id}`, {
+      method: 'PATCH',
+      body: { data: { type: 'announcement', id: item.id, attributes: { active: false } } },
+    });
   }
 }
 
@@ -149,7 +171,14 @@ describe.skipIf(!enabled)('announcements', () => {
     expect(await submit.isDisabled()).toBe(true);
     expect(await page.getByLabel('Display Type').inputValue()).toBe('info');
     expect(await page.getByLabel('Display Type').locator('option').allTextContents()).toEqual([
-      'primary', 'secondary', 'success', 'danger', 'warning', 'info', 'light', 'dark',
+      'primary',
+      'secondary',
+      'success',
+      'danger',
+      'warning',
+      'info',
+      'light',
+      'dark',
     ]);
     expect(await page.getByLabel('Make Active Immediately').isChecked()).toBe(false);
     expect(await page.getByLabel('Message').getAttribute('rows')).toBe('3');
@@ -178,7 +207,23 @@ describe.skipIf(!enabled)('announcements', () => {
     expect(await row.locator('input[type=checkbox]').isChecked()).toBe(true);
     expect(await row.locator('td').last().textContent()).toBe('warning');
 
-    for (const path of ['/loci', `/loci/${locusId}`, '/favorite-loci', '/filters', '/watch-lists', '/tags', '/catalogs', '/properties', '/pipeline', '/faq', '/support', '/team', '/user/settings', '/admin/user-management', '/no/such/page']) {
+    for (const path of [
+      '/loci',
+      `/loci/${locusId}`,
+      '/favorite-loci',
+      '/filters',
+      '/watch-lists',
+      '/tags',
+      '/catalogs',
+      '/properties',
+      '/pipeline',
+      '/faq',
+      '/support',
+      '/team',
+      '/user/settings',
+      '/admin/user-management',
+      '/no/such/page',
+    ]) {
       await open(page, path);
       await banner(page).waitFor({ timeout: 10_000 });
     }

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { baseURL, downloadBytes, expectNoSeriousViolations, firstLocusIds, listQuery, open } from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 import { requirePublishedClient, runWithPublishedClient } from './support/published-client';
 
 // The locus list's API Access: the Python script it offers, downloaded from the page and run with the
@@ -10,10 +11,17 @@ import { requirePublishedClient, runWithPublishedClient } from './support/publis
 const enabled = requireChromium();
 const clientReady = enabled && requirePublishedClient();
 
-interface Row { id: string; ztf: string; ra: string; dec: string }
+interface Row {
+  id: string;
+  ztf: string;
+  ra: string;
+  dec: string;
+}
 
 async function showingTotal(page: Page): Promise<number> {
-  await page.waitForFunction(() => /^Showing \d+-\d+ of \d+$/.test(document.querySelector('[data-testid=showing-label]')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /^Showing \d+-\d+ of \d+$/.test(document.querySelector('[data-testid=showing-label]')?.textContent ?? ''),
+  );
   return Number(((await page.getByTestId('showing-label').textContent()) ?? '').split(' of ')[1]);
 }
 
@@ -25,7 +33,10 @@ async function everyShownRow(page: Page): Promise<Row[]> {
   for (let current = 1; (current - 1) * query.perPage < total; current++) {
     await open(page, `/loci?query=${encodeURIComponent(JSON.stringify({ ...query, currentPage: current }))}`);
     const from = (current - 1) * query.perPage + 1;
-    await page.waitForFunction((text) => (document.querySelector('[data-testid=showing-label]')?.textContent ?? '').startsWith(text), `Showing ${from}-`);
+    await page.waitForFunction(
+      (text) => (document.querySelector('[data-testid=showing-label]')?.textContent ?? '').startsWith(text),
+      `Showing ${from}-`,
+    );
     await firstLocusIds(page);
     const headers = (await page.locator('table.locus-table thead th').allTextContents()).map((h) => h.trim());
     const column = (name: string) => {
@@ -34,7 +45,9 @@ async function everyShownRow(page: Page): Promise<Row[]> {
       return index;
     };
     const [id, ztf, ra, dec] = [column('ID'), column('ZTF ID'), column('RA'), column('Dec')];
-    for (const cells of await page.locator('[data-testid=locus-row]').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')))) {
+    for (const cells of await page
+      .locator('[data-testid=locus-row]')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')))) {
       rows.push({ id: cells[id], ztf: cells[ztf], ra: cells[ra], dec: cells[dec] });
     }
   }
@@ -44,10 +57,14 @@ async function everyShownRow(page: Page): Promise<Row[]> {
 
 /** The script's lines (`print(locus.locus_id, locus.ra, locus.dec, ztf_object_id)`) as the table shows such values. */
 function printedRows(output: string): Row[] {
-  return output.trim().split('\n').filter(Boolean).map((line) => {
-    const [id, ra, dec, ztf] = line.split(' ');
-    return { id, ztf: ztf === 'None' ? '' : ztf, ra: Number(ra).toFixed(2), dec: Number(dec).toFixed(2) };
-  });
+  return output
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [id, ra, dec, ztf] = line.split(' ');
+      return { id, ztf: ztf === 'None' ? '' : ztf, ra: Number(ra).toFixed(2), dec: Number(dec).toFixed(2) };
+    });
 }
 
 async function downloadScript(page: Page): Promise<{ script: string; file: Download }> {
@@ -109,7 +126,9 @@ describe.skipIf(!enabled)('API Access', () => {
   it.skipIf(!clientReady)('runs with the published antares-client for a cone search made in the search panel, sorted by RA', async () => {
     await open(page, '/loci');
     const [centreId] = await firstLocusIds(page);
-    const located = (await (await fetch(`${baseURL()}/v1/loci/${centreId}`)).json()) as { data: { attributes: { ra: number; dec: number } } };
+    const located = (await (await fetch(`${baseURL()}/v1/loci/${centreId}`)).json()) as {
+      data: { attributes: { ra: number; dec: number } };
+    };
     const { ra, dec } = located.data.attributes;
     await page.getByLabel('Cone search centre (RA Dec)').fill(`${ra} ${dec}`);
     await page.getByLabel('Radius', { exact: true }).fill('600');

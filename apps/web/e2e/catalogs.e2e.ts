@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+
 import type { Locator, Page, Request } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+
 import { baseURL, expectNoSeriousViolations, listQuery, open, watchPage } from './support/app';
-import { GALAXY_CATALOG, MANIFEST_FILE, STAR_CATALOG, type CatalogManifest } from './support/catalog-seed';
+import { type CatalogManifest, GALAXY_CATALOG, MANIFEST_FILE, STAR_CATALOG } from './support/catalog-seed';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 
 const enabled = requireChromium();
 
@@ -35,11 +37,13 @@ async function apiJson<T>(apiPath: string): Promise<T> {
 
 /** The text of every cell of a table's body rows (the expanded property rows left out). */
 async function bodyRows(table: Locator): Promise<string[][]> {
-  return table.locator('tbody tr').evaluateAll((rows) =>
-    rows
-      .filter((row) => row.querySelectorAll('td').length > 1)
-      .map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim())),
-  );
+  return table
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows
+        .filter((row) => row.querySelectorAll('td').length > 1)
+        .map((row) => [...row.querySelectorAll('td')].map((cell) => (cell.textContent ?? '').trim())),
+    );
 }
 
 async function headerTexts(table: Locator): Promise<string[]> {
@@ -95,7 +99,9 @@ describe.skipIf(!enabled)('catalogs', () => {
       const stars = page.getByRole('region', { name: STAR_CATALOG, exact: true });
       expect(await stars.locator('tbody tr').count()).toBe(Math.min(5, manifest.stars.rows));
       await stars.getByRole('cell', { name: 'E2E Star 01', exact: true }).waitFor();
-      expect(await page.getByRole('region', { name: GALAXY_CATALOG, exact: true }).locator('tbody tr').count()).toBe(manifest.galaxies.rows);
+      expect(await page.getByRole('region', { name: GALAXY_CATALOG, exact: true }).locator('tbody tr').count()).toBe(
+        manifest.galaxies.rows,
+      );
     }
     const note = (await page.getByTestId('devkit-note').textContent()) ?? '';
     expect(note).toContain('developer kit');
@@ -105,76 +111,91 @@ describe.skipIf(!enabled)('catalogs', () => {
     expect(watch.problems()).toEqual([]);
   });
 
-  it.skipIf(!manifest)('lists a locus catalog matches nearest first, 10 per page, with separation in arcsec and the catalog name; pages and sorts', async () => {
-    const { locusId, matches } = manifest!.crowded;
-    expect(matches.length).toBeGreaterThan(10);
-    const expectedRow = (m: (typeof matches)[number]) => [m.objectName, m.catalog, m.radius === null ? 'N/A' : m.radius.toFixed(2), m.separation.toFixed(2)];
-    const shown = async () => (await bodyRows(page.locator('#catalog-matches'))).map((cells) => [cells[0], cells[3], cells[4], cells[5]]);
+  it.skipIf(!manifest)(
+    'lists a locus catalog matches nearest first, 10 per page, with separation in arcsec and the catalog name; pages and sorts',
+    async () => {
+      const { locusId, matches } = manifest!.crowded;
+      expect(matches.length).toBeGreaterThan(10);
+      const expectedRow = (m: (typeof matches)[number]) => [
+        m.objectName,
+        m.catalog,
+        m.radius === null ? 'N/A' : m.radius.toFixed(2),
+        m.separation.toFixed(2),
+      ];
+      const shown = async () => (await bodyRows(page.locator('#catalog-matches'))).map((cells) => [cells[0], cells[3], cells[4], cells[5]]);
 
-    await open(page, `/loci/${locusId}`);
-    const section = page.locator('.card-section').filter({ has: page.getByRole('button', { name: 'Catalog Matches', exact: true }) });
-    const table = section.locator('#catalog-matches');
-    await waitForFirstObject(page, matches[0].objectName);
-    expect(await headerTexts(table)).toEqual(MATCH_HEADERS);
-    expect(await shown()).toEqual(matches.slice(0, 10).map(expectedRow));
-    expect(await section.getByLabel('Show', { exact: true }).inputValue()).toBe('10');
-    await section.getByText(`Showing 1 to 10 of ${matches.length} entries`).waitFor();
-    const separationHeader = table.locator('th', { hasText: 'Separation (arcsec)' });
-    expect(await separationHeader.getAttribute('aria-sort')).toBe('ascending');
-    // RA and Dec in decimal degrees with 4 decimals.
-    const [first] = await bodyRows(table);
-    expect(first[1]).toMatch(/^\d+\.\d{4}$/);
-    expect(first[2]).toMatch(/^-?\d+\.\d{4}$/);
-    // The server pages and sorts: the first request asked for 10, nearest first.
-    expect(matchRequests[0]?.searchParams.get('page[limit]')).toBe('10');
-    expect(matchRequests[0]?.searchParams.get('page[offset]')).toBe('0');
-    expect(matchRequests[0]?.searchParams.get('sort')).toBe('meta.separation');
-    await expectNoSeriousViolations(page);
+      await open(page, `/loci/${locusId}`);
+      const section = page.locator('.card-section').filter({ has: page.getByRole('button', { name: 'Catalog Matches', exact: true }) });
+      const table = section.locator('#catalog-matches');
+      await waitForFirstObject(page, matches[0].objectName);
+      expect(await headerTexts(table)).toEqual(MATCH_HEADERS);
+      expect(await shown()).toEqual(matches.slice(0, 10).map(expectedRow));
+      expect(await section.getByLabel('Show', { exact: true }).inputValue()).toBe('10');
+      await section.getByText(`Showing 1 to 10 of ${matches.length} entries`).waitFor();
+      const separationHeader = table.locator('th', { hasText: 'Separation (arcsec)' });
+      expect(await separationHeader.getAttribute('aria-sort')).toBe('ascending');
+      // RA and Dec in decimal degrees with 4 decimals.
+      const [first] = await bodyRows(table);
+      expect(first[1]).toMatch(/^\d+\.\d{4}$/);
+      expect(first[2]).toMatch(/^-?\d+\.\d{4}$/);
+      // The server pages and sorts: the first request asked for 10, nearest first.
+      expect(matchRequests[0]?.searchParams.get('page[limit]')).toBe('10');
+      expect(matchRequests[0]?.searchParams.get('page[offset]')).toBe('0');
+      expect(matchRequests[0]?.searchParams.get('sort')).toBe('meta.separation');
+      await expectNoSeriousViolations(page);
 
-    // Page 2: the rest, the extended source (with its radius) last.
-    await section.getByRole('button', { name: 'Page 2' }).click();
-    await waitForFirstObject(page, matches[10].objectName);
-    expect(await shown()).toEqual(matches.slice(10).map(expectedRow));
-    await section.getByText(`Showing 11 to ${matches.length} of ${matches.length} entries`).waitFor();
-    expect(matchRequests.at(-1)?.searchParams.get('page[offset]')).toBe('10');
-    const galaxy = matches.find((m) => m.catalog === GALAXY_CATALOG)!;
-    expect(galaxy.radius).not.toBeNull();
+      // Page 2: the rest, the extended source (with its radius) last.
+      await section.getByRole('button', { name: 'Page 2' }).click();
+      await waitForFirstObject(page, matches[10].objectName);
+      expect(await shown()).toEqual(matches.slice(10).map(expectedRow));
+      await section.getByText(`Showing 11 to ${matches.length} of ${matches.length} entries`).waitFor();
+      expect(matchRequests.at(-1)?.searchParams.get('page[offset]')).toBe('10');
+      const galaxy = matches.find((m) => m.catalog === GALAXY_CATALOG)!;
+      expect(galaxy.radius).not.toBeNull();
 
-    // Sorting by separation turns it around (farthest first) and goes back to page 1.
-    await separationHeader.getByRole('button').click();
-    const reversed = [...matches].reverse();
-    await waitForFirstObject(page, reversed[0].objectName);
-    expect(await separationHeader.getAttribute('aria-sort')).toBe('descending');
-    expect(await shown()).toEqual(reversed.slice(0, 10).map(expectedRow));
-    expect(matchRequests.at(-1)?.searchParams.get('sort')).toBe('-meta.separation');
-    expect(matchRequests.at(-1)?.searchParams.get('page[offset]')).toBe('0');
+      // Sorting by separation turns it around (farthest first) and goes back to page 1.
+      await separationHeader.getByRole('button').click();
+      const reversed = [...matches].reverse();
+      await waitForFirstObject(page, reversed[0].objectName);
+      expect(await separationHeader.getAttribute('aria-sort')).toBe('descending');
+      expect(await shown()).toEqual(reversed.slice(0, 10).map(expectedRow));
+      expect(matchRequests.at(-1)?.searchParams.get('sort')).toBe('-meta.separation');
+      expect(matchRequests.at(-1)?.searchParams.get('page[offset]')).toBe('0');
 
-    // A row's properties: the catalog row itself.
-    const toggle = section.getByRole('button', { name: `Show properties of ${galaxy.objectName}` });
-    await toggle.click();
-    const details = table.locator('dl');
-    await details.waitFor();
-    const properties = await details.locator('div').evaluateAll((items) =>
-      Object.fromEntries(items.map((item) => [item.querySelector('dt')?.textContent ?? '', item.querySelector('dd')?.textContent ?? ''])),
-    );
-    expect(properties).toMatchObject({ id: galaxy.objectId, name: galaxy.objectName, major_axis_arcmin: '0.5', morphology: 'E2' });
-    expect(await section.getByRole('button', { name: `Hide properties of ${galaxy.objectName}` }).getAttribute('aria-expanded')).toBe('true');
+      // A row's properties: the catalog row itself.
+      const toggle = section.getByRole('button', { name: `Show properties of ${galaxy.objectName}` });
+      await toggle.click();
+      const details = table.locator('dl');
+      await details.waitFor();
+      const properties = await details
+        .locator('div')
+        .evaluateAll((items) =>
+          Object.fromEntries(
+            items.map((item) => [item.querySelector('dt')?.textContent ?? '', item.querySelector('dd')?.textContent ?? '']),
+          ),
+        );
+      expect(properties).toMatchObject({ id: galaxy.objectId, name: galaxy.objectName, major_axis_arcmin: '0.5', morphology: 'E2' });
+      expect(await section.getByRole('button', { name: `Hide properties of ${galaxy.objectName}` }).getAttribute('aria-expanded')).toBe(
+        'true',
+      );
 
-    // A bigger page shows everything at once, nearest first again after sorting back.
-    await separationHeader.getByRole('button').click();
-    await waitForFirstObject(page, matches[0].objectName);
-    expect(await separationHeader.getAttribute('aria-sort')).toBe('ascending');
-    await section.getByLabel('Show', { exact: true }).selectOption('25');
-    await page.waitForFunction(
-      (n) => [...document.querySelectorAll('#catalog-matches tbody tr')].filter((row) => row.querySelectorAll('td').length > 1).length === n,
-      matches.length,
-    );
-    await section.getByText(`Showing 1 to ${matches.length} of ${matches.length} entries`).waitFor();
-    expect(matchRequests.at(-1)?.searchParams.get('page[limit]')).toBe('25');
-    expect(await shown()).toEqual(matches.map(expectedRow));
-    await expectNoSeriousViolations(page);
-    expect(watch.problems()).toEqual([]);
-  });
+      // A bigger page shows everything at once, nearest first again after sorting back.
+      await separationHeader.getByRole('button').click();
+      await waitForFirstObject(page, matches[0].objectName);
+      expect(await separationHeader.getAttribute('aria-sort')).toBe('ascending');
+      await section.getByLabel('Show', { exact: true }).selectOption('25');
+      await page.waitForFunction(
+        (n) =>
+          [...document.querySelectorAll('#catalog-matches tbody tr')].filter((row) => row.querySelectorAll('td').length > 1).length === n,
+        matches.length,
+      );
+      await section.getByText(`Showing 1 to ${matches.length} of ${matches.length} entries`).waitFor();
+      expect(matchRequests.at(-1)?.searchParams.get('page[limit]')).toBe('25');
+      expect(await shown()).toEqual(matches.map(expectedRow));
+      await expectNoSeriousViolations(page);
+      expect(watch.problems()).toEqual([]);
+    },
+  );
 
   it.skipIf(!manifest)('shows the No Cross-Matches note for a locus without matches', async () => {
     await open(page, `/loci/${manifest!.unmatched.locusId}`);
@@ -200,7 +221,10 @@ describe.skipIf(!enabled)('catalogs', () => {
       await option.check();
       await page.keyboard.press('Escape');
       await page.getByRole('button', { name: 'Apply Filters' }).click();
-      await page.waitForFunction((text) => (document.querySelector('[data-testid=active-filters]')?.textContent ?? '').includes(text), `Catalogs: ${name}`);
+      await page.waitForFunction(
+        (text) => (document.querySelector('[data-testid=active-filters]')?.textContent ?? '').includes(text),
+        `Catalogs: ${name}`,
+      );
       expect(listQuery(page).filters).toEqual([{ type: 'terms', field: 'catalogs', value: [name], text: `Catalogs: ${name}` }]);
       await page.getByText(`Showing 1-${loci.length} of ${loci.length}`, { exact: true }).waitFor();
       const ids = await page.locator('[data-testid=locus-row] td:first-child a').allTextContents();

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
-import { login, open } from './support/app';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { E2E_ACCOUNTS } from './support/accounts';
+import { login, open } from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 
 // New Filter Submission's Cancel: the spec's unsaved-changes question when something was typed, as the
 // navigation links ask it; straight back to the list otherwise.

@@ -1,14 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
 import type { FilterEnvironment } from '@antares/contract';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { baseURL, expectNoSeriousViolations, open } from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 
 const enabled = requireChromium();
 
 /** The packages issue #15 promises filter authors (the server test checks their versions against Python's). */
-const PROMISED = ['numpy', 'scipy', 'pandas', 'astropy', 'statsmodels', 'scikit-learn', 'matplotlib', 'PyTorch', 'PyYAML',
-  'requests', 'sncosmo', 'extinction', 'iminuit', 'emcee', 'healpy', 'scikit-image', 'xgboost'];
+const PROMISED = [
+  'numpy',
+  'scipy',
+  'pandas',
+  'astropy',
+  'statsmodels',
+  'scikit-learn',
+  'matplotlib',
+  'PyTorch',
+  'PyYAML',
+  'requests',
+  'sncosmo',
+  'extinction',
+  'iminuit',
+  'emcee',
+  'healpy',
+  'scikit-image',
+  'xgboost',
+];
 
 describe.skipIf(!enabled)('the filter environment on the Filters page and in the FAQ', () => {
   let session: BrowserSession;
@@ -29,7 +47,9 @@ describe.skipIf(!enabled)('the filter environment on the Filters page and in the
   /** Every row as [package, import, version] and the devkit paths, as shown. */
   async function shown(list: Locator) {
     await list.locator('tbody tr').first().waitFor();
-    const rows = await list.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent?.trim() ?? '')));
+    const rows = await list
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent?.trim() ?? '')));
     const modules = await list.locator('p code').allTextContents();
     return { rows, modules, python: await list.getByTestId('filter-environment-python').textContent() };
   }
@@ -46,7 +66,8 @@ describe.skipIf(!enabled)('the filter environment on the Filters page and in the
     expect(rows.map(([name]) => name)).toEqual(PROMISED);
     expect(rows).toEqual(expected());
     expect(python).toBe(`Python ${environment.python}`);
-    for (const module of ['antares.devkit', 'antares.dev_kit', 'antares_devkit', 'antares_devkit.models', 'devkit2_poc.models']) expect(modules).toContain(module);
+    for (const module of ['antares.devkit', 'antares.dev_kit', 'antares_devkit', 'antares_devkit.models', 'devkit2_poc.models'])
+      expect(modules).toContain(module);
     await list.getByText('CPU only').waitFor();
     await expectNoSeriousViolations(page);
   });

@@ -1,9 +1,19 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
-import { apiSession, downloadBytes, listQuery, login, open, watchPage } from './support/app';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
 import { E2E_ACCOUNTS } from './support/accounts';
-import { BROKEN_CODE, checkA11y, disableTestFilters, headerTexts, editorText, lociWithTag, taggerCode, uploadCode } from './support/filters';
+import { apiSession, downloadBytes, listQuery, login, open, watchPage } from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import {
+  BROKEN_CODE,
+  checkA11y,
+  disableTestFilters,
+  editorText,
+  headerTexts,
+  lociWithTag,
+  taggerCode,
+  uploadCode,
+} from './support/filters';
 import { dropSimulatedAlerts, inboxStates, pollUntil } from './support/inbox';
 
 const enabled = requireChromium();
@@ -153,7 +163,10 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     await expect.poll(() => editorText(page)).toBe(code);
     expect(await page.locator('[data-testid=code-editor] .cm-content').getAttribute('contenteditable')).toBe('false');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${name}.py` }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: `Download ${name}.py` }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`${name}.py`);
     expect((await downloadBytes(download)).toString('utf8')).toBe(code);
     await checkA11y(page);
@@ -182,7 +195,10 @@ describe.skipIf(!enabled)('filters: from a new filter to tagged loci', () => {
     await page.getByRole('heading', { name: 'New Version' }).waitFor();
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await report.getByText('The code did not load').waitFor({ timeout: 90_000 });
-    await report.getByText(/SyntaxError/).first().waitFor();
+    await report
+      .getByText(/SyntaxError/)
+      .first()
+      .waitFor();
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => editorText(page)).toBe(code);
   });
@@ -272,7 +288,15 @@ class Second(dk.Filter):
     await adminPage.waitForURL((url) => url.pathname === '/admin/filters');
     await expect.poll(() => adminPage.title()).toBe('Available Filters | ANTARES');
     await adminPage.getByRole('heading', { name: 'Available filters' }).waitFor();
-    expect(await headerTexts(adminPage, 'admin-filter-table')).toEqual(['Name', 'Author', 'Public', 'Description', 'Created At (UTC)', 'Updated At (UTC)', 'Enabled']);
+    expect(await headerTexts(adminPage, 'admin-filter-table')).toEqual([
+      'Name',
+      'Author',
+      'Public',
+      'Description',
+      'Created At (UTC)',
+      'Updated At (UTC)',
+      'Enabled',
+    ]);
     expect(await adminPage.locator('#admin-filter-table thead th[aria-sort=descending]').textContent()).toContain('Created At');
     const row = adminPage.locator('#admin-filter-table tbody tr', { hasText: name });
     expect(await row.getByRole('link', { name: user.name }).getAttribute('href')).toBe(`mailto:${user.email}`);
@@ -319,9 +343,19 @@ class Second(dk.Filter):
     expect(before).toEqual([]);
     const files = dropSimulatedAlerts(dataDir, { seed: 100_000 + Math.floor(Math.random() * 1e6), prefix: `e2e-${stamp}` });
     // The server takes every file (moved to inbox/done), then the loci carry the tag.
-    const states = await pollUntil(() => Promise.resolve(inboxStates(dataDir, files)), (s) => !s.includes('waiting'), 90_000, 'inbox files');
+    const states = await pollUntil(
+      () => Promise.resolve(inboxStates(dataDir, files)),
+      (s) => !s.includes('waiting'),
+      90_000,
+      'inbox files',
+    );
     expect(states).toEqual(files.map(() => 'done'));
-    const tagged = await pollUntil(() => lociWithTag(tag), (ids) => ids.length > 0, 30_000, `loci tagged ${tag}`);
+    const tagged = await pollUntil(
+      () => lociWithTag(tag),
+      (ids) => ids.length > 0,
+      30_000,
+      `loci tagged ${tag}`,
+    );
 
     await open(page, '/tags');
     await page.getByRole('heading', { name: 'Tags' }).waitFor();
@@ -404,7 +438,10 @@ class Second(dk.Filter):
     await uploadCode(page, BROKEN_CODE, 'broken.py');
     await page.getByLabel('Comment').fill('Broken on purpose');
     await page.getByRole('button', { name: 'Submit Version' }).click();
-    await page.getByRole('alert').filter({ hasText: /^Error submitting new version: .*SyntaxError/ }).waitFor({ timeout: 60_000 });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^Error submitting new version: .*SyntaxError/ })
+      .waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => editorText(page)).toBe(code);
 
@@ -421,7 +458,10 @@ class Second(dk.Filter):
     await buttons.getByRole('button', { name: 'Enable' }).click();
     const modal = adminPage.getByTestId('transition-modal');
     await modal.getByRole('button', { name: 'Enable' }).click();
-    await buttons.getByRole('alert').filter({ hasText: /^Error transitioning version: A PENDING_REVIEW version cannot become ENABLED/ }).waitFor();
+    await buttons
+      .getByRole('alert')
+      .filter({ hasText: /^Error transitioning version: A PENDING_REVIEW version cannot become ENABLED/ })
+      .waitFor();
 
     // A failed visibility change: the red alert with the error as JSON, and the switch reverts.
     const patchFilter = new RegExp(`/v1/filters/${filterId}$`);
@@ -452,7 +492,11 @@ class Second(dk.Filter):
     // The versions cannot be fetched.
     const versionsList = new RegExp(`/v1/filters/${filterId}/versions\\?`);
     await page.route(versionsList, (route) =>
-      route.fulfill({ status: 503, contentType: 'application/vnd.api+json', body: JSON.stringify({ errors: [{ status: '503', title: 'Service Unavailable' }] }) }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/vnd.api+json',
+        body: JSON.stringify({ errors: [{ status: '503', title: 'Service Unavailable' }] }),
+      }),
     );
     await open(page, filterPath);
     await page.getByText('There was an error fetching data. Please try again later.').waitFor();

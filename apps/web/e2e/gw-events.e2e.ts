@@ -1,22 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
-import { apiSession, expectNoSeriousViolations, listQuery, open, watchPage } from './support/app';
-import { E2E_ACCOUNTS } from './support/accounts';
-import { ensureGwEvent, GW_ID, RETRACTED_ID, type GwScenario } from './support/gw-scenario';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { formatArea } from '../src/features/gw-events/components/gw-format';
 import { DENSITY_COLOURS } from '../src/features/gw-events/components/sky-map/sky-raster';
+import { E2E_ACCOUNTS } from './support/accounts';
+import { apiSession, expectNoSeriousViolations, listQuery, open, watchPage } from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { ensureGwEvent, GW_ID, type GwScenario, RETRACTED_ID } from './support/gw-scenario';
 
 const enabled = requireChromium();
 
 /** The rows of a table as cell texts. */
 function rowTexts(page: Page, tableId: string): Promise<string[][]> {
-  return page.locator(`#${tableId} tbody tr`).evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())));
+  return page
+    .locator(`#${tableId} tbody tr`)
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())));
 }
 
 /** Waits for a paged table's 'Showing ...' line and for its rows (not busy loading). */
 async function waitForShowing(page: Page, tableId: string, text: string): Promise<void> {
-  await page.locator('.data-table', { has: page.locator(`#${tableId}`) }).getByRole('status').filter({ hasText: text }).waitFor();
+  await page
+    .locator('.data-table', { has: page.locator(`#${tableId}`) })
+    .getByRole('status')
+    .filter({ hasText: text })
+    .waitFor();
   await page.locator(`#${tableId}[aria-busy="false"]`).waitFor();
 }
 
@@ -50,7 +57,15 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
     const row = page.locator('#gw-events tbody tr', { has: page.getByRole('link', { name: GW_ID, exact: true }) });
     const cells = (await row.locator('td').allTextContents()).map((t) => t.trim());
     const { area50, area90 } = scenario.event;
-    expect(cells).toEqual([GW_ID, '2025-11-20 12:00:00', 'PRELIMINARY', '5.18e-16 Hz', formatArea(area50), formatArea(area90), String(scenario.inside.length)]);
+    expect(cells).toEqual([
+      GW_ID,
+      '2025-11-20 12:00:00',
+      'PRELIMINARY',
+      '5.18e-16 Hz',
+      formatArea(area50),
+      formatArea(area90),
+      String(scenario.inside.length),
+    ]);
     // A retracted event says so, and has no loci any more.
     const retracted = page.locator('#gw-events tbody tr', { has: page.getByRole('link', { name: RETRACTED_ID, exact: true }) });
     const retractedCells = (await retracted.locator('td').allTextContents()).map((t) => t.trim());
@@ -65,7 +80,10 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
     await page.getByRole('heading', { name: GW_ID, level: 1 }).waitFor();
     expect(await page.title()).toBe(`${GW_ID} | ANTARES`);
     const dots = page.locator('[data-testid=gw-sky-map] circle.gw-map-locus');
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=gw-sky-map] circle.gw-map-locus').length === n, scenario.inside.length);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid=gw-sky-map] circle.gw-map-locus').length === n,
+      scenario.inside.length,
+    );
     const drawn = await dots.evaluateAll((circles) => circles.map((c) => c.getAttribute('data-locus-id') ?? ''));
     expect(drawn.sort()).toEqual(scenario.inside.map((l) => l.id).sort());
 
@@ -133,7 +151,13 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
     const locus = scenario.mostAlerts;
     await open(page, `/loci/${locus.id}`);
     await page.getByRole('tab', { name: 'Gravitational wave events' }).click();
-    const expected = locus.rows.map((r) => [r.gracedb_id, r.alert_id, r.mjd.toFixed(2), String(Math.round(r.contour_area)), String(r.contour_level)]);
+    const expected = locus.rows.map((r) => [
+      r.gracedb_id,
+      r.alert_id,
+      r.mjd.toFixed(2),
+      String(Math.round(r.contour_area)),
+      String(r.contour_level),
+    ]);
     expect(expected.length).toBeGreaterThan(0);
     const headers = (await page.locator('#locus-gw-events thead th').allTextContents()).map((t) => t.replace(/[▲▼↕]/g, '').trim());
     expect(headers).toEqual(['gracedb_id', 'id', 'mjd', 'contour_area', 'contour_level']);
@@ -144,7 +168,11 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
       expect(seen.length).toBe(10);
       for (let p = 2; p <= Math.ceil(expected.length / 10); p += 1) {
         await pages.getByRole('button', { name: `Page ${p}` }).click();
-        await waitForShowing(page, 'locus-gw-events', `Showing ${(p - 1) * 10 + 1} to ${Math.min(expected.length, p * 10)} of ${expected.length} entries`);
+        await waitForShowing(
+          page,
+          'locus-gw-events',
+          `Showing ${(p - 1) * 10 + 1} to ${Math.min(expected.length, p * 10)} of ${expected.length} entries`,
+        );
         seen.push(...(await rowTexts(page, 'locus-gw-events')));
       }
       expect(seen.length).toBe(expected.length);
@@ -153,7 +181,9 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
       expect(await pages.count()).toBe(0);
     }
     expect(seen.map((r) => r.join('|')).sort()).toEqual(expected.map((r) => r.join('|')).sort());
-    await expect(page.getByRole('link', { name: `GW map ${GW_ID}` }).getAttribute('href')).resolves.toBe(`https://gracedb.ligo.org/superevents/${GW_ID}/view/`);
+    await expect(page.getByRole('link', { name: `GW map ${GW_ID}` }).getAttribute('href')).resolves.toBe(
+      `https://gracedb.ligo.org/superevents/${GW_ID}/view/`,
+    );
     await expectNoSeriousViolations(page);
     // The event id leads to the event's page (page 1 holds rows of both events: 10 of the rows, at most 7 of one event).
     if (expected.length > 10) await pages.getByRole('button', { name: 'First page' }).click();
@@ -171,9 +201,14 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
     await open(page, '/loci');
     await page.getByLabel('Gravitational Wave Event ID').fill(prefix);
     await page.getByRole('button', { name: 'Apply Filters' }).click();
-    await page.waitForFunction(() => (document.querySelector('[data-testid=active-filters]')?.textContent ?? '').includes('Gravitational Wave Event'));
+    await page.waitForFunction(() =>
+      (document.querySelector('[data-testid=active-filters]')?.textContent ?? '').includes('Gravitational Wave Event'),
+    );
     expect(listQuery(page).filters.at(-1)).toMatchObject({ type: 'wildcard', text: `Gravitational Wave Event: ${prefix}` });
-    await page.getByTestId('showing-label').filter({ hasText: new RegExp(` of ${total}$`) }).waitFor();
+    await page
+      .getByTestId('showing-label')
+      .filter({ hasText: new RegExp(` of ${total}$`) })
+      .waitFor();
     const ids = await page.locator('[data-testid=locus-row] td:first-child a').allTextContents();
     const inside = new Set(scenario.inside.map((l) => l.id));
     expect(ids.length).toBe(Math.min(25, total));
@@ -183,7 +218,9 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
     await page.getByRole('button', { name: /^Remove filter Gravitational Wave Event/ }).click();
     // The panel is remounted (in its reset state) once the URL holds the new filters: type after that,
     // or a slow navigation wipes what was typed.
-    await page.waitForFunction(() => !(document.querySelector('[data-testid=active-filters]')?.textContent ?? '').includes('Gravitational Wave Event'));
+    await page.waitForFunction(
+      () => !(document.querySelector('[data-testid=active-filters]')?.textContent ?? '').includes('Gravitational Wave Event'),
+    );
     await page.getByLabel('Gravitational Wave Event ID').fill('MS2511209');
     await page.getByRole('button', { name: 'Apply Filters' }).click();
     await page.getByRole('heading', { name: 'Nothing Matched Your Search' }).waitFor();
@@ -191,8 +228,13 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
     await open(page, `/gw-events/${GW_ID}`);
     await page.getByRole('link', { name: 'View in the locus search' }).click();
     await page.waitForURL((url) => url.pathname === '/loci');
-    expect(listQuery(page).filters).toEqual([{ type: 'term', field: 'grav_wave_events', value: GW_ID, text: `Gravitational Wave Event: ${GW_ID}` }]);
-    await page.getByTestId('showing-label').filter({ hasText: new RegExp(` of ${total}$`) }).waitFor();
+    expect(listQuery(page).filters).toEqual([
+      { type: 'term', field: 'grav_wave_events', value: GW_ID, text: `Gravitational Wave Event: ${GW_ID}` },
+    ]);
+    await page
+      .getByTestId('showing-label')
+      .filter({ hasText: new RegExp(` of ${total}$`) })
+      .waitFor();
   });
 
   it('shows a retracted event with a warning, no sky map and no loci', async () => {

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
-import { apiSession, expectNoSeriousViolations, firstLocusIds, login, open, registerAccount } from './support/app';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { E2E_ACCOUNTS } from './support/accounts';
+import { apiSession, expectNoSeriousViolations, firstLocusIds, login, open, registerAccount } from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 
 // Wide tables at laptop widths: the page never scrolls sideways; a table wider than its card scrolls
 // inside the card with its first column (the ID) in view, and the locus list's Actions stay in view.
@@ -88,7 +89,12 @@ describe.skipIf(!enabled)('layout at laptop widths', () => {
     const name = `Layout check ${Date.now().toString(36)} with a rather long filter name`;
     const created = await call(`/users/${userId}/filters`, {
       method: 'POST',
-      body: { data: { type: 'filter', attributes: { name, description: 'A description that goes on and on about what the filter does. '.repeat(20).trim() } } },
+      body: {
+        data: {
+          type: 'filter',
+          attributes: { name, description: 'A description that goes on and on about what the filter does. '.repeat(20).trim() },
+        },
+      },
     });
     expect(created.status).toBe(201);
 

@@ -3,10 +3,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Page } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { baseURL, downloadBytes, expectNoSeriousViolations, open } from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 import { SURVEY } from './support/seed';
 
 /**
@@ -53,10 +55,13 @@ const marks = (page: Page) => page.locator('[data-testid=lightcurve] g.mark');
 
 /** The centre of a mark's symbol on the screen. */
 async function markCentre(page: Page, selector: string): Promise<{ x: number; y: number; alertId: string }> {
-  return page.locator(selector).first().evaluate((g) => {
-    const box = g.querySelector('path.symbol')!.getBoundingClientRect();
-    return { x: box.x + box.width / 2, y: box.y + box.height / 2, alertId: g.getAttribute('data-alert-id')! };
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((g) => {
+      const box = g.querySelector('path.symbol')!.getBoundingClientRect();
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2, alertId: g.getAttribute('data-alert-id')! };
+    });
 }
 
 async function downloadText(page: Page, button: string): Promise<{ name: string; text: string }> {
@@ -67,7 +72,10 @@ async function downloadText(page: Page, button: string): Promise<{ name: string;
 }
 
 function csvRows(text: string): string[][] {
-  return text.trim().split(/\r\n/).map((line) => line.split(','));
+  return text
+    .trim()
+    .split(/\r\n/)
+    .map((line) => line.split(','));
 }
 
 /** Python with astropy computes what a stretch of a FITS file looks like; null when astropy is missing. */
@@ -113,7 +121,9 @@ describe.skipIf(!enabled)('locus detail views', () => {
   });
 
   it('fills its card and finds the simulated RR Lyrae period (within 1 %), then folds at it', async () => {
-    const { svg, box } = await page.getByTestId('lightcurve').evaluate((node) => ({ svg: node.getBoundingClientRect().width, box: node.parentElement!.clientWidth }));
+    const { svg, box } = await page
+      .getByTestId('lightcurve')
+      .evaluate((node) => ({ svg: node.getBoundingClientRect().width, box: node.parentElement!.clientWidth }));
     expect(svg).toBeGreaterThan(750);
     expect(Math.abs(svg - box)).toBeLessThanOrEqual(1);
     const best = page.getByTestId('periodogram-best');
@@ -139,7 +149,7 @@ describe.skipIf(!enabled)('locus detail views', () => {
     expect(rows.length).toBe(inTime);
     const epoch = Math.min(...rows.map((row) => Number(row[1])));
     for (const row of rows) {
-      const phase = (((Number(row[1]) - epoch) / truth.period) % 1 + 1) % 1;
+      const phase = ((((Number(row[1]) - epoch) / truth.period) % 1) + 1) % 1;
       expect(Number(row[2])).toBeCloseTo(phase, 9);
     }
     await page.getByRole('button', { name: 'Time', exact: true }).click();
@@ -147,12 +157,19 @@ describe.skipIf(!enabled)('locus detail views', () => {
   });
 
   it('exports the plotted points as CSV, one row per mark drawn', async () => {
-    const drawn = await marks(page).evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute('data-alert-id')}|${n.getAttribute('data-kind')}`));
+    const drawn = await marks(page).evaluateAll((nodes) =>
+      nodes.map((n) => `${n.getAttribute('data-alert-id')}|${n.getAttribute('data-kind')}`),
+    );
     const { name, text } = await downloadText(page, 'Export to CSV');
     expect(name).toBe(`antares-lightcurve-${locusId}.csv`);
     const [header, ...rows] = csvRows(text);
     expect(header).toEqual(['alert_id', 'mjd', 'passband', 'alert_type', 'mark', 'magnitude', 'magnitude_error']);
-    const kinds: Record<string, string> = { measurement: 'magnitude', upper_limit: 'upper_limit', lower_limit: 'lower_limit', other: 'other' };
+    const kinds: Record<string, string> = {
+      measurement: 'magnitude',
+      upper_limit: 'upper_limit',
+      lower_limit: 'lower_limit',
+      other: 'other',
+    };
     expect(rows.map((row) => `${row[0]}|${kinds[row[4]]}`).sort()).toEqual(drawn.sort());
     expect(page.getByTestId('limit-rule')).toBeTruthy();
     expect(await page.getByTestId('limit-rule').textContent()).toContain('one per band and night');
@@ -174,7 +191,9 @@ describe.skipIf(!enabled)('locus detail views', () => {
     expect(await rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain(mark.alertId);
     expect(await page.getByTestId('thumbnail-alert-select').inputValue()).toBe(mark.alertId);
-    expect(await page.locator(`[data-testid=lightcurve] g.mark[data-picked=true]`).first().getAttribute('data-alert-id')).toBe(mark.alertId);
+    expect(await page.locator(`[data-testid=lightcurve] g.mark[data-picked=true]`).first().getAttribute('data-alert-id')).toBe(
+      mark.alertId,
+    );
     await page.getByRole('button', { name: 'Show all alerts' }).click();
     expect(await rows.count()).toBeGreaterThan(1);
   });
@@ -188,7 +207,9 @@ describe.skipIf(!enabled)('locus detail views', () => {
     const text = (await page.getByTestId('lightcurve-tooltip').textContent()) ?? '';
     expect(text).toContain(mark.alertId);
     const shown = Number(/(-?\d+\.\d) ± [\d.]+ nJy/.exec(text)![1]);
-    const alert = (await (await fetch(`${baseURL()}/v1/alerts/${encodeURIComponent(mark.alertId)}`)).json()) as { data: { attributes: { properties: Record<string, unknown> } } };
+    const alert = (await (await fetch(`${baseURL()}/v1/alerts/${encodeURIComponent(mark.alertId)}`)).json()) as {
+      data: { attributes: { properties: Record<string, unknown> } };
+    };
     const p = alert.data.attributes.properties;
     const sign = p.ztf_isdiffpos === 't' || p.ztf_isdiffpos === '1' ? 1 : -1;
     expect(shown).toBeCloseTo(sign * 10 ** (-0.4 * ((p.ztf_magpsf as number) - 31.4)), 0);
@@ -204,21 +225,27 @@ describe.skipIf(!enabled)('locus detail views', () => {
     const canvas = page.getByTestId('cutout-canvas');
     await canvas.waitFor();
     const alertId = await page.getByTestId('thumbnail-alert-select').inputValue();
-    const fitsBytes = Buffer.from(await (await fetch(`${baseURL()}/v1/alerts/${encodeURIComponent(alertId)}/cutouts/science.fits`)).arrayBuffer());
+    const fitsBytes = Buffer.from(
+      await (await fetch(`${baseURL()}/v1/alerts/${encodeURIComponent(alertId)}/cutouts/science.fits`)).arrayBuffer(),
+    );
     expect(fitsBytes.subarray(0, 9).toString('latin1')).toBe('SIMPLE  =');
     const dir = mkdtempSync(path.join(tmpdir(), 'antares-cutout-'));
     const fitsFile = path.join(dir, 'science.fits');
     writeFileSync(fitsFile, fitsBytes);
-    const canvasLevels = () => canvas.evaluate((node: HTMLCanvasElement) => {
-      const { data } = node.getContext('2d')!.getImageData(0, 0, node.width, node.height);
-      return Array.from({ length: node.width * node.height }, (_, i) => (data[i * 4 + 3] === 0 ? -1 : data[i * 4]));
-    });
+    const canvasLevels = () =>
+      canvas.evaluate((node: HTMLCanvasElement) => {
+        const { data } = node.getContext('2d')!.getImageData(0, 0, node.width, node.height);
+        return Array.from({ length: node.width * node.height }, (_, i) => (data[i * 4 + 3] === 0 ? -1 : data[i * 4]));
+      });
     const zscaled = await canvasLevels();
     await page.getByLabel('Stretch', { exact: true }).selectOption('asinh');
     await page.waitForFunction(() => document.querySelector('[data-testid=cutout-canvas]')?.getAttribute('data-stretch') === 'asinh');
     const asinh = await canvasLevels();
     expect(asinh).not.toEqual(zscaled);
-    for (const [stretch, levels] of [['zscale', zscaled], ['asinh', asinh]] as const) {
+    for (const [stretch, levels] of [
+      ['zscale', zscaled],
+      ['asinh', asinh],
+    ] as const) {
       const expected = astropyLevels(fitsFile, stretch);
       if (!expected) continue;
       expect(levels.length).toBe(expected.length);
@@ -227,7 +254,9 @@ describe.skipIf(!enabled)('locus detail views', () => {
     }
     await expectNoSeriousViolations(page);
     await page.getByLabel('Colour map', { exact: true }).selectOption('viridis');
-    const [r, g, b] = await canvas.evaluate((node: HTMLCanvasElement) => Array.from(node.getContext('2d')!.getImageData(0, 0, 1, 1).data.slice(0, 3)));
+    const [r, g, b] = await canvas.evaluate((node: HTMLCanvasElement) =>
+      Array.from(node.getContext('2d')!.getImageData(0, 0, 1, 1).data.slice(0, 3)),
+    );
     expect(r === g && g === b).toBe(false);
     const download = page.waitForEvent('download');
     await page.getByTestId('cutout-download').click();
@@ -239,7 +268,10 @@ describe.skipIf(!enabled)('locus detail views', () => {
 
   it('shows and copies full precision in the alert properties and the locus properties', async () => {
     const table = page.locator('#locus-alerts');
-    await table.getByRole('button', { name: /^Show ztf_candidate:/ }).first().click();
+    await table
+      .getByRole('button', { name: /^Show ztf_candidate:/ })
+      .first()
+      .click();
     const cell = page.locator('[id^=alert-packet-] [data-full-value]').first();
     await cell.waitFor();
     const shown = (await cell.textContent()) ?? '';
@@ -271,7 +303,10 @@ describe.skipIf(!enabled)('locus detail views', () => {
       window.getSelection()!.addRange(range);
       const data = new DataTransfer();
       tableNode.dispatchEvent(new ClipboardEvent('copy', { clipboardData: data, bubbles: true, cancelable: true }));
-      return { text: data.getData('text/plain'), expected: Array.from(body.querySelectorAll('[data-full-value]')).map((n) => n.getAttribute('data-full-value')!) };
+      return {
+        text: data.getData('text/plain'),
+        expected: Array.from(body.querySelectorAll('[data-full-value]')).map((n) => n.getAttribute('data-full-value')!),
+      };
     });
     expect(expected.length).toBeGreaterThan(0);
     for (const value of expected) expect(text).toContain(value);

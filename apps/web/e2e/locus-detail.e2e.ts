@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { downloadBytes, expectNoSeriousViolations, firstLocusIds, open, pdfText } from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 
 const enabled = requireChromium();
 
@@ -19,7 +20,10 @@ describe.skipIf(!enabled)('locus detail', () => {
     session = await launchBrowser();
     page = await session.context.newPage();
     // The locus with the most measurements makes the richest lightcurve.
-    await open(page, `/loci?query=${encodeURIComponent(JSON.stringify({ currentPage: 1, filters: [], sortBy: 'properties.num_mag_values', sortDesc: true, perPage: 5 }))}`);
+    await open(
+      page,
+      `/loci?query=${encodeURIComponent(JSON.stringify({ currentPage: 1, filters: [], sortBy: 'properties.num_mag_values', sortDesc: true, perPage: 5 }))}`,
+    );
     [locusId] = await firstLocusIds(page);
   });
   afterAll(async () => {
@@ -118,7 +122,10 @@ describe.skipIf(!enabled)('locus detail', () => {
       const src = await page.getByTestId('thumbnail-gallery').locator('img').first().getAttribute('src');
       await page.getByRole('button', { name: 'Next alert' }).click();
       expect(await select.inputValue()).toBe(last);
-      await page.waitForFunction((before) => document.querySelector('[data-testid=thumbnail-gallery] img')?.getAttribute('src') !== before, src);
+      await page.waitForFunction(
+        (before) => document.querySelector('[data-testid=thumbnail-gallery] img')?.getAttribute('src') !== before,
+        src,
+      );
     }
     await page.getByRole('radio', { name: 'MJD' }).check();
     expect(await select.locator('option').first().textContent()).toMatch(/^\d+\.\d{5} /);
@@ -131,8 +138,16 @@ describe.skipIf(!enabled)('locus detail', () => {
     await table.scrollIntoViewIfNeeded();
     const mjds = (await table.locator('tbody tr td:first-child').allTextContents()).map(Number);
     expect(mjds).toEqual([...mjds].sort((a, b) => b - a));
-    expect(await page.getByText(/^Showing 1 to \d+ of \d+ entries$/).first().textContent()).toBeTruthy();
-    await table.getByRole('button', { name: /^Show / }).first().click();
+    expect(
+      await page
+        .getByText(/^Showing 1 to \d+ of \d+ entries$/)
+        .first()
+        .textContent(),
+    ).toBeTruthy();
+    await table
+      .getByRole('button', { name: /^Show / })
+      .first()
+      .click();
     await page.locator('[id^=alert-packet-]').first().waitFor();
   });
 
@@ -153,7 +168,10 @@ describe.skipIf(!enabled)('locus detail', () => {
     // Either the PDF arrives or the page shows why not (then the test fails with that message).
     const message = page.getByText(/^The finder chart could not be made/);
     const download = page.waitForEvent('download', { timeout: 60_000 }).catch(() => null);
-    const failure = message.waitFor({ timeout: 60_000 }).then(() => message.textContent(), () => null);
+    const failure = message.waitFor({ timeout: 60_000 }).then(
+      () => message.textContent(),
+      () => null,
+    );
     // The request is held back a moment so that the button can be seen disabled while it runs.
     const finderCharts = (url: URL) => url.pathname === `/v1/loci/${locusId}/finder-charts`;
     await page.route(finderCharts, async (route) => {
@@ -161,7 +179,9 @@ describe.skipIf(!enabled)('locus detail', () => {
       await route.continue();
     });
     await button.click();
-    await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.textContent?.includes('Finder Chart') && b.disabled));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('button')].some((b) => b.textContent?.includes('Finder Chart') && b.disabled),
+    );
     const file = await Promise.race([download, failure]);
     await page.unroute(finderCharts);
     if (file === null || typeof file === 'string') throw new Error(file ?? 'no finder chart was downloaded');
@@ -178,7 +198,8 @@ describe.skipIf(!enabled)('locus detail', () => {
     // that no survey of ours sends but a client-facing code must still be named right.
     const rubinLocus = 'ANT2026rubin0000001';
     const diaObjectId = '169298432598474793';
-    const header = 'time,alert_id,ant_mjd,ant_survey,ant_ra,ant_dec,ant_passband,ant_mag,ant_magerr,ant_maglim,ant_mag_corrected,ant_magerr_corrected,ant_magulim_corrected,ant_magllim_corrected';
+    const header =
+      'time,alert_id,ant_mjd,ant_survey,ant_ra,ant_dec,ant_passband,ant_mag,ant_magerr,ant_maglim,ant_mag_corrected,ant_magerr_corrected,ant_magulim_corrected,ant_magllim_corrected';
     const rows: [string, number, number, string, string, string, string][] = [
       ['lsst:169298432598474701', 60800.1, 4, 'u', '21.0', '0.1', ''],
       ['lsst:169298432598474702', 60800.2, 4, 'g', '20.5', '0.1', ''],
@@ -192,25 +213,55 @@ describe.skipIf(!enabled)('locus detail', () => {
       ['ztf_upper_limit:ZTF25aaaaaaa-2552120390115', 60805.1, 2, 'g', '', '', '20.4'],
       ['decam:1234567', 60806.1, 3, 'r', '', '', '23.0'],
     ];
-    const lightcurve = [header, ...rows.map(([id, mjd, survey, band, mag, err, lim]) => `x,${id},${mjd},${survey},150.0,2.0,${band},${mag},${err},${lim},,,,`)].join('\n');
-    const properties = { num_alerts: rows.length, num_mag_values: 8, newest_alert_observation_time: 60805.1, oldest_alert_observation_time: 60800.1, survey: { lsst: { dia_object_id: [diaObjectId] } } };
+    const lightcurve = [
+      header,
+      ...rows.map(([id, mjd, survey, band, mag, err, lim]) => `x,${id},${mjd},${survey},150.0,2.0,${band},${mag},${err},${lim},,,,`),
+    ].join('\n');
+    const properties = {
+      num_alerts: rows.length,
+      num_mag_values: 8,
+      newest_alert_observation_time: 60805.1,
+      oldest_alert_observation_time: 60800.1,
+      survey: { lsst: { dia_object_id: [diaObjectId] } },
+    };
     const locusDocument = {
-      data: { type: 'locus', id: rubinLocus, attributes: { ra: 150.0, dec: 2.0, htm16: 2 ** 35, properties, tags: [], catalogs: [], grav_wave_events: [], lightcurve }, meta: { coordinates: { galactic: { l: 236.8, b: 42.1 } } } },
+      data: {
+        type: 'locus',
+        id: rubinLocus,
+        attributes: { ra: 150.0, dec: 2.0, htm16: 2 ** 35, properties, tags: [], catalogs: [], grav_wave_events: [], lightcurve },
+        meta: { coordinates: { galactic: { l: 236.8, b: 42.1 } } },
+      },
       meta: { coordinates: { galactic: { l: 236.8, b: 42.1 } }, newest_thumbnails: [] },
     };
     const alertsDocument = {
       data: rows.map(([id, mjd, survey, band, mag, err, lim]) => ({
         type: 'alert',
         id,
-        attributes: { mjd, grav_wave_events: [], properties: { ant_mjd: mjd, ant_survey: survey, ant_passband: band, ...(mag ? { ant_mag: Number(mag), ant_magerr: Number(err) } : {}), ...(lim ? { ant_maglim: Number(lim) } : {}) } },
+        attributes: {
+          mjd,
+          grav_wave_events: [],
+          properties: {
+            ant_mjd: mjd,
+            ant_survey: survey,
+            ant_passband: band,
+            ...(mag ? { ant_mag: Number(mag), ant_magerr: Number(err) } : {}),
+            ...(lim ? { ant_maglim: Number(lim) } : {}),
+          },
+        },
       })),
       meta: { count: rows.length },
       links: {},
     };
     const rubinPage = await session.context.newPage();
     const json = (body: unknown) => ({ contentType: 'application/vnd.api+json', body: JSON.stringify(body) });
-    await rubinPage.route((url) => url.pathname === `/v1/loci/${rubinLocus}`, (route) => route.fulfill(json(locusDocument)));
-    await rubinPage.route((url) => url.pathname === `/v1/loci/${rubinLocus}/alerts`, (route) => route.fulfill(json(alertsDocument)));
+    await rubinPage.route(
+      (url) => url.pathname === `/v1/loci/${rubinLocus}`,
+      (route) => route.fulfill(json(locusDocument)),
+    );
+    await rubinPage.route(
+      (url) => url.pathname === `/v1/loci/${rubinLocus}/alerts`,
+      (route) => route.fulfill(json(alertsDocument)),
+    );
     try {
       await open(rubinPage, `/loci/${rubinLocus}`);
       expect(await rubinPage.title()).toBe(`${rubinLocus} | ANTARES`);
@@ -220,11 +271,33 @@ describe.skipIf(!enabled)('locus detail', () => {
 
       // Every limit drawn (by default only the informative ones are: locus-detail-views.e2e.ts).
       await rubinPage.getByLabel('All limits').check();
-      const legend = (category: string) => rubinPage.locator(`[data-testid=lightcurve] [data-legend^="${category}:"]`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-legend')));
-      expect(await legend('passband')).toEqual(['passband:u', 'passband:g', 'passband:r', 'passband:R', 'passband:i', 'passband:z', 'passband:y']);
-      expect(await legend('alertType')).toEqual(['ztf_detection', 'ztf_upper_limit', 'decam', 'rubin_detection', 'rubin_forced', 'rubin_upper_limit'].map((type) => `alertType:${type}`));
+      const legend = (category: string) =>
+        rubinPage
+          .locator(`[data-testid=lightcurve] [data-legend^="${category}:"]`)
+          .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-legend')));
+      expect(await legend('passband')).toEqual([
+        'passband:u',
+        'passband:g',
+        'passband:r',
+        'passband:R',
+        'passband:i',
+        'passband:z',
+        'passband:y',
+      ]);
+      expect(await legend('alertType')).toEqual(
+        ['ztf_detection', 'ztf_upper_limit', 'decam', 'rubin_detection', 'rubin_forced', 'rubin_upper_limit'].map(
+          (type) => `alertType:${type}`,
+        ),
+      );
       const typeLegend = await rubinPage.getByTestId('alert-type-legend').locator('ul').first().locator('li').allTextContents();
-      expect(typeLegend).toEqual(['1ZTF detection', '2ZTF upper limit', '3DECam', '4Rubin detection', '4Rubin forced measurement', '4Rubin upper limit']);
+      expect(typeLegend).toEqual([
+        '1ZTF detection',
+        '2ZTF upper limit',
+        '3DECam',
+        '4Rubin detection',
+        '4Rubin forced measurement',
+        '4Rubin upper limit',
+      ]);
       // The chart's legend has less room.
       for (const label of ['Rubin detection', 'Rubin forced meas.', 'Rubin upper limit', 'ZTF detection', 'ZTF upper limit', 'DECam']) {
         await rubinPage.locator('[data-testid=lightcurve] .legend-item', { hasText: label }).waitFor();
@@ -232,14 +305,23 @@ describe.skipIf(!enabled)('locus detail', () => {
       // One colour per passband, ZTF's R unlike Rubin's r.
       const colours = new Map<string, string>();
       for (const band of ['u', 'g', 'r', 'R', 'i', 'z', 'y']) {
-        colours.set(band, (await rubinPage.locator(`[data-testid=lightcurve] g.mark[data-passband="${band}"] path.symbol`).first().getAttribute('stroke')) ?? '');
+        colours.set(
+          band,
+          (await rubinPage
+            .locator(`[data-testid=lightcurve] g.mark[data-passband="${band}"] path.symbol`)
+            .first()
+            .getAttribute('stroke')) ?? '',
+        );
       }
       expect(new Set(colours.values()).size).toBe(7);
       expect(colours.get('R')).not.toBe(colours.get('r'));
 
       // Forced photometry without a magnitude is an upper limit; selecting a type shows only its marks.
       const marks = rubinPage.locator('[data-testid=lightcurve] g.mark');
-      const shown = () => marks.evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-alert-type'), n.getAttribute('data-passband'), n.getAttribute('data-kind')]));
+      const shown = () =>
+        marks.evaluateAll((nodes) =>
+          nodes.map((n) => [n.getAttribute('data-alert-type'), n.getAttribute('data-passband'), n.getAttribute('data-kind')]),
+        );
       const select = (type: string) => rubinPage.locator(`[data-testid=lightcurve] [data-legend="alertType:${type}"]`).click();
       await select('rubin_upper_limit');
       expect(await shown()).toEqual([['rubin_upper_limit', 'r', 'upper_limit']]);
@@ -251,7 +333,9 @@ describe.skipIf(!enabled)('locus detail', () => {
       expect(await marks.count()).toBe(rows.length);
       // The long alert ids survive the round trip (thumbnail selector values).
       expect(await rubinPage.getByTestId('thumbnail-alert-select').inputValue()).toBe('ztf_candidate:2552120390115015005');
-      expect(await rubinPage.getByTestId('thumbnail-alert-select').locator('option').first().getAttribute('value')).toBe('lsst:169298432598474701');
+      expect(await rubinPage.getByTestId('thumbnail-alert-select').locator('option').first().getAttribute('value')).toBe(
+        'lsst:169298432598474701',
+      );
       await expectNoSeriousViolations(rubinPage);
     } finally {
       await rubinPage.close();

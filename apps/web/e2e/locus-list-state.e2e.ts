@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { baseURL, expectNoSeriousViolations, firstLocusIds, listQuery, open } from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 
 // The locus list's URL state and search panel at their edges: a sort field the list does not offer,
 // a search with no results, and the script view following the list's sort.
@@ -9,8 +10,12 @@ const enabled = requireChromium();
 const DEFAULT_SORT = 'properties.newest_alert_observation_time';
 
 async function statistics(filters: unknown[] = []): Promise<{ min_num_measurements: number | null; max_num_measurements: number | null }> {
-  const query = filters.length ? `?elasticsearch_query%5Blocus_listing_statistic%5D=${encodeURIComponent(JSON.stringify({ query: { bool: { filter: filters } } }))}` : '';
-  const document = (await (await fetch(`${baseURL()}/v1/loci/statistics${query}`)).json()) as { data: { attributes: { min_num_measurements: number | null; max_num_measurements: number | null } } };
+  const query = filters.length
+    ? `?elasticsearch_query%5Blocus_listing_statistic%5D=${encodeURIComponent(JSON.stringify({ query: { bool: { filter: filters } } }))}`
+    : '';
+  const document = (await (await fetch(`${baseURL()}/v1/loci/statistics${query}`)).json()) as {
+    data: { attributes: { min_num_measurements: number | null; max_num_measurements: number | null } };
+  };
   return document.data.attributes;
 }
 
@@ -26,10 +31,15 @@ describe.skipIf(!enabled)('locus list state', () => {
     await session?.close();
   });
 
-  it('ignores an unknown sort field in the URL (like malformed JSON) and keeps the link\'s filters', async () => {
-    const filters = [{ type: 'query_string', field: { fields: ['properties.ztf_object_id', 'locus_id'], query: '*ZTF*' }, text: 'ID Lookup: ZTF' }];
+  it("ignores an unknown sort field in the URL (like malformed JSON) and keeps the link's filters", async () => {
+    const filters = [
+      { type: 'query_string', field: { fields: ['properties.ztf_object_id', 'locus_id'], query: '*ZTF*' }, text: 'ID Lookup: ZTF' },
+    ];
     for (const sortBy of ['no_such_field', 'properties.no_such_property', 'tags']) {
-      await open(page, `/loci?query=${encodeURIComponent(JSON.stringify({ currentPage: 2, filters, sortBy, sortDesc: false, perPage: 10 }))}`);
+      await open(
+        page,
+        `/loci?query=${encodeURIComponent(JSON.stringify({ currentPage: 2, filters, sortBy, sortDesc: false, perPage: 10 }))}`,
+      );
       await firstLocusIds(page);
       expect(await page.getByText('Error Completing Your Search').count(), sortBy).toBe(0);
       expect(listQuery(page), sortBy).toEqual({ currentPage: 1, filters, sortBy: DEFAULT_SORT, sortDesc: true, perPage: 10 });
@@ -62,7 +72,7 @@ describe.skipIf(!enabled)('locus list state', () => {
     expect(await page.getByTestId('num-measurements-empty').count()).toBe(0);
   });
 
-  it('describes and follows the list\'s current sort in the script view', async () => {
+  it("describes and follows the list's current sort in the script view", async () => {
     await open(page, '/loci');
     await firstLocusIds(page);
     await page.getByRole('button', { name: 'Script', exact: true }).click();

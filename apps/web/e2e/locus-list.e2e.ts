@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { baseURL, expectNoSeriousViolations, firstLocusIds, listQuery, open } from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 
 const enabled = requireChromium();
 
@@ -10,7 +11,10 @@ async function showing(page: Page): Promise<string> {
 }
 
 async function waitForShowing(page: Page, pattern: RegExp): Promise<string> {
-  await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid=showing-label]')?.textContent ?? ''), pattern.source);
+  await page.waitForFunction(
+    (source) => new RegExp(source).test(document.querySelector('[data-testid=showing-label]')?.textContent ?? ''),
+    pattern.source,
+  );
   return showing(page);
 }
 
@@ -29,10 +33,28 @@ describe.skipIf(!enabled)('locus list', () => {
   it('lists loci with the default query mirrored into the URL', async () => {
     await open(page, '/loci');
     await firstLocusIds(page);
-    expect(listQuery(page)).toEqual({ currentPage: 1, filters: [], sortBy: 'properties.newest_alert_observation_time', sortDesc: true, perPage: 25 });
+    expect(listQuery(page)).toEqual({
+      currentPage: 1,
+      filters: [],
+      sortBy: 'properties.newest_alert_observation_time',
+      sortDesc: true,
+      perPage: 25,
+    });
     expect(await showing(page)).toMatch(/^Showing 1-\d+ of \d+$/);
     const headers = await page.locator('table.locus-table thead th').allTextContents();
-    for (const header of ['ID', 'Newest Thumbnails', 'ZTF ID', 'RA', 'Dec', 'Latest Mag', 'Brightest Mag', '# Alerts', 'Latest Alert', 'First Alert', 'Actions']) {
+    for (const header of [
+      'ID',
+      'Newest Thumbnails',
+      'ZTF ID',
+      'RA',
+      'Dec',
+      'Latest Mag',
+      'Brightest Mag',
+      '# Alerts',
+      'Latest Alert',
+      'First Alert',
+      'Actions',
+    ]) {
       expect(headers.join('|')).toContain(header);
     }
     const firstRow = page.locator('[data-testid=locus-row]').first();
@@ -40,7 +62,12 @@ describe.skipIf(!enabled)('locus list', () => {
     expect(await firstRow.locator('td').nth(8).textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     await expect(firstRow.locator('img.thumb-flip').count()).resolves.toBe(3);
     // Numeric cells are right-aligned.
-    expect(await firstRow.locator('td').nth(3).evaluate((cell) => getComputedStyle(cell).textAlign)).toBe('right');
+    expect(
+      await firstRow
+        .locator('td')
+        .nth(3)
+        .evaluate((cell) => getComputedStyle(cell).textAlign),
+    ).toBe('right');
     await expectNoSeriousViolations(page);
     // At rest a row shows an ellipsis; hovering it shows the locus actions (view, favorite), nothing more.
     const view = firstRow.getByRole('link', { name: /^View ANT/ });
@@ -48,22 +75,36 @@ describe.skipIf(!enabled)('locus list', () => {
     await firstRow.hover();
     await view.waitFor({ state: 'visible' });
     expect(await firstRow.locator('.row-actions-hover').getByRole('button').count()).toBe(1);
-    expect(await firstRow.locator('.row-actions-hover').getByText(/comment|download|e-?mail/i).count()).toBe(0);
+    expect(
+      await firstRow
+        .locator('.row-actions-hover')
+        .getByText(/comment|download|e-?mail/i)
+        .count(),
+    ).toBe(0);
   });
 
   it('shows skeleton rows while loading and the server error detail on failure', async () => {
     // Held back for a moment so the loading state can be seen.
-    await page.route((url) => url.pathname === '/v1/loci', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.continue();
-    });
+    await page.route(
+      (url) => url.pathname === '/v1/loci',
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue();
+      },
+    );
     await page.goto(`${baseURL()}/loci`);
     await page.getByTestId('skeleton-row').first().waitFor();
     expect(await page.getByTestId('skeleton-row').count()).toBe(10);
     await firstLocusIds(page);
     await page.unroute((url) => url.pathname === '/v1/loci');
     // A filter the server refuses (no such field): its 400 detail is shown under the spec's heading.
-    const bad = { currentPage: 1, filters: [{ type: 'range', field: 'no_such_field', value: { gte: 1 }, text: 'Broken' }], sortBy: 'ra', sortDesc: true, perPage: 25 };
+    const bad = {
+      currentPage: 1,
+      filters: [{ type: 'range', field: 'no_such_field', value: { gte: 1 }, text: 'Broken' }],
+      sortBy: 'ra',
+      sortDesc: true,
+      perPage: 25,
+    };
     await open(page, `/loci?query=${encodeURIComponent(JSON.stringify(bad))}`);
     const alert = page.getByRole('alert').filter({ hasText: 'Error Completing Your Search' });
     await alert.waitFor();
@@ -119,7 +160,14 @@ describe.skipIf(!enabled)('locus list', () => {
     await page.route(`**/v1/alerts/${encodeURIComponent(rubinAlert)}`, (route) =>
       route.fulfill({
         contentType: 'application/vnd.api+json',
-        body: JSON.stringify({ data: { type: 'alert', id: rubinAlert, attributes: { survey: 'lsst' }, relationships: { locus: { data: { type: 'locus', id: locusId } } } } }),
+        body: JSON.stringify({
+          data: {
+            type: 'alert',
+            id: rubinAlert,
+            attributes: { survey: 'lsst' },
+            relationships: { locus: { data: { type: 'locus', id: locusId } } },
+          },
+        }),
       }),
     );
     await open(page, `/loci/lookup/${encodeURIComponent(rubinAlert)}`);
@@ -156,7 +204,10 @@ describe.skipIf(!enabled)('locus list', () => {
     await page.getByLabel('Radius', { exact: true }).fill('30');
     await page.getByLabel('Radius unit').selectOption('arcmin');
     await page.getByRole('button', { name: 'Apply Filters' }).click();
-    await page.waitForFunction((n) => JSON.parse(new URL(location.href).searchParams.get('query') ?? '{}').filters?.length === n, filtersBefore + 1);
+    await page.waitForFunction(
+      (n) => JSON.parse(new URL(location.href).searchParams.get('query') ?? '{}').filters?.length === n,
+      filtersBefore + 1,
+    );
     const cone = listQuery(page).filters.at(-1)!;
     expect(cone.type).toBe('sky_distance');
     expect(cone.text).toBe(`Cone Search: ${ra} ${dec} (30')`);
@@ -199,8 +250,17 @@ describe.skipIf(!enabled)('locus list', () => {
   it('ignores a malformed query parameter', async () => {
     await open(page, '/loci?query=%7Bnot-json');
     await firstLocusIds(page);
-    expect(listQuery(page)).toEqual({ currentPage: 1, filters: [], sortBy: 'properties.newest_alert_observation_time', sortDesc: true, perPage: 25 });
-    await open(page, `/loci?query=${encodeURIComponent(JSON.stringify({ currentPage: 1, filters: [], sortBy: 'ra', sortDesc: true, perPage: 7 }))}`);
+    expect(listQuery(page)).toEqual({
+      currentPage: 1,
+      filters: [],
+      sortBy: 'properties.newest_alert_observation_time',
+      sortDesc: true,
+      perPage: 25,
+    });
+    await open(
+      page,
+      `/loci?query=${encodeURIComponent(JSON.stringify({ currentPage: 1, filters: [], sortBy: 'ra', sortDesc: true, perPage: 7 }))}`,
+    );
     await firstLocusIds(page);
     expect(listQuery(page).perPage).toBe(25);
   });

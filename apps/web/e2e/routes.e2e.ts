@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
 import { expectNoSeriousViolations, firstLocusIds, open } from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 import { E2E_TEAM } from './support/team';
 
 const enabled = requireChromium();
@@ -22,7 +23,19 @@ describe.skipIf(!enabled)('routes and shell', () => {
     await open(page, '/');
     expect(new URL(page.url()).pathname).toBe('/loci');
     expect(await page.title()).toBe('ANTARES');
-    for (const label of ['Explore', 'Favorites', 'Filters', 'Tags', 'Watch Lists', 'Catalogs', 'Pipeline', 'Properties', 'FAQ', 'Team', 'Support']) {
+    for (const label of [
+      'Explore',
+      'Favorites',
+      'Filters',
+      'Tags',
+      'Watch Lists',
+      'Catalogs',
+      'Pipeline',
+      'Properties',
+      'FAQ',
+      'Team',
+      'Support',
+    ]) {
       await expect(page.getByRole('link', { name: label, exact: true }).count()).resolves.toBeGreaterThan(0);
     }
     const login = page.getByRole('link', { name: 'Login', exact: true });
@@ -58,13 +71,27 @@ describe.skipIf(!enabled)('routes and shell', () => {
   it('shows the logged-out prompts with the spec texts', async () => {
     await open(page, '/favorite-loci');
     await page.getByText("ANTARES allows you to save objects that you're studying so you can easily find them later.").waitFor();
-    await expect(page.getByRole('link', { name: 'Login to view your favorite data.' }).getAttribute('href')).resolves.toBe('/login?redirect=%2Ffavorite-loci');
+    await expect(page.getByRole('link', { name: 'Login to view your favorite data.' }).getAttribute('href')).resolves.toBe(
+      '/login?redirect=%2Ffavorite-loci',
+    );
     await open(page, '/watch-lists');
     await page.getByRole('link', { name: 'Login to create your first Watch List' }).waitFor();
   });
 
   it('sends logged-out users from login-required and admin routes to login with the redirect', async () => {
-    for (const path of ['/filters/create', '/filters/7', '/watch-lists/create', '/watch-lists/3', '/user/settings', '/admin/filters', '/admin/filters/2', '/admin/filter_runner', '/admin/user-management', '/admin/announcements', '/admin/announcements/create']) {
+    for (const path of [
+      '/filters/create',
+      '/filters/7',
+      '/watch-lists/create',
+      '/watch-lists/3',
+      '/user/settings',
+      '/admin/filters',
+      '/admin/filters/2',
+      '/admin/filter_runner',
+      '/admin/user-management',
+      '/admin/announcements',
+      '/admin/announcements/create',
+    ]) {
       await open(page, path);
       const url = new URL(page.url());
       expect(url.pathname, path).toBe('/login');
@@ -85,7 +112,11 @@ describe.skipIf(!enabled)('routes and shell', () => {
     expect(url.pathname).toBe('/loci');
     const query = JSON.parse(url.searchParams.get('query') ?? '{}');
     expect(query.filters).toEqual([
-      { type: 'query_string', field: { fields: ['properties.ztf_object_id', 'locus_id'], query: `*${locusId.slice(3, 12)}*` }, text: `ID Lookup: ${locusId.slice(3, 12)}` },
+      {
+        type: 'query_string',
+        field: { fields: ['properties.ztf_object_id', 'locus_id'], query: `*${locusId.slice(3, 12)}*` },
+        text: `ID Lookup: ${locusId.slice(3, 12)}`,
+      },
     ]);
     await expect(firstLocusIds(page)).resolves.toContain(locusId);
   });
@@ -99,7 +130,7 @@ describe.skipIf(!enabled)('routes and shell', () => {
 
   // The e2e server is started with ANTARES_TEAM_FILE naming support/team.ts's members; a deployment
   // under test (ANTARES_E2E_BASE_URL) has its own team.
-  it.skipIf(!inject('dataDir'))('shows the team of the deployment\'s team file, sorted by last name, with obfuscated e-mails', async () => {
+  it.skipIf(!inject('dataDir'))("shows the team of the deployment's team file, sorted by last name, with obfuscated e-mails", async () => {
     await open(page, '/team');
     const group = (title: string) => page.getByTestId(`team-group-${title}`);
     const names = (title: string) => group(title).locator('[data-testid=team-member] h3').allTextContents();
@@ -110,7 +141,9 @@ describe.skipIf(!enabled)('routes and shell', () => {
       await expect(card(member.name).getByText(member.title, { exact: true }).count()).resolves.toBe(1);
       if (member.bio) await expect(card(member.name).getByText(member.bio, { exact: true }).count()).resolves.toBe(1);
     }
-    await expect(card('Zoe Zimmerman').getByRole('link', { name: 'Zoe Zimmerman' }).getAttribute('href')).resolves.toBe('https://example.org/zoe');
+    await expect(card('Zoe Zimmerman').getByRole('link', { name: 'Zoe Zimmerman' }).getAttribute('href')).resolves.toBe(
+      'https://example.org/zoe',
+    );
     // Members without a photo get the default one; a member's own photo is shown as given.
     await expect(card('Ada M. Abbott').getByTestId('default-photo').count()).resolves.toBe(1);
     await expect(card('Ingrid van der Berg').getByTestId('default-photo').count()).resolves.toBe(1);
@@ -127,7 +160,9 @@ describe.skipIf(!enabled)('routes and shell', () => {
       await expect(link.getAttribute('href')).resolves.toBe('#');
       await expect(link.getAttribute('data-email')).resolves.toBe(email.split('').reverse().join(''));
       await link.hover();
-      await card(name).getByRole('link', { name: `E-mail ${email}` }).waitFor();
+      await card(name)
+        .getByRole('link', { name: `E-mail ${email}` })
+        .waitFor();
       await expect(link.textContent()).resolves.toBe(email);
       await expect(link.getAttribute('href')).resolves.toBe(`mailto:${email}`);
     }

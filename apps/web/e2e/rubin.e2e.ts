@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
 import type { Page } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
 import { baseURL, expectNoSeriousViolations, listQuery, open, watchPage } from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 import { dropAlertFiles, inboxStates, pollUntil } from './support/inbox';
 import { WEB_ROOT } from './support/server';
 
@@ -18,7 +20,11 @@ const dataDir = inject('dataDir');
 const FINK = path.resolve(WEB_ROOT, '../../../shared/data/fink-broker');
 
 /** Rubin schema 7.4: a detection with 2 earlier DiaSources (both removed by Level 1) and the brief's diaObjectId. */
-const EXAMPLE = { file: 'rubin_v7.4_fink/58804293150441522_58804293150441522.avro', diaObjectId: '3677566298566426694', diaSourceId: '58804293150441522' };
+const EXAMPLE = {
+  file: 'rubin_v7.4_fink/58804293150441522_58804293150441522.avro',
+  diaObjectId: '3677566298566426694',
+  diaSourceId: '58804293150441522',
+};
 /**
  * Rubin schema 7.4: an i-band detection with 4 earlier g-band DiaSources and 7 forced-photometry
  * points, 3 of them on visits without a DiaSource: two faint (upper limits, no ant_mag) and one
@@ -51,7 +57,9 @@ async function apiJson<T>(pathAndQuery: string): Promise<T> {
 /** The locus ids whose properties.survey.lsst.dia_object_id holds the id (a string term). */
 async function lociOfDiaObject(diaObjectId: string): Promise<string[]> {
   const query = { query: { bool: { filter: [{ term: { 'properties.survey.lsst.dia_object_id': diaObjectId } }] } } };
-  const document = await apiJson<{ data: { id: string }[] }>(`/loci?elasticsearch_query%5Blocus_listing%5D=${encodeURIComponent(JSON.stringify(query))}`);
+  const document = await apiJson<{ data: { id: string }[] }>(
+    `/loci?elasticsearch_query%5Blocus_listing%5D=${encodeURIComponent(JSON.stringify(query))}`,
+  );
   return document.data.map((locus) => locus.id);
 }
 
@@ -69,7 +77,10 @@ async function lookUp(page: Page, text: string): Promise<void> {
   const box = page.getByRole('search');
   await box.getByPlaceholder('Lookup Object by ID').fill(text);
   await box.getByRole('button', { name: 'Lookup' }).click();
-  await page.waitForFunction((expected) => JSON.parse(new URL(location.href).searchParams.get('query') ?? '{}').filters?.[0]?.text === expected, `ID Lookup: ${text}`);
+  await page.waitForFunction(
+    (expected) => JSON.parse(new URL(location.href).searchParams.get('query') ?? '{}').filters?.[0]?.text === expected,
+    `ID Lookup: ${text}`,
+  );
   await page.waitForLoadState('networkidle');
 }
 
@@ -83,16 +94,34 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
 
   beforeAll(async () => {
     const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
-    const files = dropAlertFiles(dataDir, [EXAMPLE, HISTORY, V9, MORE].map(({ file }) => path.join(FINK, file)), `rubin-${stamp}`);
-    const states = await pollUntil(() => Promise.resolve(inboxStates(dataDir, files)), (s) => !s.includes('waiting'), 120_000, 'Rubin inbox files');
+    const files = dropAlertFiles(
+      dataDir,
+      [EXAMPLE, HISTORY, V9, MORE].map(({ file }) => path.join(FINK, file)),
+      `rubin-${stamp}`,
+    );
+    const states = await pollUntil(
+      () => Promise.resolve(inboxStates(dataDir, files)),
+      (s) => !s.includes('waiting'),
+      120_000,
+      'Rubin inbox files',
+    );
     expect(states, 'the server took every Rubin file (inbox/done)').toEqual(files.map(() => 'done'));
     // Each file holds one packet, stored now or by an earlier run (ingesting is idempotent).
     for (const name of files) {
       const summary = JSON.parse(readFileSync(path.join(dataDir, 'inbox', 'done', `${name}.summary.json`), 'utf8'));
       expect(summary.packets_stored + summary.already_ingested, name).toBe(1);
     }
-    for (const [key, file] of [['example', EXAMPLE], ['history', HISTORY], ['v9', V9]] as const) {
-      const ids = await pollUntil(() => lociOfDiaObject(file.diaObjectId), (found) => found.length > 0, 30_000, `locus of diaObject ${file.diaObjectId}`);
+    for (const [key, file] of [
+      ['example', EXAMPLE],
+      ['history', HISTORY],
+      ['v9', V9],
+    ] as const) {
+      const ids = await pollUntil(
+        () => lociOfDiaObject(file.diaObjectId),
+        (found) => found.length > 0,
+        30_000,
+        `locus of diaObject ${file.diaObjectId}`,
+      );
       expect(ids, file.diaObjectId).toHaveLength(1);
       locus[key] = ids[0];
     }
@@ -121,8 +150,17 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     );
     const byId = new Map(historyAlerts.map((alert) => [alert.id, alert.attributes.properties]));
     // Every Rubin alert is ant_survey 4 (LSST, as TOMs read it); forced photometry is flagged (ADR 0013).
-    for (const [id, properties] of byId) expect([id, properties.ant_survey, properties.ant_forced_photometry]).toEqual([id, 4, id.startsWith('lsst_forced:') ? true : undefined]);
-    expect(byId.get(`lsst:${HISTORY.diaSourceId}`)).toMatchObject({ ant_passband: 'i', lsst_diaSource_diaSourceId: HISTORY.diaSourceId, lsst_diaSource_diaObjectId: HISTORY.diaObjectId });
+    for (const [id, properties] of byId)
+      expect([id, properties.ant_survey, properties.ant_forced_photometry]).toEqual([
+        id,
+        4,
+        id.startsWith('lsst_forced:') ? true : undefined,
+      ]);
+    expect(byId.get(`lsst:${HISTORY.diaSourceId}`)).toMatchObject({
+      ant_passband: 'i',
+      lsst_diaSource_diaSourceId: HISTORY.diaSourceId,
+      lsst_diaSource_diaObjectId: HISTORY.diaObjectId,
+    });
     expect(byId.get(HISTORY.forcedMeasurement)).toMatchObject({ ant_survey: 4, ant_passband: 'g' });
     expect(typeof byId.get(HISTORY.forcedMeasurement)?.ant_mag).toBe('number');
     for (const id of HISTORY.forcedLimits) {
@@ -139,7 +177,12 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     const raw = new URL(page.url()).searchParams.get('query') ?? '';
     expect(raw).toContain(`"value":"${EXAMPLE.diaObjectId}"`);
     expect(listQuery(page).filters).toEqual([
-      { type: 'term', field: 'properties.survey.lsst.dia_object_id', value: EXAMPLE.diaObjectId, text: `ID Lookup: ${EXAMPLE.diaObjectId}` },
+      {
+        type: 'term',
+        field: 'properties.survey.lsst.dia_object_id',
+        value: EXAMPLE.diaObjectId,
+        text: `ID Lookup: ${EXAMPLE.diaObjectId}`,
+      },
     ]);
     await expectListedLoci(page, [locus.example]);
     // The list row shows the locus' newest Rubin cutouts.
@@ -170,7 +213,9 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     const surveyValue = (await surveyRow.locator('td').nth(1).textContent()) ?? '';
     expect(JSON.parse(surveyValue)).toMatchObject({ lsst: { dia_object_id: [EXAMPLE.diaObjectId] } });
     expect(surveyValue).toContain(`"${EXAMPLE.diaObjectId}"`);
-    const newest = page.locator('#locus-properties tbody tr').filter({ has: page.locator('td:first-child', { hasText: /^newest_alert_id$/ }) });
+    const newest = page
+      .locator('#locus-properties tbody tr')
+      .filter({ has: page.locator('td:first-child', { hasText: /^newest_alert_id$/ }) });
     expect(await newest.locator('td').nth(1).textContent()).toBe(`lsst:${EXAMPLE.diaSourceId}`);
 
     // The same lookup by URL (/loci/lookup/{id}), and an 18-digit id of schema 9.0.
@@ -187,7 +232,9 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     await open(page, '/tags');
     for (const alertId of [`lsst:${HISTORY.diaSourceId}`, 'lsst:58804235763974145', HISTORY.forcedMeasurement]) {
       await lookUp(page, alertId);
-      expect(listQuery(page).filters).toEqual([{ type: 'terms', field: 'locus_id', value: [locus.history], text: `ID Lookup: ${alertId}` }]);
+      expect(listQuery(page).filters).toEqual([
+        { type: 'terms', field: 'locus_id', value: [locus.history], text: `ID Lookup: ${alertId}` },
+      ]);
       await expectListedLoci(page, [locus.history]);
     }
     await lookUp(page, `lsst:${EXAMPLE.diaSourceId}`);
@@ -205,21 +252,36 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     await lightcurve.locator('g.mark').first().waitFor();
     // Every limit drawn, one mark per alert (by default only the informative limits are).
     await page.getByLabel('All limits').check();
-    const legend = (category: string) => lightcurve.locator(`[data-legend^="${category}:"]`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-legend')));
+    const legend = (category: string) =>
+      lightcurve.locator(`[data-legend^="${category}:"]`).evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-legend')));
     expect(await legend('passband')).toEqual(['passband:g', 'passband:i']);
     expect(await legend('alertType')).toEqual(['alertType:rubin_detection', 'alertType:rubin_forced', 'alertType:rubin_upper_limit']);
-    for (const label of ['Rubin detection', 'Rubin forced meas.', 'Rubin upper limit']) await lightcurve.locator('.legend-item', { hasText: label }).waitFor();
+    for (const label of ['Rubin detection', 'Rubin forced meas.', 'Rubin upper limit'])
+      await lightcurve.locator('.legend-item', { hasText: label }).waitFor();
     const typeLegend = page.getByTestId('alert-type-legend');
     const types = await typeLegend.locator('ul').first().locator('li').allTextContents();
     expect(types).toEqual(['4Rubin detection', '4Rubin forced measurement', '4Rubin upper limit']);
 
     // One mark per alert, of its type and band: forced points without ant_mag are upper limits.
     const marks = lightcurve.locator('g.mark');
-    const drawn = await marks.evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-alert-type'), n.getAttribute('data-passband'), n.getAttribute('data-kind')].join(' ')));
-    const typeOf = (id: string, mag: unknown) => (!id.startsWith('lsst_forced:') ? 'rubin_detection' : typeof mag === 'number' ? 'rubin_forced' : 'rubin_upper_limit');
-    const expected = historyAlerts.map(({ id, attributes: { properties: p } }) => `${typeOf(id, p.ant_mag)} ${p.ant_passband} ${typeof p.ant_mag === 'number' ? 'magnitude' : 'upper_limit'}`);
+    const drawn = await marks.evaluateAll((nodes) =>
+      nodes.map((n) => [n.getAttribute('data-alert-type'), n.getAttribute('data-passband'), n.getAttribute('data-kind')].join(' ')),
+    );
+    const typeOf = (id: string, mag: unknown) =>
+      !id.startsWith('lsst_forced:') ? 'rubin_detection' : typeof mag === 'number' ? 'rubin_forced' : 'rubin_upper_limit';
+    const expected = historyAlerts.map(
+      ({ id, attributes: { properties: p } }) =>
+        `${typeOf(id, p.ant_mag)} ${p.ant_passband} ${typeof p.ant_mag === 'number' ? 'magnitude' : 'upper_limit'}`,
+    );
     expect(drawn.sort()).toEqual(expected.sort());
-    expect(drawn).toEqual(expect.arrayContaining(['rubin_detection g magnitude', 'rubin_detection i magnitude', 'rubin_forced g magnitude', 'rubin_upper_limit g upper_limit']));
+    expect(drawn).toEqual(
+      expect.arrayContaining([
+        'rubin_detection g magnitude',
+        'rubin_detection i magnitude',
+        'rubin_forced g magnitude',
+        'rubin_upper_limit g upper_limit',
+      ]),
+    );
     // g and i in their own colours.
     const colour = (band: string) => lightcurve.locator(`g.mark[data-passband="${band}"] path.symbol`).first().getAttribute('stroke');
     expect(await colour('g')).not.toBe(await colour('i'));
@@ -231,7 +293,8 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     for (const tick of ticks) expect(tick, `y tick ${tick}`).toBeLessThanOrEqual(32);
 
     // Selecting a legend entry shows only its marks: the forced measurement, then the upper limits.
-    const shownMarks = async () => (await marks.evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute('data-alert-type')} ${n.getAttribute('data-kind')}`))).sort();
+    const shownMarks = async () =>
+      (await marks.evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute('data-alert-type')} ${n.getAttribute('data-kind')}`))).sort();
     await lightcurve.locator('[data-legend="alertType:rubin_forced"]').click();
     expect(await shownMarks()).toEqual(['rubin_forced magnitude']);
     await lightcurve.locator('[data-legend="alertType:rubin_upper_limit"]').click();
@@ -254,14 +317,23 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     for (const type of ['science', 'template', 'difference']) {
       const image = gallery.getByAltText(`lsst:${HISTORY.diaSourceId} ${type} cutout`);
       await image.scrollIntoViewIfNeeded();
-      await page.waitForFunction((element) => (element as HTMLImageElement).complete && (element as HTMLImageElement).naturalWidth > 0, await image.elementHandle());
+      await page.waitForFunction(
+        (element) => (element as HTMLImageElement).complete && (element as HTMLImageElement).naturalWidth > 0,
+        await image.elementHandle(),
+      );
       // Rubin cutouts are 30x30 pixel FITS images.
-      expect(await image.evaluate((element) => [(element as HTMLImageElement).naturalWidth, (element as HTMLImageElement).naturalHeight])).toEqual([30, 30]);
+      expect(
+        await image.evaluate((element) => [(element as HTMLImageElement).naturalWidth, (element as HTMLImageElement).naturalHeight]),
+      ).toEqual([30, 30]);
       const src = (await image.getAttribute('src')) ?? '';
       expect(src).toMatch(/\/v1\/thumbnails\/diaSource58804311353720877_(sci|ref|diff)\.fits\.png$/);
       const response = await fetch(src);
       expect(response.headers.get('content-type')).toBe('image/png');
-      expect(Buffer.from(await response.arrayBuffer()).subarray(1, 4).toString('latin1')).toBe('PNG');
+      expect(
+        Buffer.from(await response.arrayBuffer())
+          .subarray(1, 4)
+          .toString('latin1'),
+      ).toBe('PNG');
     }
     // History points came without cutouts.
     await select.selectOption(HISTORY.forcedMeasurement);
@@ -273,7 +345,9 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     await open(page, `/loci/${locus.history}`);
     const table = page.locator('#locus-alerts');
     await table.locator('tbody tr').first().waitFor();
-    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
     const shown = rows.map((cells) => cells[4].replace(/^Show /, ''));
     expect(shown.sort()).toEqual(historyAlerts.map((alert) => alert.id).sort());
     // Upper limits have no magnitude; everything else shows it with 2 decimals.
@@ -289,9 +363,16 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
     const pages = page.getByRole('navigation', { name: `Properties of alert lsst:${HISTORY.diaSourceId} pages` });
     const values = new Map<string, string>();
     for (let n = 0; n < 40 && !(values.has('lsst_diaSource_diaObjectId') && values.has('lsst_diaSource_diaSourceId')); n++) {
-      for (const [key, value] of await packet.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')))) values.set(key, value);
+      for (const [key, value] of await packet
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''))))
+        values.set(key, value);
       const next = pages.getByLabel('Next page');
-      if ((await next.count()) === 0 || (await next.evaluate((element) => element.closest('.disabled') !== null || element.hasAttribute('disabled')))) break;
+      if (
+        (await next.count()) === 0 ||
+        (await next.evaluate((element) => element.closest('.disabled') !== null || element.hasAttribute('disabled')))
+      )
+        break;
       await next.click();
     }
     expect(values.get('lsst_diaSource_diaSourceId')).toBe(HISTORY.diaSourceId);

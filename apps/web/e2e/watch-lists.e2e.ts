@@ -1,12 +1,24 @@
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import path from 'node:path';
+
 import type { Page, Request } from 'playwright-core';
-import { launchBrowser, requireChromium, type BrowserSession } from './support/chromium';
-import { apiSession, baseURL, expectNoSeriousViolations, listQuery, login, open, registerAccount, watchPage, type Account } from './support/app';
-import { WEB_ROOT } from './support/server';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+import {
+  type Account,
+  apiSession,
+  baseURL,
+  expectNoSeriousViolations,
+  listQuery,
+  login,
+  open,
+  registerAccount,
+  watchPage,
+} from './support/app';
+import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 import { dropSimulatedAlerts, pollUntil } from './support/inbox';
+import { WEB_ROOT } from './support/server';
 
 const enabled = requireChromium();
 const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
@@ -17,7 +29,11 @@ type Api = Awaited<ReturnType<typeof apiSession>>;
 
 interface WatchListDocument {
   id: string;
-  attributes: { name: string; object_count: number; objects?: { right_ascension: number; declination: number; radius: number; comment: string | null }[] };
+  attributes: {
+    name: string;
+    object_count: number;
+    objects?: { right_ascension: number; declination: number; radius: number; comment: string | null }[];
+  };
 }
 
 async function json<T>(response: Response): Promise<T> {
@@ -45,7 +61,11 @@ function sessionUserId(page: Page): Promise<string> {
 
 /** Chooses a file in the objects field (a buffer, as a user would pick it). */
 async function chooseCsv(page: Page, name: string, content: string | Buffer): Promise<void> {
-  await page.setInputFiles('#watch-list-objects', { name, mimeType: 'text/csv', buffer: Buffer.isBuffer(content) ? content : Buffer.from(content) });
+  await page.setInputFiles('#watch-list-objects', {
+    name,
+    mimeType: 'text/csv',
+    buffer: Buffer.isBuffer(content) ? content : Buffer.from(content),
+  });
 }
 
 /** The simulated objects of a seed, with the positions the simulator will write alerts at (its own plan). */
@@ -84,7 +104,9 @@ describe.skipIf(!enabled)('watch lists', () => {
   it('asks logged-out users to log in, and a user without lists to create one', async () => {
     await open(page, '/watch-lists');
     await page.getByRole('heading', { name: 'Track Objects of Interest' }).waitFor();
-    await expect(page.getByRole('link', { name: 'Login to create your first Watch List' }).getAttribute('href')).resolves.toBe('/login?redirect=%2Fwatch-lists');
+    await expect(page.getByRole('link', { name: 'Login to create your first Watch List' }).getAttribute('href')).resolves.toBe(
+      '/login?redirect=%2Fwatch-lists',
+    );
 
     await login(page, account, '/watch-lists');
     expect(new URL(page.url()).pathname).toBe('/watch-lists');
@@ -103,7 +125,10 @@ describe.skipIf(!enabled)('watch lists', () => {
     await page.getByLabel('Name', { exact: true }).focus();
     await page.getByLabel('Description', { exact: true }).focus();
     await page.getByLabel('Slack Channel (optional)').focus();
-    await expect(page.locator('.invalid-feedback:visible').allTextContents()).resolves.toEqual(['Field is required.', 'Field is required.']);
+    await expect(page.locator('.invalid-feedback:visible').allTextContents()).resolves.toEqual([
+      'Field is required.',
+      'Field is required.',
+    ]);
     await page.getByLabel('Slack Channel (optional)').fill(`#${'c'.repeat(100)}`);
     await page.getByText('Field may not have more than 100 characters.').waitFor();
     await page.getByLabel('Slack Channel (optional)').fill('#e2e-watch');
@@ -158,7 +183,9 @@ describe.skipIf(!enabled)('watch lists', () => {
       route.fulfill({
         status: 400,
         contentType: 'application/vnd.api+json',
-        body: JSON.stringify({ errors: [{ status: '400', title: 'Bad Request', detail: 'objects[0].radius: Field must be between 0 and 0.01.' }] }),
+        body: JSON.stringify({
+          errors: [{ status: '400', title: 'Bad Request', detail: 'objects[0].radius: Field must be between 0 and 0.01.' }],
+        }),
       }),
     );
     try {
@@ -188,7 +215,9 @@ describe.skipIf(!enabled)('watch lists', () => {
 
   it('uploads a CSV with 100,000 rows and stores exactly its objects', async () => {
     // Empty lines here and there are skipped.
-    const csv = bigRows.map((o, i) => `${o.right_ascension},${o.declination},${o.radius},${o.comment}${i % 10_000 === 0 ? '\n' : ''}`).join('\n');
+    const csv = bigRows
+      .map((o, i) => `${o.right_ascension},${o.declination},${o.radius},${o.comment}${i % 10_000 === 0 ? '\n' : ''}`)
+      .join('\n');
     await page.getByLabel('Name', { exact: true }).fill('E2E hundred thousand');
     await page.getByLabel('Description', { exact: true }).fill('One hundred thousand objects from one CSV file.');
     await chooseCsv(page, 'big.csv', `${csv}\n`);
@@ -218,7 +247,12 @@ describe.skipIf(!enabled)('watch lists', () => {
   it('lists it and shows its objects paged in the detail page', async () => {
     const row = page.getByTestId('watch-list-row').filter({ hasText: 'E2E hundred thousand' });
     await row.waitFor();
-    expect((await row.locator('td').allTextContents()).slice(1, 5)).toEqual(['E2E hundred thousand', 'One hundred thousand objects from one CSV file.', '#e2e-watch', '100,000']);
+    expect((await row.locator('td').allTextContents()).slice(1, 5)).toEqual([
+      'E2E hundred thousand',
+      'One hundred thousand objects from one CSV file.',
+      '#e2e-watch',
+      '100,000',
+    ]);
     await expectNoSeriousViolations(page);
     await row.getByRole('link', { name: 'E2E hundred thousand' }).click();
     await page.waitForURL((url) => url.pathname === `/watch-lists/${bigId}`);
@@ -245,16 +279,27 @@ describe.skipIf(!enabled)('watch lists', () => {
     await open(page, '/watch-lists');
     const rows = page.getByTestId('watch-list-row');
     await rows.nth(3).waitFor();
-    expect(await rows.locator('td:nth-child(2)').allTextContents()).toEqual(['E2E range C', 'E2E range B', 'E2E range A', 'E2E hundred thousand']);
+    expect(await rows.locator('td:nth-child(2)').allTextContents()).toEqual([
+      'E2E range C',
+      'E2E range B',
+      'E2E range A',
+      'E2E hundred thousand',
+    ]);
     const del = page.getByRole('button', { name: 'Delete Watch List(s)' });
     expect(await del.isDisabled()).toBe(true);
-    const selected = async () => (await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('aria-selected') === 'true')));
+    const selected = async () => await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('aria-selected') === 'true'));
 
     await rows.nth(0).locator('td:nth-child(3)').click();
     expect(await selected()).toEqual([true, false, false, false]);
-    await rows.nth(2).locator('td:nth-child(3)').click({ modifiers: ['Shift'] });
+    await rows
+      .nth(2)
+      .locator('td:nth-child(3)')
+      .click({ modifiers: ['Shift'] });
     expect(await selected()).toEqual([true, true, true, false]);
-    await rows.nth(1).locator('td:nth-child(3)').click({ modifiers: ['Control'] });
+    await rows
+      .nth(1)
+      .locator('td:nth-child(3)')
+      .click({ modifiers: ['Control'] });
     expect(await selected()).toEqual([true, false, true, false]);
     // A plain click selects one row alone; the checkboxes toggle.
     await rows.nth(3).locator('td:nth-child(3)').click();
@@ -294,11 +339,18 @@ describe.skipIf(!enabled)('watch lists', () => {
       // Not a timing check: sequential deletions would wait here for ever.
       await Promise.race([
         sent,
-        new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${held.length} DELETE call(s) under way at once: not in parallel`)), 30_000)),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error(`only ${held.length} DELETE call(s) under way at once: not in parallel`)), 30_000),
+        ),
       ]);
       held.forEach((h) => h.release());
       expect(held.map((h) => h.url.split('/').at(-1)).sort()).toEqual([ids['E2E range A'], ids['E2E range C']].sort());
-      await pollUntil(() => rows.locator('td:nth-child(2)').allTextContents(), (names) => names.length === 2, 30_000, 'rows after deletion');
+      await pollUntil(
+        () => rows.locator('td:nth-child(2)').allTextContents(),
+        (names) => names.length === 2,
+        30_000,
+        'rows after deletion',
+      );
     } finally {
       held.forEach((h) => h.release());
       await page.unroute('**/v1/watch_lists/*');
@@ -353,8 +405,12 @@ describe.skipIf(!enabled)('watch lists', () => {
     // A locus of the seeded survey and the position of one of its detections.
     const loci = await json<{ data: { id: string }[] }>(await fetch(`${baseURL()}/v1/loci?page%5Blimit%5D=5`));
     const locusId = loci.data[0].id;
-    const alerts = await json<{ data: { attributes: { properties: Record<string, unknown> } }[] }>(await fetch(`${baseURL()}/v1/loci/${locusId}/alerts`));
-    const detection = alerts.data.map((a) => a.attributes.properties).find((p) => typeof p.ant_ra === 'number' && typeof p.ant_dec === 'number')!;
+    const alerts = await json<{ data: { attributes: { properties: Record<string, unknown> } }[] }>(
+      await fetch(`${baseURL()}/v1/loci/${locusId}/alerts`),
+    );
+    const detection = alerts.data
+      .map((a) => a.attributes.properties)
+      .find((p) => typeof p.ant_ra === 'number' && typeof p.ant_dec === 'number')!;
     const name = `E2E known source ${Date.now().toString(36)}`;
 
     await open(page, '/watch-lists/create');

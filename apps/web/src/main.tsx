@@ -1,13 +1,15 @@
+import 'bootstrap/dist/css/bootstrap.min.css';
+import './styles.css';
+
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { QueryClientProvider } from '@tanstack/react-query';
-import 'bootstrap/dist/css/bootstrap.min.css';
-import './styles.css';
-import { loadConfig } from './lib/config';
-import { checkSession, getSession, markSessionEndedAtStartup } from './lib/session';
-import { queryClient } from './lib/query-client';
+
 import { createAppRouter } from './app/router';
+import { loadConfig } from './lib/config';
+import { queryClient } from './lib/query-client';
+import { checkSession, getSession, markSessionEndedAtStartup } from './lib/session';
 
 async function start() {
   await loadConfig();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { CoordinateParseError, formatDecimal, formatSexagesimal, parseAngleWithUnit, parseCoordinates } from './coords.ts';
 
 // M31 written several ways. Hand conversion:

@@ -135,7 +135,9 @@ function parseUnsignedAxis(body: string, axis: Axis, original: string): number {
   if (body.includes(':')) {
     const fields = body.split(':');
     if (fields.length < 2 || fields.length > 3 || !fields.every((f) => PLAIN_NUMBER.test(f))) {
-      throw new CoordinateParseError(`${axis} "${original}" is not valid sexagesimal; expected e.g. ${axis === 'RA' ? '00:42:44.33' : '+41:16:09.01'}`);
+      throw new CoordinateParseError(
+        `${axis} "${original}" is not valid sexagesimal; expected e.g. ${axis === 'RA' ? '00:42:44.33' : '+41:16:09.01'}`,
+      );
     }
     const [whole, minutes, seconds] = fields.map(Number);
     // With colons, RA is in hours and Dec in degrees (the usual astronomical convention).
@@ -215,9 +217,7 @@ const UNIT_TO_DEGREES: ReadonlyArray<[RegExp, number]> = [
 export function parseAngleWithUnit(text: string): number {
   const match = new RegExp(`^\\s*((?:${NUMBER})(?:e[+-]?\\d+)?)\\s*(\\S+)\\s*$`, 'i').exec(text);
   if (!match) {
-    throw new CoordinateParseError(
-      `Expected a non-negative number followed by a unit (degree, arcmin or arcsec), got "${text}"`,
-    );
+    throw new CoordinateParseError(`Expected a non-negative number followed by a unit (degree, arcmin or arcsec), got "${text}"`);
   }
   const [, amount, unit] = match;
   const factor = UNIT_TO_DEGREES.find(([pattern]) => pattern.test(unit))?.[1];

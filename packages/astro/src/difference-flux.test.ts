@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { abMagToNanojansky, isDiffPosSign, limitingFlux, ztfDifferenceFlux } from './difference-flux.ts';
 
 describe('difference flux in nJy', () => {

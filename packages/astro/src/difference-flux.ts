@@ -34,7 +34,8 @@ export function ztfDifferenceFlux(magpsf: unknown, sigmapsf: unknown, isdiffpos:
   const sign = isDiffPosSign(isdiffpos);
   if (typeof magpsf !== 'number' || !Number.isFinite(magpsf) || sign === null) return null;
   const flux = sign * abMagToNanojansky(magpsf);
-  const fluxErr = typeof sigmapsf === 'number' && Number.isFinite(sigmapsf) && sigmapsf >= 0 ? (Math.abs(flux) * sigmapsf) / MAG_PER_LN_FLUX : undefined;
+  const fluxErr =
+    typeof sigmapsf === 'number' && Number.isFinite(sigmapsf) && sigmapsf >= 0 ? (Math.abs(flux) * sigmapsf) / MAG_PER_LN_FLUX : undefined;
   return { flux, fluxErr };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { galacticToIcrs, icrsToGalactic } from './galactic.ts';
 import { angularSeparationDeg } from './sphere.ts';
 
@@ -32,7 +33,12 @@ describe('icrsToGalactic', () => {
   });
 
   it('is inverted by galacticToIcrs', () => {
-    for (const [ra, dec] of [[10.68458, 41.26917], [266.405, -28.93617], [300, -80], [0, 0]]) {
+    for (const [ra, dec] of [
+      [10.68458, 41.26917],
+      [266.405, -28.93617],
+      [300, -80],
+      [0, 0],
+    ]) {
       const { l, b } = icrsToGalactic(ra, dec);
       const back = galacticToIcrs(l, b);
       expect(angularSeparationDeg(ra, dec, back.ra, back.dec)).toBeLessThan(1e-10);

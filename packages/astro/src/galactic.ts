@@ -9,11 +9,14 @@
 import { radecToUnitVector, unitVectorToRadec } from './sphere.ts';
 import type { Vec3 } from './vec3.ts';
 
+// The matrix with every digit the reference prints; float64 keeps what it can.
+/* eslint-disable no-loss-of-precision */
 const ICRS_TO_GALACTIC: readonly Vec3[] = [
   [-0.054875560416215368492398900454, -0.873437090234885048760383168409, -0.483835015548713226831774175116],
   [+0.494109427875583673525222371358, -0.444829629960011178146614061616, +0.746982244497218890527388004556],
-  [-0.867666149019004701181616534570, -0.198076373431201528180486091412, +0.455983776175066922272100478348],
+  [-0.86766614901900470118161653457, -0.198076373431201528180486091412, +0.455983776175066922272100478348],
 ];
+/* eslint-enable no-loss-of-precision */
 
 function rotate(matrix: readonly Vec3[], v: Vec3): Vec3 {
   return [

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { angularSeparationDeg } from './sphere.ts';
-import { randomGenerator } from './test-random.ts';
+
 import {
-  HEALPIX_MAX_ORDER, healpixFromUniq, healpixNestCenter, healpixNestPixel, healpixNestPixelNumber, healpixPixelAreaSr, healpixPixelCount, healpixUniq,
+  HEALPIX_MAX_ORDER,
+  healpixFromUniq,
+  healpixNestCenter,
+  healpixNestPixel,
+  healpixNestPixelNumber,
+  healpixPixelAreaSr,
+  healpixPixelCount,
+  healpixUniq,
 } from './healpix.ts';
 import { CredibleSkyMap } from './skymap.ts';
+import { angularSeparationDeg } from './sphere.ts';
+import { randomGenerator } from './test-random.ts';
 
 describe('HEALPix NESTED', () => {
   it('numbers the 12 base pixels as the HEALPix papers draw them', () => {
@@ -68,8 +76,15 @@ describe('credible regions', () => {
     const density: number[] = [];
     const a0 = healpixPixelAreaSr(0);
     const a1 = healpixPixelAreaSr(1);
-    for (let p = 0; p < 12; p++) if (p !== 4) { uniq.push(healpixUniq(0, BigInt(p))); density.push(0.05 / a0); }
-    [0.3, 0.1, 0.03, 0.02].forEach((prob, k) => { uniq.push(healpixUniq(1, BigInt(16 + k))); density.push(prob / a1); });
+    for (let p = 0; p < 12; p++)
+      if (p !== 4) {
+        uniq.push(healpixUniq(0, BigInt(p)));
+        density.push(0.05 / a0);
+      }
+    [0.3, 0.1, 0.03, 0.02].forEach((prob, k) => {
+      uniq.push(healpixUniq(1, BigInt(16 + k)));
+      density.push(prob / a1);
+    });
     const map = CredibleSkyMap.fromUniq(uniq, density);
     expect(map.totalProbability).toBeCloseTo(1, 12);
     const deg2 = (sr: number) => sr * (180 / Math.PI) ** 2;

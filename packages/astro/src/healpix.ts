@@ -20,12 +20,13 @@ function spread(x: number): bigint {
 }
 function compress(v: bigint): number {
   let x = 0;
-  for (let bit = 0, factor = 1; v > 0n; bit++, v >>= 2n, factor *= 2) if (v & 1n) x += factor;
+  for (let factor = 1; v > 0n; v >>= 2n, factor *= 2) if (v & 1n) x += factor;
   return x;
 }
 
 function checkOrder(order: number): number {
-  if (!Number.isInteger(order) || order < 0 || order > HEALPIX_MAX_ORDER) throw new RangeError(`HEALPix order must be 0..${HEALPIX_MAX_ORDER}, got ${order}`);
+  if (!Number.isInteger(order) || order < 0 || order > HEALPIX_MAX_ORDER)
+    throw new RangeError(`HEALPix order must be 0..${HEALPIX_MAX_ORDER}, got ${order}`);
   return 2 ** order;
 }
 

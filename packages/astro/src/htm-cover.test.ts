@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { randomGenerator } from './test-random.ts';
-import { htmCircleCover, type HtmIdRange } from './htm-cover.ts';
-import { htmId } from './htm.ts';
-import { ARCSEC, angularSeparationDeg } from './sphere.ts';
 
+import { htmId } from './htm.ts';
+import { htmCircleCover, type HtmIdRange } from './htm-cover.ts';
+import { angularSeparationDeg, ARCSEC } from './sphere.ts';
+import { randomGenerator } from './test-random.ts';
 
 const toRad = Math.PI / 180;
 
@@ -121,7 +121,13 @@ describe('htmCircleCover', () => {
   });
 
   it('stays tight for tiny circles: 0.1 and 1 arcsec need only a handful of 5-arcsec trixels', () => {
-    for (const [ra, dec] of [[10.68458, 41.26917], [0, 0], [0, 90], [359.99999, -89.99999], [90, 0]] as Center[]) {
+    for (const [ra, dec] of [
+      [10.68458, 41.26917],
+      [0, 0],
+      [0, 90],
+      [359.99999, -89.99999],
+      [90, 0],
+    ] as Center[]) {
       for (const radius of [0.1 * ARCSEC, ARCSEC]) {
         const ranges = htmCircleCover(ra, dec, radius);
         expect(isCovered(ranges, htmId(ra, dec))).toBe(true);
@@ -134,7 +140,12 @@ describe('htmCircleCover', () => {
   it('is tight for larger circles: points at 1.5 r are almost never inside the cover', () => {
     // Trixels are ~5 arcsec at level 16, so for r >= 1 arcmin a ring at 1.5 r
     // should fall outside a reasonable 48-range cover.
-    for (const [ra, dec, radius] of [[123.4, -45.6, 10], [123.4, -45.6, 1], [0, 90, 1], [10, 10, 1 / 60]]) {
+    for (const [ra, dec, radius] of [
+      [123.4, -45.6, 10],
+      [123.4, -45.6, 1],
+      [0, 90, 1],
+      [10, 10, 1 / 60],
+    ]) {
       const ranges = htmCircleCover(ra, dec, radius);
       let covered = 0;
       const samples = 720;

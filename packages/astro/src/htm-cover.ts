@@ -14,16 +14,9 @@
  * refine individual partial trixels that still fit, then emit the remaining
  * partial trixels whole.
  */
-import { capIntersectsTriangle, type SphericalCap } from './spherical-cap.ts';
-import {
-  HTM_DEFAULT_LEVEL,
-  HTM_MAX_LEVEL,
-  HTM_ROOT_IDS,
-  htmChildTriangles,
-  htmRootTriangle,
-  type Triangle,
-} from './htm.ts';
+import { HTM_DEFAULT_LEVEL, HTM_MAX_LEVEL, HTM_ROOT_IDS, htmChildTriangles, htmRootTriangle, type Triangle } from './htm.ts';
 import { RAD_PER_DEG, radecToUnitVector } from './sphere.ts';
+import { capIntersectsTriangle, type SphericalCap } from './spherical-cap.ts';
 import { negate } from './vec3.ts';
 
 export interface HtmCoverOptions {
@@ -183,12 +176,7 @@ function validateCoverArguments(raDeg: number, decDeg: number, radiusDeg: number
   }
 }
 
-export function htmCircleCover(
-  raDeg: number,
-  decDeg: number,
-  radiusDeg: number,
-  options: HtmCoverOptions = {},
-): HtmIdRange[] {
+export function htmCircleCover(raDeg: number, decDeg: number, radiusDeg: number, options: HtmCoverOptions = {}): HtmIdRange[] {
   const targetLevel = options.level ?? HTM_DEFAULT_LEVEL;
   const maxRanges = options.maxRanges ?? HTM_COVER_DEFAULT_MAX_RANGES;
   validateCoverArguments(raDeg, decDeg, radiusDeg, targetLevel, maxRanges);

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { randomGenerator } from './test-random.ts';
-import {
-  htmId,
-  htmIdRangeAtLevel,
-  htmIdToName,
-  htmLevelOfId,
-  htmNameToId,
-  htmTrixelVertices,
-} from './htm.ts';
 
+import { htmId, htmIdRangeAtLevel, htmIdToName, htmLevelOfId, htmNameToId, htmTrixelVertices } from './htm.ts';
+import { randomGenerator } from './test-random.ts';
 
 type V = [number, number, number];
 
@@ -34,10 +27,23 @@ function naiveHtmId(raDeg: number, decDeg: number, level: number): bigint {
     const n = Math.sqrt(s[0] ** 2 + s[1] ** 2 + s[2] ** 2);
     return [s[0] / n, s[1] / n, s[2] / n];
   };
-  const v: V[] = [[0, 0, 1], [1, 0, 0], [0, 1, 0], [-1, 0, 0], [0, -1, 0], [0, 0, -1]];
+  const v: V[] = [
+    [0, 0, 1],
+    [1, 0, 0],
+    [0, 1, 0],
+    [-1, 0, 0],
+    [0, -1, 0],
+    [0, 0, -1],
+  ];
   const roots: Array<[bigint, V[]]> = [
-    [8n, [v[1], v[5], v[2]]], [9n, [v[2], v[5], v[3]]], [10n, [v[3], v[5], v[4]]], [11n, [v[4], v[5], v[1]]],
-    [12n, [v[1], v[0], v[4]]], [13n, [v[4], v[0], v[3]]], [14n, [v[3], v[0], v[2]]], [15n, [v[2], v[0], v[1]]],
+    [8n, [v[1], v[5], v[2]]],
+    [9n, [v[2], v[5], v[3]]],
+    [10n, [v[3], v[5], v[4]]],
+    [11n, [v[4], v[5], v[1]]],
+    [12n, [v[1], v[0], v[4]]],
+    [13n, [v[4], v[0], v[3]]],
+    [14n, [v[3], v[0], v[2]]],
+    [15n, [v[2], v[0], v[1]]],
   ];
   let [id, tri] = roots.reduce((best, root) => (barycentricMin(root[1]) > barycentricMin(best[1]) ? root : best));
   for (let depth = 0; depth < level; depth++) {
@@ -45,7 +51,12 @@ function naiveHtmId(raDeg: number, decDeg: number, level: number): bigint {
     const w0 = mid(b, c);
     const w1 = mid(a, c);
     const w2 = mid(a, b);
-    const children: V[][] = [[a, w2, w1], [b, w0, w2], [c, w1, w0], [w0, w1, w2]];
+    const children: V[][] = [
+      [a, w2, w1],
+      [b, w0, w2],
+      [c, w1, w0],
+      [w0, w1, w2],
+    ];
     const scores = children.map(barycentricMin);
     const k = scores.indexOf(Math.max(...scores));
     id = id * 4n + BigInt(k);

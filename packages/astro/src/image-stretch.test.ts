@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { minMaxInterval, normalizeImage, percentileInterval, stretch, zscale, type StretchName } from './image-stretch.ts';
+
+import { minMaxInterval, normalizeImage, percentileInterval, stretch, type StretchName, zscale } from './image-stretch.ts';
 import { astropyMissing, runPython } from './test-python.ts';
 import { randomGenerator } from './test-random.ts';
 
@@ -40,32 +41,35 @@ describe('image intervals and stretches', () => {
     }
   });
 
-  it.skipIf(astropyMissing !== null)('agrees with astropy ZScaleInterval, PercentileInterval and the Linear/Log/Asinh/Sqrt stretches', () => {
-    const images = [cutout(1), cutout(2), new Float32Array(63 * 63).map((_, i) => (i % 97) * 0.5 - 10)];
-    const expected = runPython<{ zscale: number[][]; percentile: number[][]; stretched: Record<string, number[]> }>(
-      [
-        'import numpy as np',
-        'from astropy.visualization import ZScaleInterval, PercentileInterval, LinearStretch, LogStretch, AsinhStretch, SqrtStretch',
-        "imgs = [np.array([np.nan if v is None else v for v in im], dtype=np.float32) for im in data['images']]",
-        'z = [list(ZScaleInterval().get_limits(im)) for im in imgs]',
-        'p = [list(PercentileInterval(99.5).get_limits(im)) for im in imgs]',
-        "x = np.array(data['x'])",
-        "s = {'linear': LinearStretch()(x).tolist(), 'log': LogStretch()(x).tolist(), 'asinh': AsinhStretch()(x).tolist(), 'sqrt': SqrtStretch()(x).tolist()}",
-        "print(json.dumps({'zscale': [[float(a), float(b)] for a, b in z], 'percentile': [[float(a), float(b)] for a, b in p], 'stretched': s}))",
-      ].join('\n'),
-      // JSON has no NaN: send null for it.
-      { images: images.map((im) => Array.from(im, (v) => (Number.isFinite(v) ? v : null))), x: [0, 0.001, 0.01, 0.1, 0.25, 0.5, 0.9, 1] },
-    );
-    images.forEach((image, i) => {
-      const [lo, hi] = zscale(image)!;
-      expect(lo).toBeCloseTo(expected.zscale[i][0], 3);
-      expect(hi).toBeCloseTo(expected.zscale[i][1], 3);
-      const [plo, phi] = percentileInterval(image, 99.5)!;
-      expect(plo).toBeCloseTo(expected.percentile[i][0], 3);
-      expect(phi).toBeCloseTo(expected.percentile[i][1], 3);
-    });
-    for (const [name, values] of Object.entries(expected.stretched)) {
-      [0, 0.001, 0.01, 0.1, 0.25, 0.5, 0.9, 1].forEach((x, k) => expect(stretch(name as StretchName, x)).toBeCloseTo(values[k], 10));
-    }
-  });
+  it.skipIf(astropyMissing !== null)(
+    'agrees with astropy ZScaleInterval, PercentileInterval and the Linear/Log/Asinh/Sqrt stretches',
+    () => {
+      const images = [cutout(1), cutout(2), new Float32Array(63 * 63).map((_, i) => (i % 97) * 0.5 - 10)];
+      const expected = runPython<{ zscale: number[][]; percentile: number[][]; stretched: Record<string, number[]> }>(
+        [
+          'import numpy as np',
+          'from astropy.visualization import ZScaleInterval, PercentileInterval, LinearStretch, LogStretch, AsinhStretch, SqrtStretch',
+          "imgs = [np.array([np.nan if v is None else v for v in im], dtype=np.float32) for im in data['images']]",
+          'z = [list(ZScaleInterval().get_limits(im)) for im in imgs]',
+          'p = [list(PercentileInterval(99.5).get_limits(im)) for im in imgs]',
+          "x = np.array(data['x'])",
+          "s = {'linear': LinearStretch()(x).tolist(), 'log': LogStretch()(x).tolist(), 'asinh': AsinhStretch()(x).tolist(), 'sqrt': SqrtStretch()(x).tolist()}",
+          "print(json.dumps({'zscale': [[float(a), float(b)] for a, b in z], 'percentile': [[float(a), float(b)] for a, b in p], 'stretched': s}))",
+        ].join('\n'),
+        // JSON has no NaN: send null for it.
+        { images: images.map((im) => Array.from(im, (v) => (Number.isFinite(v) ? v : null))), x: [0, 0.001, 0.01, 0.1, 0.25, 0.5, 0.9, 1] },
+      );
+      images.forEach((image, i) => {
+        const [lo, hi] = zscale(image)!;
+        expect(lo).toBeCloseTo(expected.zscale[i][0], 3);
+        expect(hi).toBeCloseTo(expected.zscale[i][1], 3);
+        const [plo, phi] = percentileInterval(image, 99.5)!;
+        expect(plo).toBeCloseTo(expected.percentile[i][0], 3);
+        expect(phi).toBeCloseTo(expected.percentile[i][1], 3);
+      });
+      for (const [name, values] of Object.entries(expected.stretched)) {
+        [0, 0.001, 0.01, 0.1, 0.25, 0.5, 0.9, 1].forEach((x, k) => expect(stretch(name as StretchName, x)).toBeCloseTo(values[k], 10));
+      }
+    },
+  );
 });

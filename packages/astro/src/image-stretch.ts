@@ -19,24 +19,51 @@ export function sortNumbers(a: Float64Array): Float64Array {
     while (hi - lo >= 16) {
       const mid = (lo + hi) >>> 1;
       // median of three -> a[mid], with a[lo] <= a[mid] <= a[hi]
-      if (a[mid] < a[lo]) { const t = a[mid]; a[mid] = a[lo]; a[lo] = t; }
-      if (a[hi] < a[lo]) { const t = a[hi]; a[hi] = a[lo]; a[lo] = t; }
-      if (a[hi] < a[mid]) { const t = a[hi]; a[hi] = a[mid]; a[mid] = t; }
+      if (a[mid] < a[lo]) {
+        const t = a[mid];
+        a[mid] = a[lo];
+        a[lo] = t;
+      }
+      if (a[hi] < a[lo]) {
+        const t = a[hi];
+        a[hi] = a[lo];
+        a[lo] = t;
+      }
+      if (a[hi] < a[mid]) {
+        const t = a[hi];
+        a[hi] = a[mid];
+        a[mid] = t;
+      }
       const pivot = a[mid];
       let i = lo;
       let j = hi;
       while (i <= j) {
         while (a[i] < pivot) i++;
         while (a[j] > pivot) j--;
-        if (i <= j) { const t = a[i]; a[i] = a[j]; a[j] = t; i++; j--; }
+        if (i <= j) {
+          const t = a[i];
+          a[i] = a[j];
+          a[j] = t;
+          i++;
+          j--;
+        }
       }
       // recurse (via the stack) into the smaller side, loop on the larger: O(log n) stack
-      if (j - lo < hi - i) { stack.push(i, hi); hi = j; } else { stack.push(lo, j); lo = i; }
+      if (j - lo < hi - i) {
+        stack.push(i, hi);
+        hi = j;
+      } else {
+        stack.push(lo, j);
+        lo = i;
+      }
     }
     for (let k = lo + 1; k <= hi; k++) {
       const v = a[k];
       let m = k - 1;
-      while (m >= lo && a[m] > v) { a[m + 1] = a[m]; m--; }
+      while (m >= lo && a[m] > v) {
+        a[m + 1] = a[m];
+        m--;
+      }
       a[m + 1] = v;
     }
   }
@@ -65,7 +92,10 @@ export function zscale(values: ArrayLike<number>, nSamples = 1000, contrast = 0.
   let vmin = samples[0];
   let vmax = samples[npix - 1];
 
-  const maxReject = 0.5, minNpixels = 5, krej = 2.5, maxIterations = 5;
+  const maxReject = 0.5,
+    minNpixels = 5,
+    krej = 2.5,
+    maxIterations = 5;
   const minpix = Math.max(minNpixels, Math.floor(npix * maxReject));
   const ngrow = Math.max(1, Math.floor(npix * 0.01));
   let badpix = new Uint8Array(npix);
@@ -76,10 +106,18 @@ export function zscale(values: ArrayLike<number>, nSamples = 1000, contrast = 0.
   for (let iter = 0; iter < maxIterations; iter++) {
     if (ngoodpix >= lastNgoodpix || ngoodpix < minpix) break;
     // Weighted least-squares line through (index, sample) over the good pixels.
-    let sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    let sw = 0,
+      sx = 0,
+      sy = 0,
+      sxx = 0,
+      sxy = 0;
     for (let i = 0; i < npix; i++) {
       if (badpix[i]) continue;
-      sw++; sx += i; sy += samples[i]; sxx += i * i; sxy += i * samples[i];
+      sw++;
+      sx += i;
+      sy += samples[i];
+      sxx += i * i;
+      sxy += i * samples[i];
     }
     const den = sw * sxx - sx * sx;
     slope = den !== 0 ? (sw * sxy - sx * sy) / den : 0;

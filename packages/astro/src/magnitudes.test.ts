@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { correctedMagnitude, correctedMagnitudeLimits, fluxToMag, magToFlux } from './magnitudes.ts';
 
 describe('fluxToMag / magToFlux', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { frequencyGrid, lombScargle, periodogram } from './periodogram.ts';
 import { foldPhase } from './phase-fold.ts';
 import { astropyMissing, runPython } from './test-python.ts';
@@ -28,8 +29,13 @@ function sinusoid(seed: number, period: number, nights: number, noise = 0.05) {
 }
 
 describe('Lomb-Scargle periodogram', () => {
-  it('recovers a synthetic sinusoid\'s period within 0.1 %', () => {
-    for (const [seed, period] of [[1, 0.3712], [2, 0.5843], [3, 2.417], [4, 0.2611]] as const) {
+  it("recovers a synthetic sinusoid's period within 0.1 %", () => {
+    for (const [seed, period] of [
+      [1, 0.3712],
+      [2, 0.5843],
+      [3, 2.417],
+      [4, 0.2611],
+    ] as const) {
       const data = sinusoid(seed, period, 40);
       const result = periodogram(data)!;
       expect(Math.abs(result.bestPeriod - period) / period).toBeLessThan(0.001);
@@ -45,7 +51,7 @@ describe('Lomb-Scargle periodogram', () => {
     expect(Array.from(lombScargle({ t, y: t.map(() => 3) }, [0.5, 0.8]))).toEqual([0, 0]);
   });
 
-  it('builds astropy\'s autofrequency grid with a floor of 10 cycles a day', () => {
+  it("builds astropy's autofrequency grid with a floor of 10 cycles a day", () => {
     const { frequencies } = frequencyGrid([0, 10]);
     expect(frequencies[0]).toBeCloseTo(0.01, 12); // half of 1 / (10 d x 5)
     expect(frequencies[1] - frequencies[0]).toBeCloseTo(0.02, 12);

@@ -130,7 +130,12 @@ export function lombScargle(input: PeriodogramInput, frequencies: ArrayLike<numb
       }
     }
     // Weighted sums; y is centred so sum(w y) = 0.
-    let C = 0, S = 0, YC = 0, YS = 0, CC = 0, SS = 0, CS = 0;
+    let C = 0,
+      S = 0,
+      YC = 0,
+      YS = 0,
+      CC = 0,
+      CS = 0;
     for (let i = 0; i < n; i++) {
       const wi = w[i];
       const c = cos[i];
@@ -142,7 +147,7 @@ export function lombScargle(input: PeriodogramInput, frequencies: ArrayLike<numb
       CC += wi * c * c;
       CS += wi * c * s;
     }
-    SS = 1 - CC;
+    let SS = 1 - CC;
     CC -= C * C;
     SS -= S * S;
     CS -= C * S;
@@ -199,7 +204,7 @@ export function periodogram(input: PeriodogramInput, options: GridOptions = {}):
     // peak's centre to a small fraction of a step.
     const [a, b, c] = [power[best - 1], power[best], power[best + 1]];
     const denominator = a - 2 * b + c;
-    if (denominator < 0) bestFrequency += (0.5 * (a - c) / denominator) * (frequencies[best + 1] - frequencies[best]);
+    if (denominator < 0) bestFrequency += ((0.5 * (a - c)) / denominator) * (frequencies[best + 1] - frequencies[best]);
   }
   return { frequencies, power, bestFrequency, bestPeriod: 1 / bestFrequency, bestPower: power[best] };
 }

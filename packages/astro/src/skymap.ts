@@ -95,7 +95,11 @@ export class CredibleSkyMap {
   static fromNested(order: number, probability: ArrayLike<number>): CredibleSkyMap {
     const area = healpixPixelAreaSr(order);
     const n = probability.length;
-    return new CredibleSkyMap(new Uint8Array(n).fill(order), Float64Array.from({ length: n }, (_, i) => i), Float64Array.from(probability, (p) => p / area));
+    return new CredibleSkyMap(
+      new Uint8Array(n).fill(order),
+      Float64Array.from({ length: n }, (_, i) => i),
+      Float64Array.from(probability, (p) => p / area),
+    );
   }
 
   /** A multi-order map: NUNIQ ids with a probability density per steradian (the FITS PROBDENSITY column). */

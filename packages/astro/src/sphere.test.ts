@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ARCSEC, MAS, angularSeparationDeg, normalizeRa, radecToUnitVector, unitVectorToRadec } from './sphere.ts';
+
+import { angularSeparationDeg, ARCSEC, MAS, normalizeRa, radecToUnitVector, unitVectorToRadec } from './sphere.ts';
 
 const dms = (d: number, m: number, s: number): number => d + m / 60 + s / 3600;
 
@@ -48,7 +49,7 @@ describe('angularSeparationDeg', () => {
     for (const dec of [0, 41.26917, -75, 89.5]) {
       const ra2 = 10.68458 + MAS / Math.cos((dec * Math.PI) / 180);
       const deltaRa = ra2 - 10.68458;
-      const expected = ((2 * Math.asin(Math.cos((dec * Math.PI) / 180) * Math.sin((deltaRa * Math.PI) / 360))) * 180) / Math.PI;
+      const expected = (2 * Math.asin(Math.cos((dec * Math.PI) / 180) * Math.sin((deltaRa * Math.PI) / 360)) * 180) / Math.PI;
       const got = angularSeparationDeg(10.68458, dec, ra2, dec);
       expect(Math.abs(got - expected) / expected).toBeLessThan(1e-9);
     }

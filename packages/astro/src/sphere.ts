@@ -57,8 +57,7 @@ export function radecToUnitVector(raDeg: number, decDeg: number): Vec3 {
   const c = Math.cos(remainder);
   const s = Math.sin(remainder);
   // "0 - x" rather than "-x" so exact zeros stay +0 instead of -0.
-  const [cosRa, sinRa] =
-    quadrant === 0 ? [c, s] : quadrant === 1 ? [0 - s, c] : quadrant === 2 ? [0 - c, 0 - s] : [s, 0 - c];
+  const [cosRa, sinRa] = quadrant === 0 ? [c, s] : quadrant === 1 ? [0 - s, c] : quadrant === 2 ? [0 - c, 0 - s] : [s, 0 - c];
   const dec = decDeg * RAD_PER_DEG;
   const cosDec = Math.cos(dec);
   return [cosDec * cosRa, cosDec * sinRa, Math.sin(dec)];

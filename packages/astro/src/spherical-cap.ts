@@ -4,8 +4,8 @@
  * Used by the HTM cover; written so that rounding can only make a triangle
  * look *more* intersecting, never less (callers add a radius margin).
  */
-import { chordSquared, cross, dot, norm, subtract, type Vec3 } from './vec3.ts';
 import type { Triangle } from './htm.ts';
+import { chordSquared, cross, dot, norm, subtract, type Vec3 } from './vec3.ts';
 
 export interface SphericalCap {
   /** Unit vector of the centre. */

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MJD_EPOCH_JD,
-  dateToMjd,
-  formatMjdAsUtc,
-  jdToMjd,
-  mjdToDate,
-  mjdToJd,
-  unixSecondsToMjd,
-} from './time.ts';
+
+import { dateToMjd, formatMjdAsUtc, jdToMjd, MJD_EPOCH_JD, mjdToDate, mjdToJd, unixSecondsToMjd } from './time.ts';
 
 describe('MJD conversions', () => {
   it('uses the standard MJD epoch JD 2400000.5', () => {

@@ -9,7 +9,10 @@ export type PageParseResult = { ok: true; limit: number; offset: number } | { ok
 export function parsePage(limitText: unknown, offsetText: unknown, defaultLimit = DEFAULT_PAGE_LIMIT): PageParseResult {
   const limit = limitText === undefined ? defaultLimit : wholeNumber(limitText);
   if (limit === null || limit < PAGE_LIMIT_MIN || limit > PAGE_LIMIT_MAX) {
-    return { ok: false, message: `page[limit] must be a whole number from ${PAGE_LIMIT_MIN} to ${PAGE_LIMIT_MAX}, got "${String(limitText)}"` };
+    return {
+      ok: false,
+      message: `page[limit] must be a whole number from ${PAGE_LIMIT_MIN} to ${PAGE_LIMIT_MAX}, got "${String(limitText)}"`,
+    };
   }
   const offset = offsetText === undefined ? 0 : wholeNumber(offsetText);
   if (offset === null || offset < 0) {

@@ -47,7 +47,8 @@ export const rules = {
   username: ((value) => {
     if (value.trim() === '') return MESSAGES.required;
     return value.length < LIMITS.usernameMin || value.length > LIMITS.usernameMax
-      ? MESSAGES.lengthBetween(LIMITS.usernameMin, LIMITS.usernameMax) : null;
+      ? MESSAGES.lengthBetween(LIMITS.usernameMin, LIMITS.usernameMax)
+      : null;
   }) as Rule,
   email: ((value) => {
     if (value.trim() === '') return MESSAGES.required;
@@ -60,7 +61,10 @@ export const rules = {
     }
     return /\d/.test(value) && /[A-Z]/.test(value) ? null : MESSAGES.passwordStrength;
   }) as Rule,
-  maxLength: (n: number): Rule => (value) => (value.length > n ? MESSAGES.maxLength(n) : null),
+  maxLength:
+    (n: number): Rule =>
+    (value) =>
+      value.length > n ? MESSAGES.maxLength(n) : null,
 };
 
 /** Runs rules in order; the first failure's message, or null. */

@@ -1,22 +1,41 @@
-export { openDatabase, type OpenedDatabase, type OpenOptions, type DatabaseKind } from './open.ts';
 export { migrate } from './migrate.ts';
-export type { Database, JsonObject } from './schema.ts';
-export { LocusRepository, type LocusRow, type NewLocus, type LocusUpdate } from './repositories/loci.ts';
+export { type DatabaseKind, openDatabase, type OpenedDatabase, type OpenOptions } from './open.ts';
 export { AlertRepository, type AlertRow, type NewAlert } from './repositories/alerts.ts';
-export { ThumbnailRepository, type ThumbnailInfo, type NewThumbnail, type ThumbnailType } from './repositories/thumbnails.ts';
-export { compileLocusSearch, type CompiledLocusSearch } from './search/locus-query.ts';
-export { SearchQueryError, parseLocusSort, fieldOf, type LocusSort, type LocusField } from './search/locus-fields.ts';
-export { Repositories } from './repositories/index.ts';
-export { createTestDatabase, type TestDatabase } from './testing.ts';
-export { UserRepository, RevokedTokenRepository, type UserRow } from './repositories/users.ts';
 export { AnnotationRepository, type AnnotationRow } from './repositories/annotations.ts';
 export { AnnouncementRepository, type AnnouncementRow } from './repositories/announcements.ts';
-export { compileListFilter, compileListSort } from './search/list-filter.ts';
-export { FilterRepository, type FilterRow, type FilterVersionRow, type FilterViewer } from './repositories/filters.ts';
-export { TagRepository, type TagRow } from './repositories/tags.ts';
-export { WatchListRepository, type WatchListRow, type WatchObjectRow, type NewWatchObject, type WatchTarget, type WatchCircle } from './repositories/watch-lists.ts';
+export {
+  type CatalogCandidate,
+  type CatalogMatchRow,
+  CatalogRepository,
+  type CatalogRow,
+  type NewCatalogObject,
+} from './repositories/catalogs.ts';
 export { ChatOutboxRepository, type ChatOutboxRow } from './repositories/chat-outbox.ts';
-export { StreamRepository, type StreamMessageRow } from './repositories/streams.ts';
-export { GravWaveRepository, type GravWaveNoticeRow, type GravWaveEventRow, type NewGravWaveNotice, type GravWaveAssociation } from './repositories/grav-waves.ts';
-export { CatalogRepository, type CatalogRow, type NewCatalogObject, type CatalogCandidate, type CatalogMatchRow } from './repositories/catalogs.ts';
-export { Level2RunRepository, type Level2RunRecord } from './repositories/level2-runs.ts';
+export { FilterRepository, type FilterRow, type FilterVersionRow, type FilterViewer } from './repositories/filters.ts';
+export {
+  type GravWaveAssociation,
+  type GravWaveEventRow,
+  type GravWaveNoticeRow,
+  GravWaveRepository,
+  type NewGravWaveNotice,
+} from './repositories/grav-waves.ts';
+export { Repositories } from './repositories/index.ts';
+export { type Level2RunRecord, Level2RunRepository } from './repositories/level2-runs.ts';
+export { LocusRepository, type LocusRow, type LocusUpdate, type NewLocus } from './repositories/loci.ts';
+export { type StreamMessageRow, StreamRepository } from './repositories/streams.ts';
+export { TagRepository, type TagRow } from './repositories/tags.ts';
+export { type NewThumbnail, type ThumbnailInfo, ThumbnailRepository, type ThumbnailType } from './repositories/thumbnails.ts';
+export { RevokedTokenRepository, UserRepository, type UserRow } from './repositories/users.ts';
+export {
+  type NewWatchObject,
+  type WatchCircle,
+  WatchListRepository,
+  type WatchListRow,
+  type WatchObjectRow,
+  type WatchTarget,
+} from './repositories/watch-lists.ts';
+export type { Database, JsonObject } from './schema.ts';
+export { compileListFilter, compileListSort } from './search/list-filter.ts';
+export { fieldOf, type LocusField, type LocusSort, parseLocusSort, SearchQueryError } from './search/locus-fields.ts';
+export { type CompiledLocusSearch, compileLocusSearch } from './search/locus-query.ts';
+export { createTestDatabase, type TestDatabase } from './testing.ts';

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import { fileURLToPath } from 'node:url';
+
+import { type Kysely, sql } from 'kysely';
+
 import type { Database } from './schema.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -10,10 +12,10 @@ const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '
 export async function migrate(db: Kysely<Database>): Promise<string[]> {
   await sql`CREATE TABLE IF NOT EXISTS schema_migrations (
     version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(db);
-  const applied = new Set(
-    (await db.selectFrom('schema_migrations').select('version').execute()).map((row) => row.version),
-  );
-  const files = readdirSync(MIGRATIONS_DIR).filter((file) => file.endsWith('.sql')).sort();
+  const applied = new Set((await db.selectFrom('schema_migrations').select('version').execute()).map((row) => row.version));
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((file) => file.endsWith('.sql'))
+    .sort();
   const newlyApplied: string[] = [];
   for (const file of files) {
     const version = file.replace(/\.sql$/, '');

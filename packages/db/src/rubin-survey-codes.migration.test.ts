@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { migrate } from './migrate.ts';
-import { createTestDatabase, type TestDatabase } from './testing.ts';
 import type { JsonObject } from './schema.ts';
+import { createTestDatabase, type TestDatabase } from './testing.ts';
 
 // Migration 0011 on a database that holds alerts stored with the old Rubin codes (detections 3, forced
 // photometry 4 without a flag): it is taken back out of schema_migrations and applied again, as it is
@@ -12,9 +13,21 @@ let database: TestDatabase;
 
 const rubinFields = { lsst_diaSource_diaSourceId: '169298432598474793', lsst_diaSource_psfFlux: 1234.5, lsst_diaSource_band: 'r' };
 const OLD_ALERTS: Array<{ alert_id: string; survey: string; properties: JsonObject }> = [
-  { alert_id: 'lsst:169298432598474793', survey: 'lsst', properties: { ant_survey: 3, ant_mag: 23.2, ant_magerr: 0.1, ant_maglim: 24.1, ant_passband: 'r', ...rubinFields } },
-  { alert_id: 'lsst_forced:169298432598474800', survey: 'lsst', properties: { ant_survey: 4, ant_mag: 22.9, ant_magerr: 0.2, ant_maglim: 24.0, ant_passband: 'g', lsst_diaForcedSource_psfFlux: 2000 } },
-  { alert_id: 'lsst_forced:169298432598474801', survey: 'lsst', properties: { ant_survey: 4, ant_maglim: 24.3, ant_passband: 'y', lsst_diaForcedSource_psfFlux: -12 } },
+  {
+    alert_id: 'lsst:169298432598474793',
+    survey: 'lsst',
+    properties: { ant_survey: 3, ant_mag: 23.2, ant_magerr: 0.1, ant_maglim: 24.1, ant_passband: 'r', ...rubinFields },
+  },
+  {
+    alert_id: 'lsst_forced:169298432598474800',
+    survey: 'lsst',
+    properties: { ant_survey: 4, ant_mag: 22.9, ant_magerr: 0.2, ant_maglim: 24.0, ant_passband: 'g', lsst_diaForcedSource_psfFlux: 2000 },
+  },
+  {
+    alert_id: 'lsst_forced:169298432598474801',
+    survey: 'lsst',
+    properties: { ant_survey: 4, ant_maglim: 24.3, ant_passband: 'y', lsst_diaForcedSource_psfFlux: -12 },
+  },
   { alert_id: 'ztf_candidate:2552120390115015005', survey: 'ztf', properties: { ant_survey: 1, ant_mag: 19.5, ant_passband: 'R' } },
   { alert_id: 'ztf_upper_limit:ZTF21abcdefg-1234', survey: 'ztf', properties: { ant_survey: 2, ant_maglim: 20.5, ant_passband: 'g' } },
 ];
@@ -26,9 +39,14 @@ async function propertiesById(): Promise<Map<string, JsonObject>> {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await database.repos.alerts.insertMany(OLD_ALERTS.map((alert, i) => ({
-    ...alert, locus_id: 'ANT2026rubincodes', mjd: 60800 + i, summary: { ant_mag: 20 },
-  })));
+  await database.repos.alerts.insertMany(
+    OLD_ALERTS.map((alert, i) => ({
+      ...alert,
+      locus_id: 'ANT2026rubincodes',
+      mjd: 60800 + i,
+      summary: { ant_mag: 20 },
+    })),
+  );
   await sql`DELETE FROM schema_migrations WHERE version = ${MIGRATION}`.execute(database.db);
 });
 

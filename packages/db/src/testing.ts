@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import pg from 'pg';
+
 import { migrate } from './migrate.ts';
 import { openDatabase, type OpenedDatabase } from './open.ts';
 import { Repositories } from './repositories/index.ts';

@@ -1,7 +1,8 @@
-import pg from 'pg';
 import { htmId } from '@antares/astro';
 import { migrate, openDatabase, Repositories } from '@antares/db';
 import { buildServer, loadConfig } from '@antares/server';
+import pg from 'pg';
+
 import { describeLatencies } from './stats.ts';
 
 const TAGS = ['high_snr', 'extragalactic', 'nuclear_transient', 'in_m31', 'young_extragalactic_candidate', 'lc_feature_extractor'];
@@ -28,19 +29,27 @@ export async function benchApi(args: string[]): Promise<void> {
   console.log(`API latency over HTTP, PostgreSQL, ${loci.toLocaleString('en')} loci (sequential requests after a warm-up)`);
 
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const cone = (arcsec: number) => () => {
     const ra = random() * 360;
     const dec = Math.asin(2 * random() - 1) * (180 / Math.PI);
-    const query = { query: { bool: { filter: { sky_distance: { distance: `${arcsec / 3600} degree`, htm16: { center: `${ra} ${dec}` } } } } } };
+    const query = {
+      query: { bool: { filter: { sky_distance: { distance: `${arcsec / 3600} degree`, htm16: { center: `${ra} ${dec}` } } } } },
+    };
     return `/v1/loci?elasticsearch_query%5Blocus_listing%5D=${encodeURIComponent(JSON.stringify(query))}`;
   };
   const listing = () => {
     const lo = 2 + Math.floor(random() * 20);
-    const query = { query: { bool: { filter: [
-      { range: { 'properties.num_mag_values': { gte: lo, lte: lo + 30 } } },
-      { term: { tags: TAGS[Math.floor(random() * TAGS.length)] } },
-    ] } } };
+    const query = {
+      query: {
+        bool: {
+          filter: [
+            { range: { 'properties.num_mag_values': { gte: lo, lte: lo + 30 } } },
+            { term: { tags: TAGS[Math.floor(random() * TAGS.length)] } },
+          ],
+        },
+      },
+    };
     return `/v1/loci?sort=-properties.newest_alert_observation_time&page%5Blimit%5D=25&elasticsearch_query%5Blocus_listing%5D=${encodeURIComponent(JSON.stringify(query))}`;
   };
   const cases: Array<[string, () => string, string]> = [
@@ -84,7 +93,7 @@ async function ensureLoci(repos: Repositories, wanted: number): Promise<void> {
   if (have >= wanted) return;
   console.log(`Loading ${(wanted - have).toLocaleString('en')} synthetic loci (once; later runs reuse them)...`);
   let seed = have + 1;
-  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   const started = Date.now();
   while (have < wanted) {
     const batch = [];
@@ -95,11 +104,16 @@ async function ensureLoci(repos: Repositories, wanted: number): Promise<void> {
       const newest = 60000 + random() * 1500;
       batch.push({
         locus_id: `ANT2026bench${String(have + i).padStart(8, '0')}`,
-        ra, dec, htm16: htmId(ra, dec),
+        ra,
+        dec,
+        htm16: htmId(ra, dec),
         properties: {
-          num_alerts: n + Math.floor(random() * 5), num_mag_values: n,
-          newest_alert_observation_time: newest, oldest_alert_observation_time: newest - random() * 300,
-          newest_alert_magnitude: 16 + random() * 5, brightest_alert_magnitude: 15 + random() * 5,
+          num_alerts: n + Math.floor(random() * 5),
+          num_mag_values: n,
+          newest_alert_observation_time: newest,
+          oldest_alert_observation_time: newest - random() * 300,
+          newest_alert_magnitude: 16 + random() * 5,
+          brightest_alert_magnitude: 15 + random() * 5,
           ztf_object_id: `ZTF26b${(have + i).toString(36).padStart(6, 'a')}`,
         },
         tags: TAGS.filter(() => random() < 0.15),
@@ -107,7 +121,8 @@ async function ensureLoci(repos: Repositories, wanted: number): Promise<void> {
     }
     await repos.loci.bulkInsert(batch);
     have += batch.length;
-    if (have % 100_000 === 0) process.stderr.write(`  ${have.toLocaleString('en')} loci (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+    if (have % 100_000 === 0)
+      process.stderr.write(`  ${have.toLocaleString('en')} loci (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
   }
   await repos.loci.analyze();
 }

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
+import { randomGenerator } from '@antares/astro/test-random';
 import { migrate, openDatabase, Repositories } from '@antares/db';
 import { importCatalog, ingestFiles } from '@antares/pipeline';
-import { randomGenerator } from '@antares/astro/test-random';
+
 import { argValue, benchSurvey, freshDatabase } from './ingest.ts';
 
 /**
@@ -18,7 +20,10 @@ export async function benchCrossmatch(args: string[]): Promise<void> {
   const csv = path.join(csvDir, 'catalog.csv');
   const random = randomGenerator(5);
   const lines = ['id,ra,dec,mag'];
-  for (let i = 0; i < rows; i++) lines.push(`${i},${(360 * random()).toFixed(6)},${((Math.asin(2 * random() - 1) * 180) / Math.PI).toFixed(6)},${(10 + 10 * random()).toFixed(2)}`);
+  for (let i = 0; i < rows; i++)
+    lines.push(
+      `${i},${(360 * random()).toFixed(6)},${((Math.asin(2 * random() - 1) * 180) / Math.PI).toFixed(6)},${(10 + 10 * random()).toFixed(2)}`,
+    );
   writeFileSync(csv, `${lines.join('\n')}\n`);
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const rates: number[] = [];
@@ -38,7 +43,9 @@ export async function benchCrossmatch(args: string[]): Promise<void> {
         const stats = await ingestFiles(repos, files);
         const seconds = (performance.now() - started) / 1000;
         rates.push(seconds / stats.packetsRead);
-        console.log(`ingest ${withCatalog ? 'with' : 'without'} the catalog: ${stats.packetsRead} alerts in ${seconds.toFixed(1)} s (${(stats.packetsRead / seconds).toFixed(0)} alerts/s)`);
+        console.log(
+          `ingest ${withCatalog ? 'with' : 'without'} the catalog: ${stats.packetsRead} alerts in ${seconds.toFixed(1)} s (${(stats.packetsRead / seconds).toFixed(0)} alerts/s)`,
+        );
       } finally {
         await database.close();
       }

@@ -1,5 +1,6 @@
 import { compileLocusSearch, migrate, openDatabase, Repositories } from '@antares/db';
 import { ensureShippedFilters, FilterSandboxPool, ingestFiles, Level2Stage } from '@antares/pipeline';
+
 import { benchSurvey, freshDatabase } from './ingest.ts';
 
 /**
@@ -20,9 +21,11 @@ export async function benchFilterPipeline(args: string[]): Promise<void> {
     const started = performance.now();
     const stats = await ingestFiles(repos, files, { level2 });
     const seconds = (performance.now() - started) / 1000;
-    console.log(`Pipeline with ${level2.filterCount} shipped filters on PostgreSQL: ${stats.packetsRead} packets, ${level2.stats.lociRun} locus runs, `
-      + `${level2.stats.tagsAdded} tags, ${level2.stats.failures} filter failures in ${seconds.toFixed(1)} s: `
-      + `${(stats.packetsRead / seconds).toFixed(0)} alerts/s (target >= 500)`);
+    console.log(
+      `Pipeline with ${level2.filterCount} shipped filters on PostgreSQL: ${stats.packetsRead} packets, ${level2.stats.lociRun} locus runs, ` +
+        `${level2.stats.tagsAdded} tags, ${level2.stats.failures} filter failures in ${seconds.toFixed(1)} s: ` +
+        `${(stats.packetsRead / seconds).toFixed(0)} alerts/s (target >= 500)`,
+    );
     const counts: string[] = [];
     for (const tag of (await repos.tags.list({ sort: 'id', limit: 100, offset: 0 })).rows) {
       const search = compileLocusSearch({ query: { bool: { filter: { term: { tags: tag.tag_id } } } } });

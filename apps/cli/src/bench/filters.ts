@@ -1,5 +1,6 @@
-import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites, type LocusForFilter } from '@antares/pipeline';
 import { randomGenerator } from '@antares/astro/test-random';
+import { APT_INSTALL, FilterSandboxPool, type LocusForFilter, missingSandboxPrerequisites } from '@antares/pipeline';
+
 import { percentile } from './stats.ts';
 
 const TRIVIAL = `import antares.devkit as dk
@@ -25,13 +26,17 @@ export async function benchFilters(args: string[]): Promise<void> {
     const loaded = await pool.load('trivial', TRIVIAL);
     if (!loaded.ok) throw new Error(`the trivial filter did not load: ${loaded.error?.message}`);
     await pool.run('trivial', loci.slice(0, 200)); // warm-up: imports, first allocations
-    console.log(`Trivial filter, ${total} loci of ${loci[0].alerts.length} alerts (${Object.keys(loci[0].alerts[0].properties ?? {}).length} properties each), one sandboxed worker:`);
+    console.log(
+      `Trivial filter, ${total} loci of ${loci[0].alerts.length} alerts (${Object.keys(loci[0].alerts[0].properties ?? {}).length} properties each), one sandboxed worker:`,
+    );
     // First sight: every alert of these loci is new to the worker and goes in full (as a locus' new
     // alerts do in Level 2). After it the worker holds them all, and each batch size below measures the
     // steady state, where a locus' alerts go as ids (as the earlier alerts of an updated locus do).
     const first = performance.now();
     for (let i = 0; i < total; i += 500) await pool.runBatch('trivial', loci.slice(i, i + 500));
-    console.log(`  first sight, batches of 500: ${((performance.now() - first) / total).toFixed(3)} ms per locus end to end (all ${loci[0].alerts.length} alerts sent in full)`);
+    console.log(
+      `  first sight, batches of 500: ${((performance.now() - first) / total).toFixed(3)} ms per locus end to end (all ${loci[0].alerts.length} alerts sent in full)`,
+    );
     for (const size of [1, 10, 100, 500]) {
       const count = size === 1 ? Math.min(total, 500) : total;
       const inFilter: number[] = [];
@@ -41,8 +46,10 @@ export async function benchFilters(args: string[]): Promise<void> {
         for (const r of batch.reports) inFilter.push(r.t * 1000);
       }
       const perLocus = (performance.now() - started) / count;
-      console.log(`  batches of ${String(size).padStart(3)}: ${perLocus.toFixed(3)} ms per locus end to end (target <= 0.2 in batches); `
-        + `in the filter p50 ${percentile(inFilter, 50).toFixed(3)} ms, p99 ${percentile(inFilter, 99).toFixed(3)} ms`);
+      console.log(
+        `  batches of ${String(size).padStart(3)}: ${perLocus.toFixed(3)} ms per locus end to end (target <= 0.2 in batches); ` +
+          `in the filter p50 ${percentile(inFilter, 50).toFixed(3)} ms, p99 ${percentile(inFilter, 99).toFixed(3)} ms`,
+      );
     }
   } finally {
     await pool.close();
@@ -53,9 +60,36 @@ export async function benchFilters(args: string[]): Promise<void> {
 /** Loci shaped like the pipeline's (filter-runtime/PROTOCOL.md), with ZTF-like alert properties. */
 function syntheticLoci(n: number): LocusForFilter[] {
   const random = randomGenerator(7);
-  const names = ['ant_mag', 'ant_magerr', 'ant_maglim', 'ant_ra', 'ant_dec', 'ztf_magpsf', 'ztf_sigmapsf', 'ztf_diffmaglim', 'ztf_rb', 'ztf_drb',
-    'ztf_fwhm', 'ztf_elong', 'ztf_nbad', 'ztf_distnr', 'ztf_magnr', 'ztf_sgscore1', 'ztf_distpsnr1', 'ztf_fid', 'ztf_field', 'ztf_rcid',
-    'ztf_ndethist', 'ztf_ncovhist', 'ztf_jdstarthist', 'ztf_scorr', 'ztf_chipsf', 'ztf_classtar', 'ztf_isdiffpos', 'ztf_programid'];
+  const names = [
+    'ant_mag',
+    'ant_magerr',
+    'ant_maglim',
+    'ant_ra',
+    'ant_dec',
+    'ztf_magpsf',
+    'ztf_sigmapsf',
+    'ztf_diffmaglim',
+    'ztf_rb',
+    'ztf_drb',
+    'ztf_fwhm',
+    'ztf_elong',
+    'ztf_nbad',
+    'ztf_distnr',
+    'ztf_magnr',
+    'ztf_sgscore1',
+    'ztf_distpsnr1',
+    'ztf_fid',
+    'ztf_field',
+    'ztf_rcid',
+    'ztf_ndethist',
+    'ztf_ncovhist',
+    'ztf_jdstarthist',
+    'ztf_scorr',
+    'ztf_chipsf',
+    'ztf_classtar',
+    'ztf_isdiffpos',
+    'ztf_programid',
+  ];
   return Array.from({ length: n }, (_, i) => {
     const alerts = Array.from({ length: 10 }, (_, k) => {
       const properties: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, 15 + 6 * random()]));
@@ -64,8 +98,12 @@ function syntheticLoci(n: number): LocusForFilter[] {
       return { alert_id: `ztf_candidate:${1_000_000_000 + i * 100 + k}`, mjd: 61000 + k, properties };
     });
     return {
-      locus_id: `ANT2026bench${i}`, ra: 360 * random(), dec: 180 * random() - 90,
-      properties: { num_alerts: 10, num_mag_values: 10, ztf_object_id: `ZTF26bench${i}` }, tags: [], alerts,
+      locus_id: `ANT2026bench${i}`,
+      ra: 360 * random(),
+      dec: 180 * random() - 90,
+      properties: { num_alerts: 10, num_mag_values: 10, ztf_object_id: `ZTF26bench${i}` },
+      tags: [],
+      alerts,
     };
   });
 }

@@ -1,10 +1,11 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+
 import { migrate, openDatabase, Repositories } from '@antares/db';
 import { expandInputs, ingestFiles } from '@antares/pipeline';
 import { simulateSurvey } from '@antares/pipeline/simulate';
+import pg from 'pg';
 
 /**
  * `npm run bench -- ingest [--objects N] [--nights K]`: alert packets per second through the whole
@@ -36,8 +37,10 @@ async function report(label: string, repos: Repositories, files: string[]): Prom
   const started = performance.now();
   const stats = await ingestFiles(repos, files);
   const seconds = (performance.now() - started) / 1000;
-  console.log(`${label.padEnd(20)} ${stats.packetsRead} packets (${stats.alertsStored} alert rows incl. history, ${stats.lociCreated} loci) in ${seconds.toFixed(1)} s: `
-    + `${(stats.packetsRead / seconds).toFixed(0)} alerts/s (target on PostgreSQL: >= 1000)`);
+  console.log(
+    `${label.padEnd(20)} ${stats.packetsRead} packets (${stats.alertsStored} alert rows incl. history, ${stats.lociCreated} loci) in ${seconds.toFixed(1)} s: ` +
+      `${(stats.packetsRead / seconds).toFixed(0)} alerts/s (target on PostgreSQL: >= 1000)`,
+  );
 }
 
 export async function freshDatabase(serverUrl: string, name: string): Promise<string> {

@@ -1,9 +1,9 @@
 import { benchApi } from './api.ts';
-import { benchIngest } from './ingest.ts';
-import { benchFilters } from './filters.ts';
-import { benchWatchlists } from './watchlists.ts';
 import { benchCrossmatch } from './crossmatch.ts';
+import { benchFilters } from './filters.ts';
 import { benchGw } from './gw.ts';
+import { benchIngest } from './ingest.ts';
+import { benchWatchlists } from './watchlists.ts';
 
 /** `npm run bench -- <ingest|api|filters|watchlists|crossmatch|gw|web> [options]`: benchmarks that print numbers (never timed test assertions). */
 const benches: Record<string, (args: string[]) => Promise<void>> = {
@@ -23,7 +23,10 @@ if (!bench) {
   console.error(`usage: npm run bench -- <${Object.keys(benches).join('|')}> [options]`);
   process.exit(2);
 }
-bench(args).then(() => process.exit(0), (error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+bench(args).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

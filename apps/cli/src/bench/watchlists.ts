@@ -1,6 +1,7 @@
+import { randomGenerator } from '@antares/astro/test-random';
 import { migrate, openDatabase, Repositories } from '@antares/db';
 import { ingestFiles, WatchMatcher } from '@antares/pipeline';
-import { randomGenerator } from '@antares/astro/test-random';
+
 import { argValue, benchSurvey, freshDatabase } from './ingest.ts';
 
 /**
@@ -27,8 +28,10 @@ export async function benchWatchlists(args: string[]): Promise<void> {
       const seconds = (performance.now() - started) / 1000;
       const rate = stats.packetsRead / seconds;
       results.push(rate);
-      console.log(`${String(watched).padStart(7)} watch objects: ${stats.packetsRead} packets in ${seconds.toFixed(1)} s: ${rate.toFixed(0)} alerts/s; `
-        + `${await repos.chatOutbox.pendingCount()} notifications queued`);
+      console.log(
+        `${String(watched).padStart(7)} watch objects: ${stats.packetsRead} packets in ${seconds.toFixed(1)} s: ${rate.toFixed(0)} alerts/s; ` +
+          `${await repos.chatOutbox.pendingCount()} notifications queued`,
+      );
     } finally {
       await database.close();
     }
@@ -40,7 +43,9 @@ async function seedWatchList(repos: Repositories, count: number, files: string[]
   const user = (await repos.users.create({ username: 'bench-watcher', email: 'bench@example.org', name: 'Bench', password_hash: 'x' }))!;
   const { decodeAvroFile } = await import('@antares/pipeline');
   const sources: Array<{ ra: number; dec: number }> = [];
-  for await (const record of decodeAvroFile(files[0])) if ('packet' in record && record.packet.survey === 'ztf') sources.push({ ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number });
+  for await (const record of decodeAvroFile(files[0]))
+    if ('packet' in record && record.packet.survey === 'ztf')
+      sources.push({ ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number });
   const random = randomGenerator(11);
   const objects = Array.from({ length: count }, (_, i) => {
     if (i < Math.min(50, sources.length)) {

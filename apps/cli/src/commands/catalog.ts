@@ -1,13 +1,33 @@
 import { createRequire } from 'node:module';
+
 import type { Repositories } from '@antares/db';
 import {
-  crossmatchAllLoci, importCatalog, readCatalogRows, removeCatalog, toCatalogObjects, type AngleUnit, type CatalogFormat, type ImportProgress,
+  type AngleUnit,
+  type CatalogFormat,
+  crossmatchAllLoci,
+  importCatalog,
+  type ImportProgress,
+  readCatalogRows,
+  removeCatalog,
+  toCatalogObjects,
 } from '@antares/pipeline';
+
 import { createProgress } from '../progress.ts';
 
 export interface CatalogImportOptions {
-  name: string; file: string; format: CatalogFormat; raCol?: string; decCol?: string; idCol?: string; nameCol?: string;
-  raUnit?: 'deg' | 'hours'; columns?: string; radius?: number; radiusUnit?: AngleUnit; radiusCol?: string; diameterCol?: string;
+  name: string;
+  file: string;
+  format: CatalogFormat;
+  raCol?: string;
+  decCol?: string;
+  idCol?: string;
+  nameCol?: string;
+  raUnit?: 'deg' | 'hours';
+  columns?: string;
+  radius?: number;
+  radiusUnit?: AngleUnit;
+  radiusCol?: string;
+  diameterCol?: string;
 }
 
 export async function runCatalogImport(repos: Repositories, o: CatalogImportOptions): Promise<void> {
@@ -17,23 +37,50 @@ export async function runCatalogImport(repos: Repositories, o: CatalogImportOpti
     if (p.phase !== phase) {
       progress?.stop();
       phase = p.phase;
-      progress = createProgress(p.phase === 'store' ? 'store' : p.phase === 'match' ? 're-match loci' : 'read', p.total, p.phase === 'match' ? 'loci' : 'rows');
+      progress = createProgress(
+        p.phase === 'store' ? 'store' : p.phase === 'match' ? 're-match loci' : 'read',
+        p.total,
+        p.phase === 'match' ? 'loci' : 'rows',
+      );
     }
     progress!.update(p.done, '', p.total);
   };
-  const { catalog, lociMatched, skipped } = await importCatalog(repos, o.file, {
-    name: o.name, format: o.format, raCol: o.raCol, decCol: o.decCol, idCol: o.idCol, nameCol: o.nameCol, raHours: o.raUnit === 'hours',
-    columns: o.columns?.split(',').map((c) => c.trim()).filter(Boolean), radius: o.radius, radiusUnit: o.radiusUnit, radiusCol: o.radiusCol, diameterCol: o.diameterCol,
-  }, onProgress);
+  const { catalog, lociMatched, skipped } = await importCatalog(
+    repos,
+    o.file,
+    {
+      name: o.name,
+      format: o.format,
+      raCol: o.raCol,
+      decCol: o.decCol,
+      idCol: o.idCol,
+      nameCol: o.nameCol,
+      raHours: o.raUnit === 'hours',
+      columns: o.columns
+        ?.split(',')
+        .map((c) => c.trim())
+        .filter(Boolean),
+      radius: o.radius,
+      radiusUnit: o.radiusUnit,
+      radiusCol: o.radiusCol,
+      diameterCol: o.diameterCol,
+    },
+    onProgress,
+  );
   progress?.stop();
-  console.log(`catalog ${catalog.name}: ${catalog.row_count} ${catalog.kind} sources imported`
-    + `${skipped ? ` (${skipped} rows without a position skipped)` : ''}; ${lociMatched} loci match it`);
+  console.log(
+    `catalog ${catalog.name}: ${catalog.row_count} ${catalog.kind} sources imported` +
+      `${skipped ? ` (${skipped} rows without a position skipped)` : ''}; ${lociMatched} loci match it`,
+  );
 }
 
 export async function runCatalogList(repos: Repositories): Promise<void> {
   const catalogs = await repos.catalogs.list();
   if (catalogs.length === 0) console.log('no catalogs');
-  for (const c of catalogs) console.log(`${c.name.padEnd(24)} ${c.kind.padEnd(8)} ${String(c.row_count).padStart(9)} rows  imported ${c.imported_at.toISOString()}  from ${c.source}`);
+  for (const c of catalogs)
+    console.log(
+      `${c.name.padEnd(24)} ${c.kind.padEnd(8)} ${String(c.row_count).padStart(9)} rows  imported ${c.imported_at.toISOString()}  from ${c.source}`,
+    );
 }
 
 export async function runCatalogRemove(repos: Repositories, name: string): Promise<void> {
@@ -55,10 +102,18 @@ export async function ensureBuiltinCatalogs(repos: Repositories): Promise<void> 
   await repos.catalogs.replace({ name: 'hipparcos', kind: 'point', source: 'd3-celestial stars.8.json (Hipparcos, V <= 8)' }, stars);
   // "dim" is "major x minor" in arcminutes; the match circle is the major axis.
   // Two entries of the file have impossible declinations (a data error upstream): left out.
-  const dsoRows = readCatalogRows(data('dsos.14.json'), 'json').filter((row) => Math.abs(Number(row.values.dec)) <= 90).map((row) => ({
-    ...row, values: { ...row.values, major_axis_arcmin: Number.parseFloat(String(row.values.dim ?? '')) || null },
-  }));
-  const dsos = toCatalogObjects(dsoRows, { idCol: 'desig', nameCol: 'desig', diameterCol: 'major_axis_arcmin', radiusUnit: 'arcmin' }).objects;
+  const dsoRows = readCatalogRows(data('dsos.14.json'), 'json')
+    .filter((row) => Math.abs(Number(row.values.dec)) <= 90)
+    .map((row) => ({
+      ...row,
+      values: { ...row.values, major_axis_arcmin: Number.parseFloat(String(row.values.dim ?? '')) || null },
+    }));
+  const dsos = toCatalogObjects(dsoRows, {
+    idCol: 'desig',
+    nameCol: 'desig',
+    diameterCol: 'major_axis_arcmin',
+    radiusUnit: 'arcmin',
+  }).objects;
   await repos.catalogs.replace({ name: 'deep_sky_objects', kind: 'extended', source: 'd3-celestial dsos.14.json (V <= 14)' }, dsos);
   if ((await repos.loci.count()) > 0) await crossmatchAllLoci(repos);
   console.log(`Built-in catalogs: ${stars.length} stars, ${dsos.length} deep-sky objects`);

@@ -1,10 +1,12 @@
-import { existsSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
+
 import type { Repositories } from '@antares/db';
 import { ensureShippedFilters } from '@antares/pipeline';
-import { createProgress } from '../progress.ts';
 import { loadConfig } from '@antares/server';
+
+import { createProgress } from '../progress.ts';
 import { runIngest } from './ingest.ts';
 import { catchUpLevel2 } from './level2.ts';
 
@@ -32,7 +34,10 @@ async function loadDemoSurvey(repos: Repositories, dataDir: string): Promise<voi
   const progress = createProgress('simulate', 1, 'packets');
   const { simulateSurvey } = await import('@antares/pipeline/simulate');
   await simulateSurvey({
-    ...DEMO_SURVEY, outDir: out, anchors: await demoAnchors(repos), onProgress: (done: number, total: number) => progress.update(done, '', total),
+    ...DEMO_SURVEY,
+    outDir: out,
+    anchors: await demoAnchors(repos),
+    onProgress: (done: number, total: number) => progress.update(done, '', total),
   });
   progress.stop();
   await runIngest(repos, [out]);
@@ -44,7 +49,10 @@ async function loadDemoSurvey(repos: Repositories, dataDir: string): Promise<voi
 async function demoAnchors(repos: Repositories) {
   const galaxies = await repos.catalogs.someObjects('deep_sky_objects', 40, ['s', 's0', 'e', 'i', 'g', 'gg', 'sd']);
   const stars = await repos.catalogs.someObjects('hipparcos', 40);
-  return { galaxies: galaxies.map((g) => ({ ra: g.ra, dec: g.dec, radiusDeg: g.radius })), stars: stars.map((s) => ({ ra: s.ra, dec: s.dec })) };
+  return {
+    galaxies: galaxies.map((g) => ({ ra: g.ra, dec: g.dec, radiusDeg: g.radius })),
+    stars: stars.map((s) => ({ ra: s.ra, dec: s.dec })),
+  };
 }
 
 async function installShippedFilters(repos: Repositories): Promise<void> {

@@ -1,8 +1,9 @@
 import type { Repositories } from '@antares/db';
-import { expandInputs, formatIngestSummary, GwMatcher, ingestFiles, WatchMatcher, type IngestStats } from '@antares/pipeline';
-import { loadConfig, type Config } from '@antares/server';
-import { openLevel2 } from './level2.ts';
+import { expandInputs, formatIngestSummary, GwMatcher, ingestFiles, type IngestStats, WatchMatcher } from '@antares/pipeline';
+import { type Config, loadConfig } from '@antares/server';
+
 import { createProgress } from '../progress.ts';
+import { openLevel2 } from './level2.ts';
 
 /** `config` gives the site address that chat notifications link to; the environment's by default. */
 export async function runIngest(repos: Repositories, inputs: string[], config: Config = loadConfig()): Promise<IngestStats> {
@@ -22,8 +23,10 @@ export async function runIngest(repos: Repositories, inputs: string[], config: C
     console.log(formatIngestSummary(stats));
     if (level2.stage) {
       const s = level2.stage.stats;
-      console.log(`Level 2:             ${s.lociRun} locus runs, ${s.tagsAdded} tags added, ${s.failures} failures`
-        + (s.disabled.length ? `; disabled: ${s.disabled.join(', ')}` : ''));
+      console.log(
+        `Level 2:             ${s.lociRun} locus runs, ${s.tagsAdded} tags added, ${s.failures} failures` +
+          (s.disabled.length ? `; disabled: ${s.disabled.join(', ')}` : ''),
+      );
     }
     console.log(`time:                ${seconds.toFixed(1)} s (${(stats.packetsRead / Math.max(seconds, 1e-3)).toFixed(0)} packets/s)`);
     return stats;

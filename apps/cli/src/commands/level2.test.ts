@@ -1,10 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import { compileLocusSearch, createTestDatabase, type TestDatabase } from '@antares/db';
-import { APT_INSTALL, DEFAULT_SANDBOX_LIMITS, ensureShippedFilters, expandInputs, ingestFiles, missingSandboxPrerequisites } from '@antares/pipeline';
+import {
+  APT_INSTALL,
+  DEFAULT_SANDBOX_LIMITS,
+  ensureShippedFilters,
+  expandInputs,
+  ingestFiles,
+  missingSandboxPrerequisites,
+} from '@antares/pipeline';
 import { simulateSurvey } from '@antares/pipeline/simulate';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import { catchUpLevel2 } from './level2.ts';
 
 // The start on a machine whose first start lacked the filter sandbox: the shipped filters were
@@ -60,7 +69,10 @@ describe.skipIf(missing.length > 0)('antares start after the filter prerequisite
     expect(text).toMatch(/Level 2 catch-up: \d+ locus runs, \d+ tags added, \d+ failures/);
 
     const counts = await Promise.all(tags.map(lociTagged));
-    expect(counts.some((n) => n > 0), `${tags.join(', ')}: ${counts.join(', ')}`).toBe(true);
+    expect(
+      counts.some((n) => n > 0),
+      `${tags.join(', ')}: ${counts.join(', ')}`,
+    ).toBe(true);
 
     // The next start has nothing left to do, and says nothing.
     said.length = 0;

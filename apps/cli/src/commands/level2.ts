@@ -1,5 +1,15 @@
 import type { Repositories } from '@antares/db';
-import { APT_INSTALL, FilterSandboxPool, Level2Stage, level2Backlog, missingSandboxPrerequisites, outboxNotifier, runLevel2Backlog, type WorkerLimits } from '@antares/pipeline';
+import {
+  APT_INSTALL,
+  FilterSandboxPool,
+  level2Backlog,
+  Level2Stage,
+  missingSandboxPrerequisites,
+  outboxNotifier,
+  runLevel2Backlog,
+  type WorkerLimits,
+} from '@antares/pipeline';
+
 import { createProgress } from '../progress.ts';
 
 /**
@@ -8,7 +18,12 @@ import { createProgress } from '../progress.ts';
  * filters can be enabled while it runs. `slotOffset`: where the pool's sandbox user ids start (tests
  * running beside other pools).
  */
-export async function openLevel2(repos: Repositories, whenNoFilters: 'skip' | 'keep', limits: WorkerLimits, slotOffset = 0): Promise<{ stage?: Level2Stage; close(): Promise<void> }> {
+export async function openLevel2(
+  repos: Repositories,
+  whenNoFilters: 'skip' | 'keep',
+  limits: WorkerLimits,
+  slotOffset = 0,
+): Promise<{ stage?: Level2Stage; close(): Promise<void> }> {
   if (whenNoFilters === 'skip' && (await repos.filters.listForPipeline()).length === 0) return { close: async () => {} };
   const missing = missingSandboxPrerequisites();
   if (missing.length > 0) {
@@ -33,7 +48,9 @@ export async function catchUpLevel2(repos: Repositories, limits: WorkerLimits, s
   if (backlog.loci === 0) return;
   const missing = missingSandboxPrerequisites();
   if (missing.length > 0) {
-    console.warn(`Level 2: ${backlog.loci} loci wait for ${backlog.versions} enabled filter(s), which cannot run: missing ${missing.join(', ')} (install: ${APT_INSTALL}, then start again)`);
+    console.warn(
+      `Level 2: ${backlog.loci} loci wait for ${backlog.versions} enabled filter(s), which cannot run: missing ${missing.join(', ')} (install: ${APT_INSTALL}, then start again)`,
+    );
     return;
   }
   console.log(`Level 2: ${backlog.loci} loci were never run through ${backlog.versions} enabled filter(s); running them now`);
@@ -44,7 +61,10 @@ export async function catchUpLevel2(repos: Repositories, limits: WorkerLimits, s
     await runLevel2Backlog(level2.stage, backlog, (done, total) => progress.update(done, '', total));
     progress.stop();
     const s = level2.stage.stats;
-    console.log(`Level 2 catch-up: ${s.lociRun} locus runs, ${s.tagsAdded} tags added, ${s.failures} failures` + (s.disabled.length ? `; disabled: ${s.disabled.join(', ')}` : ''));
+    console.log(
+      `Level 2 catch-up: ${s.lociRun} locus runs, ${s.tagsAdded} tags added, ${s.failures} failures` +
+        (s.disabled.length ? `; disabled: ${s.disabled.join(', ')}` : ''),
+    );
   } finally {
     progress.stop();
     await level2.close();

@@ -1,12 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+
 import { loadConfig } from '@antares/server';
+import { afterAll, describe, expect, it } from 'vitest';
 
 // A fresh install is reachable only from its own machine (issue 16): `antares serve` listens on
 // 127.0.0.1 unless ANTARES_HOST says otherwise, and ANTARES_HOST=0.0.0.0 serves every interface.
@@ -29,7 +30,9 @@ function stop(child: ChildProcess): void {
 }
 
 /** This machine's first non-loopback IPv4 address: where other machines would reach the server. */
-const externalAddress = Object.values(os.networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+const externalAddress = Object.values(os.networkInterfaces())
+  .flat()
+  .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -43,8 +46,18 @@ async function freePort(): Promise<number> {
 async function serve(env: NodeJS.ProcessEnv): Promise<{ port: number; stop: () => void }> {
   const port = await freePort();
   const child = spawn('npx', ['tsx', 'apps/cli/src/main.ts', 'serve', '--port', String(port)], {
-    cwd: ROOT, detached: true, stdio: 'ignore',
-    env: { ...process.env, DATABASE_URL: '', ANTARES_HOST: '', ANTARES_DATA_DIR: dataDir, ANTARES_WEB_DIST: '/nonexistent', ANTARES_INBOX_DIR: 'off', ...env },
+    cwd: ROOT,
+    detached: true,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      ANTARES_HOST: '',
+      ANTARES_DATA_DIR: dataDir,
+      ANTARES_WEB_DIST: '/nonexistent',
+      ANTARES_INBOX_DIR: 'off',
+      ...env,
+    },
   });
   running.add(child);
   const deadline = Date.now() + 90_000;
@@ -61,7 +74,7 @@ async function status(url: string): Promise<number | string> {
   try {
     return (await fetch(url, { signal: AbortSignal.timeout(5000) })).status;
   } catch (error) {
-    return ((error as { cause?: { code?: string } }).cause?.code) ?? String(error);
+    return (error as { cause?: { code?: string } }).cause?.code ?? String(error);
   }
 }
 
@@ -75,13 +88,17 @@ describe('the address the server listens on', () => {
     expect(() => loadConfig({ ANTARES_HOST: '0.0.0.0 8080' })).toThrow(/ANTARES_HOST/);
   });
 
-  it.skipIf(!externalAddress)('is reachable from other machines only with ANTARES_HOST=0.0.0.0', async () => {
-    const local = await serve({});
-    expect(await status(`http://${externalAddress}:${local.port}/v1/streams`)).toBe('ECONNREFUSED');
-    local.stop();
+  it.skipIf(!externalAddress)(
+    'is reachable from other machines only with ANTARES_HOST=0.0.0.0',
+    async () => {
+      const local = await serve({});
+      expect(await status(`http://${externalAddress}:${local.port}/v1/streams`)).toBe('ECONNREFUSED');
+      local.stop();
 
-    const exposed = await serve({ ANTARES_HOST: '0.0.0.0' });
-    expect(await status(`http://${externalAddress}:${exposed.port}/v1/streams`)).toBe(200);
-    exposed.stop();
-  }, 240_000);
+      const exposed = await serve({ ANTARES_HOST: '0.0.0.0' });
+      expect(await status(`http://${externalAddress}:${exposed.port}/v1/streams`)).toBe(200);
+      exposed.stop();
+    },
+    240_000,
+  );
 });

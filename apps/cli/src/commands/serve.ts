@@ -1,13 +1,27 @@
 import type { Repositories } from '@antares/db';
-import { buildServer, connectKafkaProducer, KafkaRelay, type Config } from '@antares/server';
-import { APT_INSTALL, ChatDispatcher, createFilterSandbox, GwMatcher, InboxWatcher, startAlertConsumer, startGwConsumer, retryDelaySeconds, slackSender, WatchMatcher } from '@antares/pipeline';
+import {
+  APT_INSTALL,
+  ChatDispatcher,
+  createFilterSandbox,
+  GwMatcher,
+  InboxWatcher,
+  retryDelaySeconds,
+  slackSender,
+  startAlertConsumer,
+  startGwConsumer,
+  WatchMatcher,
+} from '@antares/pipeline';
+import { buildServer, type Config, connectKafkaProducer, KafkaRelay } from '@antares/server';
+
 import { siteUrlOf } from './ingest.ts';
 import { openLevel2 } from './level2.ts';
 
 export async function runServe(config: Config, repos: Repositories, close: () => Promise<void>): Promise<void> {
   const checker = createFilterSandbox(repos, config.filterLimits);
   if (checker.missing.length > 0) {
-    console.warn(`Filter code is stored without a sandbox check and cannot be test-run: missing ${checker.missing.join(', ')} (install: ${APT_INSTALL})`);
+    console.warn(
+      `Filter code is stored without a sandbox check and cannot be test-run: missing ${checker.missing.join(', ')} (install: ${APT_INSTALL})`,
+    );
   }
   // Revoked token ids are needed only until their tokens expire.
   await repos.revokedTokens.purgeExpired();
@@ -24,18 +38,25 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
     await close();
     process.exit(0);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
   await app.listen({ port: config.port, host: config.host });
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const loopbackOnly = ['127.0.0.1', '::1', 'localhost'].includes(config.host);
-  console.log(`ANTARES is serving at http://${host}:${config.port}${loopbackOnly ? ' (this machine only: ANTARES_HOST=0.0.0.0 serves every interface)' : ''}`);
+  console.log(
+    `ANTARES is serving at http://${host}:${config.port}${loopbackOnly ? ' (this machine only: ANTARES_HOST=0.0.0.0 serves every interface)' : ''}`,
+  );
 }
 
 /** The server's drop folder for alert files, with Level 2 (see InboxWatcher). */
 async function startInbox(config: Config, repos: Repositories, dir: string): Promise<{ stop(): Promise<void> }> {
   const level2 = await openLevel2(repos, 'keep', config.filterLimits);
-  const watcher = new InboxWatcher(repos, dir, { level2: level2.stage, watch: new WatchMatcher(siteUrlOf(config)), gw: new GwMatcher(), pollMs: config.inboxPollSeconds * 1000 });
+  const watcher = new InboxWatcher(repos, dir, {
+    level2: level2.stage,
+    watch: new WatchMatcher(siteUrlOf(config)),
+    gw: new GwMatcher(),
+    pollMs: config.inboxPollSeconds * 1000,
+  });
   watcher.start();
   console.log(`Alert files dropped into ${dir} are ingested`);
   return {
@@ -51,10 +72,15 @@ async function startChat(config: Config, repos: Repositories): Promise<ChatDispa
   const sender = slackSender({ token: config.slackToken, webhookUrl: config.slackWebhookUrl, apiUrl: config.slackApiUrl });
   if (!sender) {
     const pending = await repos.chatOutbox.pendingCount();
-    if (pending > 0) console.warn(`${pending} chat notification(s) wait in the outbox: set ANTARES_SLACK_TOKEN or ANTARES_SLACK_WEBHOOK_URL to deliver them`);
+    if (pending > 0)
+      console.warn(
+        `${pending} chat notification(s) wait in the outbox: set ANTARES_SLACK_TOKEN or ANTARES_SLACK_WEBHOOK_URL to deliver them`,
+      );
     return undefined;
   }
-  const dispatcher = new ChatDispatcher(repos, sender, { retryDelaySeconds: (attempts) => retryDelaySeconds(attempts, config.chatRetrySeconds) });
+  const dispatcher = new ChatDispatcher(repos, sender, {
+    retryDelaySeconds: (attempts) => retryDelaySeconds(attempts, config.chatRetrySeconds),
+  });
   dispatcher.start();
   return dispatcher;
 }
@@ -66,7 +92,9 @@ async function startKafka(config: Config, repos: Repositories): Promise<{ stop()
   const producer = await connectKafkaProducer(config.kafkaBrokers);
   const relay = new KafkaRelay(repos, producer, { siteUrl: siteUrlOf(config), topicPrefix: config.kafkaTopicPrefix });
   relay.start();
-  console.log(`Output streams are published to Kafka at ${config.kafkaBrokers.join(', ')}${gw ? `; GW notices are read from ${config.gwKafkaTopic}` : ''}`);
+  console.log(
+    `Output streams are published to Kafka at ${config.kafkaBrokers.join(', ')}${gw ? `; GW notices are read from ${config.gwKafkaTopic}` : ''}`,
+  );
   return {
     async stop() {
       await alerts?.stop();
@@ -81,8 +109,12 @@ async function startKafka(config: Config, repos: Repositories): Promise<{ stop()
 async function startAlertTopics(config: Config, repos: Repositories): Promise<{ stop(): Promise<void> }> {
   const level2 = await openLevel2(repos, 'keep', config.filterLimits);
   const consumer = await startAlertConsumer(repos, {
-    brokers: config.kafkaBrokers, topics: config.alertKafkaTopics, schemaRegistryUrl: config.schemaRegistryUrl,
-    level2: level2.stage, watch: new WatchMatcher(siteUrlOf(config)), gw: new GwMatcher(),
+    brokers: config.kafkaBrokers,
+    topics: config.alertKafkaTopics,
+    schemaRegistryUrl: config.schemaRegistryUrl,
+    level2: level2.stage,
+    watch: new WatchMatcher(siteUrlOf(config)),
+    gw: new GwMatcher(),
   });
   console.log(`Alerts are read from Kafka topics ${config.alertKafkaTopics.join(', ')}`);
   return {

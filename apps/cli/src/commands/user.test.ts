@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+
 import { migrate, openDatabase, Repositories } from '@antares/db';
+import { afterAll, describe, expect, it } from 'vitest';
 
 // `antares user create` as operators run it, on an embedded database of its own.
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -19,7 +20,17 @@ function cli(...args: string[]) {
 
 describe('antares user create', () => {
   it('creates accounts with the flags asked for, refusing a taken username', async () => {
-    const admin = cli('--username', 'operator', '--email', 'op@example.org', '--password', 'Operator2026', '--admin', '--name', 'The Operator');
+    const admin = cli(
+      '--username',
+      'operator',
+      '--email',
+      'op@example.org',
+      '--password',
+      'Operator2026',
+      '--admin',
+      '--name',
+      'The Operator',
+    );
     expect(admin.output).toMatch(/created user operator \(id \d+, admin\)/);
     expect(admin.status).toBe(0);
     const staff = cli('--username', 'helper', '--email', 'helper@example.org', '--password', 'Helper2026', '--staff');
@@ -34,7 +45,12 @@ describe('antares user create', () => {
     try {
       await migrate(opened.db);
       const users = new Repositories(opened.db, opened.kind).users;
-      expect(await users.findByUsername('operator')).toMatchObject({ admin: true, staff: false, name: 'The Operator', email: 'op@example.org' });
+      expect(await users.findByUsername('operator')).toMatchObject({
+        admin: true,
+        staff: false,
+        name: 'The Operator',
+        email: 'op@example.org',
+      });
       expect(await users.findByUsername('helper')).toMatchObject({ admin: false, staff: true, name: 'helper' });
       expect((await users.findByUsername('operator'))!.password_hash).toMatch(/^\$argon2id\$/);
       expect(await users.findByUsername('antares')).toBeUndefined();

@@ -1,5 +1,6 @@
 import { htmCircleCover } from '@antares/astro';
 import type { NewCatalogObject } from '@antares/db';
+
 import { CatalogFileError, type SourceRow } from './read-rows.ts';
 
 /** Point sources match within 1 arcsecond. */
@@ -58,9 +59,11 @@ export function toCatalogObjects(rows: SourceRow[], options: CatalogColumns): { 
   const positioned = rows.filter(({ values }) => !(blank(values[raCol]) && blank(values[decCol])));
   const objects = positioned.map(({ line, values }) => {
     const number = (column: string, what: string): number => {
-      if (!(column in values) || values[column] === null || values[column] === '') throw new CatalogFileError(`line ${line}: ${what} column "${column}" is missing or empty`);
+      if (!(column in values) || values[column] === null || values[column] === '')
+        throw new CatalogFileError(`line ${line}: ${what} column "${column}" is missing or empty`);
       const v = typeof values[column] === 'string' ? Number((values[column] as string).trim()) : values[column];
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw new CatalogFileError(`line ${line}: ${what} "${String(values[column])}" is not a number`);
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new CatalogFileError(`line ${line}: ${what} "${String(values[column])}" is not a number`);
       return v;
     };
     const ra = number(raCol, 'right ascension') * (options.raHours ? 15 : 1);
@@ -69,12 +72,15 @@ export function toCatalogObjects(rows: SourceRow[], options: CatalogColumns): { 
     if (dec < -90 || dec > 90) throw new CatalogFileError(`line ${line}: declination ${dec} is outside -90..90 degrees`);
     const radius = radiusOf(values, options, unit, line);
     const key = values[idCol];
-    if (key === undefined || key === null || String(key).trim() === '') throw new CatalogFileError(`line ${line}: id column "${idCol}" is missing or empty`);
+    if (key === undefined || key === null || String(key).trim() === '')
+      throw new CatalogFileError(`line ${line}: id column "${idCol}" is missing or empty`);
     const name = options.nameCol ? values[options.nameCol] : undefined;
     return {
       object_key: String(key).trim(),
       object_name: name === undefined || name === null || String(name).trim() === '' ? null : String(name).trim(),
-      ra: ra % 360, dec, radius,
+      ra: ra % 360,
+      dec,
+      radius,
       properties: values as NewCatalogObject['properties'],
       cover: coverOf(ra % 360, dec, radius),
     };
@@ -89,11 +95,13 @@ function radiusOf(values: Record<string, unknown>, options: CatalogColumns, unit
     const raw = values[column];
     if (raw !== undefined && raw !== null && String(raw).trim() !== '') {
       const v = Number(raw);
-      if (!Number.isFinite(v) || v < 0) throw new CatalogFileError(`line ${line}: size "${String(raw)}" in column "${column}" is not a non-negative number`);
+      if (!Number.isFinite(v) || v < 0)
+        throw new CatalogFileError(`line ${line}: size "${String(raw)}" in column "${column}" is not a non-negative number`);
       radius = Math.max(POINT_RADIUS_DEG, v * unit * (options.diameterCol ? 0.5 : 1));
     }
   }
-  if (radius > MAX_RADIUS_DEG) throw new CatalogFileError(`line ${line}: a match radius of ${radius} degrees is more than ${MAX_RADIUS_DEG}`);
+  if (radius > MAX_RADIUS_DEG)
+    throw new CatalogFileError(`line ${line}: a match radius of ${radius} degrees is more than ${MAX_RADIUS_DEG}`);
   return radius;
 }
 

@@ -1,17 +1,19 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import os from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { angularSeparationDeg } from '@antares/astro';
 import { randomGenerator } from '@antares/astro/test-random';
 import { createTestDatabase, type TestDatabase } from '@antares/db';
-import { importCatalog, removeCatalog } from './import-catalog.ts';
-import { matchPositions } from './crossmatch.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { expandInputs, ingestFiles } from '../ingest/ingest-files.ts';
 import { simulateSurvey } from '../simulate/index.ts';
 import { decodeAvroFile } from '../sources/alert-avro.ts';
+import { matchPositions } from './crossmatch.ts';
+import { importCatalog, removeCatalog } from './import-catalog.ts';
 
 // Catalog import and cross-matching with the real catalogs of ../shared/data.
 const CATALOGS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/data/catalogs');
@@ -25,7 +27,9 @@ if (!hasAstropy) {
 }
 let database: TestDatabase;
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'antares-catalogs-'));
-beforeAll(async () => { database = await createTestDatabase(); });
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
 afterAll(async () => {
   await database?.close();
   rmSync(tmp, { recursive: true, force: true });
@@ -41,18 +45,33 @@ const file = (name: string, text: string) => {
 async function bruteForce(positions: Array<{ id: string; ra: number; dec: number }>): Promise<string[]> {
   const objects = await database.db.selectFrom('catalog_object').select(['object_id', 'ra', 'dec', 'radius']).execute();
   const pairs: string[] = [];
-  for (const p of positions) for (const o of objects) if (angularSeparationDeg(p.ra, p.dec, o.ra, o.dec) <= o.radius) pairs.push(`${p.id}:${o.object_id}`);
+  for (const p of positions)
+    for (const o of objects) if (angularSeparationDeg(p.ra, p.dec, o.ra, o.dec) <= o.radius) pairs.push(`${p.id}:${o.object_id}`);
   return pairs.sort();
 }
 
 describe('catalogs', () => {
   it('imports the real catalogs: OpenNGC (extended, axes), Yale BSC (RA in hours), supernovae and Fermi 4FGL', async () => {
     const { repos } = database;
-    const ngc = await importCatalog(repos, path.join(CATALOGS, 'kstars-data/OpenNGC_v20210306_from_kstars.csv'),
-      { name: 'openngc', format: 'csv', raCol: 'ra_deg', decCol: 'dec_deg', idCol: 'name', nameCol: 'name', diameterCol: 'major_axis_arcmin', radiusUnit: 'arcmin' });
+    const ngc = await importCatalog(repos, path.join(CATALOGS, 'kstars-data/OpenNGC_v20210306_from_kstars.csv'), {
+      name: 'openngc',
+      format: 'csv',
+      raCol: 'ra_deg',
+      decCol: 'dec_deg',
+      idCol: 'name',
+      nameCol: 'name',
+      diameterCol: 'major_axis_arcmin',
+      radiusUnit: 'arcmin',
+    });
     expect(ngc.catalog).toMatchObject({ name: 'openngc', kind: 'extended', row_count: 13960 });
-    const bsc = await importCatalog(repos, path.join(CATALOGS, 'xplanet-bsc/BSC.txt'),
-      { name: 'yale_bsc', format: 'txt', columns: ['dec', 'ra', 'vmag', 'name', 'hr', 'hd', 'sao'], raHours: true, idCol: 'hr', nameCol: 'name' });
+    const bsc = await importCatalog(repos, path.join(CATALOGS, 'xplanet-bsc/BSC.txt'), {
+      name: 'yale_bsc',
+      format: 'txt',
+      columns: ['dec', 'ra', 'vmag', 'name', 'hr', 'hd', 'sao'],
+      raHours: true,
+      idCol: 'hr',
+      nameCol: 'name',
+    });
     expect(bsc.catalog).toMatchObject({ kind: 'point', row_count: 9096 });
     // Sirius: HR 2491 at RA 6h45m09s (101.2875 deg), Dec -16.716.
     const sirius = await database.db.selectFrom('catalog_object').selectAll().where('object_key', '=', '2491').executeTakeFirstOrThrow();
@@ -60,14 +79,32 @@ describe('catalogs', () => {
     expect(sirius.dec).toBeCloseTo(-16.7161, 4);
     expect(sirius.object_name).toBe('9Alp CMa');
     // 390 supernovae of the file have no position: skipped and counted.
-    const sne = await importCatalog(repos, path.join(CATALOGS, 'kstars-data/supernovae_OSC_subset.csv'), { name: 'supernovae', format: 'csv', raCol: 'ra_deg', decCol: 'dec_deg', idCol: 'name' });
+    const sne = await importCatalog(repos, path.join(CATALOGS, 'kstars-data/supernovae_OSC_subset.csv'), {
+      name: 'supernovae',
+      format: 'csv',
+      raCol: 'ra_deg',
+      decCol: 'dec_deg',
+      idCol: 'name',
+    });
     expect([sne.catalog.row_count, sne.skipped]).toEqual([2334 - 390, 390]);
-    await importCatalog(repos, path.join(SKYPORTAL, 'gll_psc_v27_4FGL.csv'), { name: 'fermi_4fgl', format: 'csv', idCol: 'name', radiusCol: 'amaj', radiusUnit: 'deg' });
-    expect((await repos.catalogs.list()).map((c) => [c.name, c.kind])).toEqual([['fermi_4fgl', 'extended'], ['openngc', 'extended'], ['supernovae', 'point'], ['yale_bsc', 'point']]);
+    await importCatalog(repos, path.join(SKYPORTAL, 'gll_psc_v27_4FGL.csv'), {
+      name: 'fermi_4fgl',
+      format: 'csv',
+      idCol: 'name',
+      radiusCol: 'amaj',
+      radiusUnit: 'deg',
+    });
+    expect((await repos.catalogs.list()).map((c) => [c.name, c.kind])).toEqual([
+      ['fermi_4fgl', 'extended'],
+      ['openngc', 'extended'],
+      ['supernovae', 'point'],
+      ['yale_bsc', 'point'],
+    ]);
 
     // M31 (NGC 224, 190' major axis) holds a position 1 degree from its centre along RA.
-    const [m31] = await matchPositions(repos, [{ id: 'near-m31', ra: 10.6847 + 1 / Math.cos((41.269 * Math.PI) / 180), dec: 41.269 }])
-      .then((m) => m.filter((x) => x.catalog_name === 'openngc'));
+    const [m31] = await matchPositions(repos, [{ id: 'near-m31', ra: 10.6847 + 1 / Math.cos((41.269 * Math.PI) / 180), dec: 41.269 }]).then(
+      (m) => m.filter((x) => x.catalog_name === 'openngc'),
+    );
     expect(m31).toBeDefined();
     expect(m31.separation).toBeCloseTo(1, 2);
   }, 120_000);
@@ -81,7 +118,11 @@ describe('catalogs', () => {
       const o = objects[Math.floor(random() * objects.length)];
       const offset = o.radius * (0.5 + random());
       const dec = Math.max(-90, Math.min(90, o.dec + offset * (random() - 0.5) * 2));
-      positions.push({ id: `near${i}`, ra: (o.ra + (offset / Math.max(0.01, Math.cos((o.dec * Math.PI) / 180))) * (random() - 0.5) + 360) % 360, dec });
+      positions.push({
+        id: `near${i}`,
+        ra: (o.ra + (offset / Math.max(0.01, Math.cos((o.dec * Math.PI) / 180))) * (random() - 0.5) + 360) % 360,
+        dec,
+      });
     }
     for (let i = 0; i < 200; i++) positions.push({ id: `any${i}`, ra: 360 * random(), dec: (Math.asin(2 * random() - 1) * 180) / Math.PI });
     for (let i = 0; i < 100; i++) positions.push({ id: `pole${i}`, ra: 360 * random(), dec: (i % 2 ? 1 : -1) * (89 + random()) });
@@ -96,11 +137,27 @@ describe('catalogs', () => {
     const script = `from astropy.table import Table\nt = Table({'NAME': ['alpha', 'beta'], 'RA': [359.9999, 0.5], 'DEC': [-89.5, 12.25], 'MAG': [11.5, 12.0]})\nt.write('${fits}', format='fits', overwrite=True)\n`;
     const python = spawnSync('/usr/bin/python3', ['-c', script], { encoding: 'utf8' });
     expect(python.status, python.stderr).toBe(0);
-    const imported = await importCatalog(database.repos, fits, { name: 'fits_stars', format: 'fits', idCol: 'NAME', raCol: 'RA', decCol: 'DEC' });
+    const imported = await importCatalog(database.repos, fits, {
+      name: 'fits_stars',
+      format: 'fits',
+      idCol: 'NAME',
+      raCol: 'RA',
+      decCol: 'DEC',
+    });
     expect(imported.catalog.row_count).toBe(2);
-    const rows = await database.db.selectFrom('catalog_object').select(['object_key', 'ra', 'dec', 'properties']).where('catalog_id', '=', imported.catalog.catalog_id).orderBy('object_key').execute();
-    expect(rows.map((r) => [r.object_key, r.ra, r.dec, (r.properties as { MAG: number }).MAG])).toEqual([['alpha', 359.9999, -89.5, 11.5], ['beta', 0.5, 12.25, 12]]);
-    await expect(importCatalog(database.repos, file('not.fits', 'SIMPLE  = T'), { name: 'fits_bad', format: 'fits' })).rejects.toThrow(/not a readable FITS table/);
+    const rows = await database.db
+      .selectFrom('catalog_object')
+      .select(['object_key', 'ra', 'dec', 'properties'])
+      .where('catalog_id', '=', imported.catalog.catalog_id)
+      .orderBy('object_key')
+      .execute();
+    expect(rows.map((r) => [r.object_key, r.ra, r.dec, (r.properties as { MAG: number }).MAG])).toEqual([
+      ['alpha', 359.9999, -89.5, 11.5],
+      ['beta', 0.5, 12.25, 12],
+    ]);
+    await expect(importCatalog(database.repos, file('not.fits', 'SIMPLE  = T'), { name: 'fits_bad', format: 'fits' })).rejects.toThrow(
+      /not a readable FITS table/,
+    );
   });
 
   it('rejects malformed files with the line number and imports nothing', async () => {
@@ -117,7 +174,9 @@ describe('catalogs', () => {
       ['empty.csv', 'name,ra,dec\n', /no rows/],
     ];
     for (const [name, text, message] of cases) {
-      await expect(importCatalog(repos, file(name, text), { name: 'openngc', format: name.endsWith('.json') ? 'json' : 'csv' })).rejects.toThrow(message);
+      await expect(
+        importCatalog(repos, file(name, text), { name: 'openngc', format: name.endsWith('.json') ? 'json' : 'csv' }),
+      ).rejects.toThrow(message);
     }
     // The failed re-imports of "openngc" left the real one whole.
     expect(await repos.catalogs.list()).toEqual(before);
@@ -131,7 +190,10 @@ describe('catalogs', () => {
     const loci = await repos.catalogs.lociPage('', 1000);
     const [a, b] = loci;
     // A catalog made to sit on two loci: imported after them, so the import re-matches every locus.
-    await importCatalog(repos, file('made.csv', `id,ra,dec\nA,${a.ra},${a.dec + 0.5 / 3600}\nB,${b.ra},${b.dec}\n`), { name: 'made', format: 'csv' });
+    await importCatalog(repos, file('made.csv', `id,ra,dec\nA,${a.ra},${a.dec + 0.5 / 3600}\nB,${b.ra},${b.dec}\n`), {
+      name: 'made',
+      format: 'csv',
+    });
     const matched = await repos.catalogs.lociMatchedIn('made');
     expect(matched.sort()).toEqual([a.locus_id, b.locus_id].sort());
     const page = await repos.catalogs.matchesOfLocus(a.locus_id, { descending: false, limit: 10, offset: 0 });
@@ -149,8 +211,13 @@ describe('catalogs', () => {
     await simulateSurvey({ objects: 10, nights: 2, seed: 9, outDir: later, processes: 1 });
     const [first] = expandInputs([later]);
     let position: { ra: number; dec: number } | undefined;
-    for await (const record of decodeAvroFile(first)) if ('packet' in record && record.packet.survey === 'ztf' && !position) position = { ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number };
-    await importCatalog(repos, file('made3.csv', `id,ra,dec\nC,${position!.ra},${position!.dec}\n`), { name: 'made_before', format: 'csv' });
+    for await (const record of decodeAvroFile(first))
+      if ('packet' in record && record.packet.survey === 'ztf' && !position)
+        position = { ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number };
+    await importCatalog(repos, file('made3.csv', `id,ra,dec\nC,${position!.ra},${position!.dec}\n`), {
+      name: 'made_before',
+      format: 'csv',
+    });
     expect(await repos.catalogs.lociMatchedIn('made_before')).toEqual([]);
     await ingestFiles(repos, expandInputs([later]));
     const found = await repos.loci.findMany(await repos.catalogs.lociMatchedIn('made_before'));

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+
 import Papa from 'papaparse';
+
 import { readFitsTables } from '../fits/table.ts';
 
 export type CatalogFormat = 'csv' | 'json' | 'txt' | 'fits';
@@ -56,14 +58,20 @@ function jsonRows(text: string): SourceRow[] {
   } catch (error) {
     throw new CatalogFileError(`not valid JSON: ${(error as Error).message}`);
   }
-  const features = (document as { type?: string; features?: unknown[] })?.type === 'FeatureCollection' ? (document as { features: unknown[] }).features : undefined;
+  const features =
+    (document as { type?: string; features?: unknown[] })?.type === 'FeatureCollection'
+      ? (document as { features: unknown[] }).features
+      : undefined;
   const items = features ?? document;
   if (!Array.isArray(items)) throw new CatalogFileError('a JSON catalog is an array of objects or a GeoJSON FeatureCollection');
   return items.map((item, i) => {
     if (typeof item !== 'object' || item === null) throw new CatalogFileError(`item ${i + 1}: not an object`);
     if (!features) return { line: i + 1, values: item as Record<string, unknown> };
     const feature = item as { id?: unknown; properties?: Record<string, unknown>; geometry?: { type?: string; coordinates?: unknown[] } };
-    const [lon, lat] = feature.geometry?.type === 'Point' && Array.isArray(feature.geometry.coordinates) ? feature.geometry.coordinates : [undefined, undefined];
+    const [lon, lat] =
+      feature.geometry?.type === 'Point' && Array.isArray(feature.geometry.coordinates)
+        ? feature.geometry.coordinates
+        : [undefined, undefined];
     const ra = typeof lon === 'number' ? (lon < 0 ? lon + 360 : lon) : undefined;
     return { line: i + 1, values: { id: feature.id, ...feature.properties, ra, dec: lat } };
   });
@@ -75,7 +83,8 @@ function txtRows(text: string, columns: string[]): SourceRow[] {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
     const cells = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].trim() : m[2]));
-    if (cells.length < columns.length) throw new CatalogFileError(`line ${i + 1}: ${cells.length} columns, expected ${columns.length} (${columns.join(', ')})`);
+    if (cells.length < columns.length)
+      throw new CatalogFileError(`line ${i + 1}: ${cells.length} columns, expected ${columns.length} (${columns.join(', ')})`);
     const values: Record<string, unknown> = {};
     columns.forEach((name, k) => {
       const cell = cells[k];

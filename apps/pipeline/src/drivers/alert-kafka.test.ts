@@ -1,14 +1,16 @@
-import http from 'node:http';
-import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 import { createTestDatabase, type TestDatabase } from '@antares/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { expandInputs } from '../ingest/ingest-files.ts';
-import { iterateBlocks, readContainerHeader } from '../sources/avro-container.ts';
 import { decodeAvroFile } from '../sources/alert-avro.ts';
 import { decodeAlertMessage, SchemaRegistry } from '../sources/alert-message.ts';
+import { iterateBlocks, readContainerHeader } from '../sources/avro-container.ts';
 import { ingestAlertMessages, type KafkaMessage } from './alert-kafka.ts';
 
 // Kafka message handling on real packets: ZTF's one-alert containers and Rubin's Confluent wire format
@@ -82,9 +84,19 @@ describe('alert messages from Kafka', () => {
   it('reports what it cannot decode, with the reason', async () => {
     const schemas = new SchemaRegistry(registryUrl);
     const unknown = confluentMessage(RUBIN_FILES[0], 901).value;
-    expect(await decodeAlertMessage(unknown, 'm', schemas)).toEqual([{ file: 'm', index: -1, error: 'schema registry answered 404 for schema id 901' }]);
-    expect(await decodeAlertMessage(unknown, 'm')).toEqual([{ file: 'm', index: -1, error: 'Confluent-framed message (schema id 901) but no schema registry is configured (ANTARES_SCHEMA_REGISTRY_URL)' }]);
-    expect(await decodeAlertMessage(Buffer.from('hello'), 'm')).toEqual([{ file: 'm', index: -1, error: 'neither an Avro container nor a Confluent-framed Avro record' }]);
+    expect(await decodeAlertMessage(unknown, 'm', schemas)).toEqual([
+      { file: 'm', index: -1, error: 'schema registry answered 404 for schema id 901' },
+    ]);
+    expect(await decodeAlertMessage(unknown, 'm')).toEqual([
+      {
+        file: 'm',
+        index: -1,
+        error: 'Confluent-framed message (schema id 901) but no schema registry is configured (ANTARES_SCHEMA_REGISTRY_URL)',
+      },
+    ]);
+    expect(await decodeAlertMessage(Buffer.from('hello'), 'm')).toEqual([
+      { file: 'm', index: -1, error: 'neither an Avro container nor a Confluent-framed Avro record' },
+    ]);
     expect(await decodeAlertMessage(null, 'm')).toEqual([{ file: 'm', index: -1, error: 'empty message' }]);
     const truncated = confluentMessage(RUBIN_FILES[0]).value.subarray(0, 300);
     const [record] = await decodeAlertMessage(truncated, 'm', schemas);
@@ -94,7 +106,9 @@ describe('alert messages from Kafka', () => {
 
 describe('ingesting a batch of Kafka messages', () => {
   let database: TestDatabase;
-  beforeAll(async () => { database = await createTestDatabase(); });
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
   afterAll(async () => database?.close());
 
   it('stores the alerts of both surveys and counts the undecodable messages', async () => {
@@ -105,7 +119,9 @@ describe('ingesting a batch of Kafka messages', () => {
     ];
     const stats = await ingestAlertMessages(database.repos, messages, { schemas: new SchemaRegistry(registryUrl) });
     expect(stats.packetsRead).toBe(1 + RUBIN_FILES.length);
-    expect(stats.undecodable).toEqual([{ file: 'lsst-alerts[1]@99', index: -1, reason: 'neither an Avro container nor a Confluent-framed Avro record' }]);
+    expect(stats.undecodable).toEqual([
+      { file: 'lsst-alerts[1]@99', index: -1, reason: 'neither an Avro container nor a Confluent-framed Avro record' },
+    ]);
     const rejected = Object.values(stats.rejected).reduce((a, b) => a + b, 0);
     expect(stats.packetsStored + rejected).toBe(1 + RUBIN_FILES.length);
     const surveys = await database.db.selectFrom('alert').select('survey').distinct().execute();

@@ -2,10 +2,11 @@
 // containers, Rubin's Confluent-framed records), ingested like a file (Level 1, association, Level 2)
 // and committed afterwards: a crash replays it, and ingestion is idempotent.
 import type { Repositories } from '@antares/db';
+
+import { emptyStats, type IngestStats } from '../ingest/ingest-batch.ts';
+import { ingestPackets, type IngestPacketsOptions } from '../ingest/ingest-packets.ts';
 import type { AlertPacket } from '../sources/alert-avro.ts';
 import { decodeAlertMessage, SchemaRegistry, type SchemaSource } from '../sources/alert-message.ts';
-import { ingestPackets, type IngestPacketsOptions } from '../ingest/ingest-packets.ts';
-import { emptyStats, type IngestStats } from '../ingest/ingest-batch.ts';
 
 export interface KafkaMessage {
   topic: string;
@@ -15,7 +16,11 @@ export interface KafkaMessage {
 }
 
 /** Decodes and ingests one batch of messages; undecodable ones are counted with their reason and skipped. */
-export async function ingestAlertMessages(repos: Repositories, messages: KafkaMessage[], options: IngestPacketsOptions & { schemas?: SchemaSource } = {}): Promise<IngestStats> {
+export async function ingestAlertMessages(
+  repos: Repositories,
+  messages: KafkaMessage[],
+  options: IngestPacketsOptions & { schemas?: SchemaSource } = {},
+): Promise<IngestStats> {
   const packets: AlertPacket[] = [];
   const stats = emptyStats();
   for (const message of messages) {
@@ -41,7 +46,9 @@ export async function startAlertConsumer(repos: Repositories, options: AlertCons
   const { Kafka, logLevel } = await import('kafkajs');
   const log = options.log ?? console.log;
   const schemas = options.schemaRegistryUrl ? new SchemaRegistry(options.schemaRegistryUrl) : undefined;
-  const consumer = new Kafka({ clientId: 'antares-alerts', brokers: options.brokers, logLevel: logLevel.WARN }).consumer({ groupId: options.groupId ?? 'antares-alerts' });
+  const consumer = new Kafka({ clientId: 'antares-alerts', brokers: options.brokers, logLevel: logLevel.WARN }).consumer({
+    groupId: options.groupId ?? 'antares-alerts',
+  });
   await consumer.connect();
   for (const topic of options.topics) await consumer.subscribe({ topic, fromBeginning: false });
   await consumer.run({
@@ -49,7 +56,9 @@ export async function startAlertConsumer(repos: Repositories, options: AlertCons
     eachBatch: async ({ batch, resolveOffset, heartbeat }) => {
       const messages = batch.messages.map((m) => ({ topic: batch.topic, partition: batch.partition, offset: m.offset, value: m.value }));
       const stats = await ingestAlertMessages(repos, messages, { ...options, schemas });
-      log(`kafka: ${batch.topic}[${batch.partition}] ${messages.length} messages: ${stats.packetsStored} stored, ${stats.duplicates} already ingested, ${Object.values(stats.rejected).reduce((a, b) => a + b, 0)} rejected, ${stats.undecodable.length} undecodable`);
+      log(
+        `kafka: ${batch.topic}[${batch.partition}] ${messages.length} messages: ${stats.packetsStored} stored, ${stats.duplicates} already ingested, ${Object.values(stats.rejected).reduce((a, b) => a + b, 0)} rejected, ${stats.undecodable.length} undecodable`,
+      );
       for (const u of stats.undecodable.slice(0, 5)) log(`kafka: ${u.file}: ${u.reason}`);
       const last = messages.at(-1);
       if (last) resolveOffset(last.offset);

@@ -1,6 +1,7 @@
 import type { Repositories } from '@antares/db';
-import { GwNoticeError, parseIgwnNotice } from '../gw/notice.ts';
+
 import { ingestNotice } from '../gw/association.ts';
+import { GwNoticeError, parseIgwnNotice } from '../gw/notice.ts';
 
 /** What one Kafka message of `igwn.gwalert` did. */
 export type GwMessageOutcome = { ok: true; gracedbId: string; stored: boolean; associated: number } | { ok: false; error: string };
@@ -22,16 +23,25 @@ export async function handleGwMessage(repos: Repositories, value: Buffer | null)
 }
 
 /** Consumes gravitational-wave notices from Kafka (kafkajs), committing each after it is stored. */
-export async function startGwConsumer(repos: Repositories, options: { brokers: string[]; topic: string; groupId?: string; log?: (line: string) => void }): Promise<{ stop(): Promise<void> }> {
+export async function startGwConsumer(
+  repos: Repositories,
+  options: { brokers: string[]; topic: string; groupId?: string; log?: (line: string) => void },
+): Promise<{ stop(): Promise<void> }> {
   const { Kafka, logLevel } = await import('kafkajs');
   const log = options.log ?? console.log;
-  const consumer = new Kafka({ clientId: 'antares-gw', brokers: options.brokers, logLevel: logLevel.WARN }).consumer({ groupId: options.groupId ?? 'antares-gw' });
+  const consumer = new Kafka({ clientId: 'antares-gw', brokers: options.brokers, logLevel: logLevel.WARN }).consumer({
+    groupId: options.groupId ?? 'antares-gw',
+  });
   await consumer.connect();
   await consumer.subscribe({ topic: options.topic, fromBeginning: false });
   await consumer.run({
     eachMessage: async ({ message }) => {
       const outcome = await handleGwMessage(repos, message.value);
-      log(outcome.ok ? `gw: ${outcome.gracedbId} ${outcome.stored ? `stored, ${outcome.associated} alerts associated` : 'already stored'}` : `gw: skipped a notice: ${outcome.error}`);
+      log(
+        outcome.ok
+          ? `gw: ${outcome.gracedbId} ${outcome.stored ? `stored, ${outcome.associated} alerts associated` : 'already stored'}`
+          : `gw: skipped a notice: ${outcome.error}`,
+      );
     },
   });
   return { stop: () => consumer.disconnect() };

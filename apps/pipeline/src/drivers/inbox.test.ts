@@ -1,10 +1,12 @@
-import path from 'node:path';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+
 import { createTestDatabase, type TestDatabase } from '@antares/db';
-import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from '../filters/pool/index.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Level2Stage } from '../filters/level2.ts';
+import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from '../filters/pool/index.ts';
 import { simulateSurvey } from '../simulate/index.ts';
 import { InboxWatcher } from './inbox.ts';
 
@@ -58,7 +60,9 @@ describe.skipIf(missing.length > 0)('inbox', () => {
     const version = await repos.filters.createVersion({ filter_id: filter.filter_id, code: TAGGER, comment: 'v1', declared_outputs: null });
     await repos.filters.transition(filter.filter_id, version.filter_version_id, 'ENABLED', null);
 
-    const files = readdirSync(survey).filter((f) => f.endsWith('.avro')).sort();
+    const files = readdirSync(survey)
+      .filter((f) => f.endsWith('.avro'))
+      .sort();
     expect(files.length).toBeGreaterThan(1);
     writeFileSync(path.join(inbox, 'half-written.avro.part'), readFileSync(path.join(survey, files[0])));
     for (const f of files) renameSync(path.join(survey, f), path.join(inbox, f));
@@ -66,7 +70,11 @@ describe.skipIf(missing.length > 0)('inbox', () => {
 
     expect(await watcher.scanOnce()).toBe(files.length + 1);
     expect(level2.filterCount).toBe(1);
-    expect(readdirSync(path.join(inbox, 'done')).filter((f) => !f.endsWith('.summary.json')).sort()).toEqual(files);
+    expect(
+      readdirSync(path.join(inbox, 'done'))
+        .filter((f) => !f.endsWith('.summary.json'))
+        .sort(),
+    ).toEqual(files);
     // Beside each ingested file, its counts (an HTTP upload reports them as its status).
     for (const f of files) {
       const summary = JSON.parse(readFileSync(path.join(inbox, 'done', `${f}.summary.json`), 'utf8'));

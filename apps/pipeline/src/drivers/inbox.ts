@@ -1,12 +1,14 @@
 import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
 import type { Repositories } from '@antares/db';
-import { ingestFiles, formatIngestSummary } from '../ingest/ingest-files.ts';
-import type { IngestStats } from '../ingest/ingest-batch.ts';
+
 import type { Level2Stage } from '../filters/level2.ts';
+import type { GwMatcher } from '../gw/association.ts';
+import type { IngestStats } from '../ingest/ingest-batch.ts';
+import { formatIngestSummary, ingestFiles } from '../ingest/ingest-files.ts';
 import { Poller } from '../sinks/poller.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
-import type { GwMatcher } from '../gw/association.ts';
 
 /** Alert files the inbox takes; anything else (e.g. `name.avro.part` while it is being written) waits. */
 const ALERT_FILE = /\.avro(\.gz)?$/;
@@ -30,10 +32,18 @@ export class InboxWatcher {
   private readonly done: string;
   private readonly failed: string;
 
-  constructor(private readonly repos: Repositories, readonly dir: string, private readonly options: InboxOptions = {}) {
+  constructor(
+    private readonly repos: Repositories,
+    readonly dir: string,
+    private readonly options: InboxOptions = {},
+  ) {
     this.done = path.join(dir, 'done');
     this.failed = path.join(dir, 'failed');
-    this.poller = new Poller(() => this.scanOnce(), options.pollMs ?? 2000, (error) => this.log(`inbox: ${error.message}`));
+    this.poller = new Poller(
+      () => this.scanOnce(),
+      options.pollMs ?? 2000,
+      (error) => this.log(`inbox: ${error.message}`),
+    );
   }
 
   start(): void {
@@ -47,7 +57,9 @@ export class InboxWatcher {
   /** Ingests what is in the folder now; returns how many files it took. */
   async scanOnce(): Promise<number> {
     for (const dir of [this.dir, this.done, this.failed]) mkdirSync(dir, { recursive: true });
-    const files = readdirSync(this.dir).filter((name) => ALERT_FILE.test(name) && statSync(path.join(this.dir, name)).isFile()).sort();
+    const files = readdirSync(this.dir)
+      .filter((name) => ALERT_FILE.test(name) && statSync(path.join(this.dir, name)).isFile())
+      .sort();
     if (files.length === 0) return 0;
     // Filters enabled or disabled since the last batch take effect now.
     await this.options.level2?.refresh();
@@ -55,7 +67,11 @@ export class InboxWatcher {
       if (this.poller.isStopped) break;
       const file = path.join(this.dir, name);
       try {
-        const stats = await ingestFiles(this.repos, [file], { level2: this.options.level2, watch: this.options.watch, gw: this.options.gw });
+        const stats = await ingestFiles(this.repos, [file], {
+          level2: this.options.level2,
+          watch: this.options.watch,
+          gw: this.options.gw,
+        });
         if (stats.packetsRead === 0 && stats.undecodable.length > 0) {
           throw new Error(`no alert could be decoded: ${stats.undecodable.map((u) => `record ${u.index}: ${u.reason}`).join('; ')}`);
         }

@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+
 import type { FilterEnvironment, FilterEnvironmentPackage } from '@antares/contract';
+
 import { RUNTIME_DIR } from './pool/index.ts';
 
 const run = promisify(execFile);

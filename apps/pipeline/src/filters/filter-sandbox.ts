@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+
 import type { FilterTestLocus, FilterTestReport } from '@antares/contract';
 import type { LocusRow, Repositories } from '@antares/db';
-import { FilterSandboxPool, missingSandboxPrerequisites, type FilterError, type LocusReport } from './pool/index.ts';
-import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox-limits.ts';
+
 import { alertPropertyLoader, locusInputsFor } from './locus-inputs.ts';
+import { type FilterError, FilterSandboxPool, type LocusReport, missingSandboxPrerequisites } from './pool/index.ts';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox-limits.ts';
 
 export type CodeCheck = { ok: true; outputs: Record<string, unknown> } | { ok: false; message: string };
 
@@ -25,15 +27,23 @@ const DRY_RUN_STOP_AFTER_TIMEOUTS = 2;
  * run's budget), and the server lets each user hold one worker at a time, so with `dryRunWorkers`
  * workers, that many users minus one can run hostile code while another's dry run still finds a worker.
  */
-export function createFilterSandbox(repos: Repositories, limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS): {
-  sandbox?: FilterSandbox; close(): Promise<void>; missing: string[];
+export function createFilterSandbox(
+  repos: Repositories,
+  limits: SandboxLimits = DEFAULT_SANDBOX_LIMITS,
+): {
+  sandbox?: FilterSandbox;
+  close(): Promise<void>;
+  missing: string[];
 } {
   const missing = missingSandboxPrerequisites();
   if (missing.length > 0) return { missing, close: async () => {} };
   const { dryRunBudgetMs, dryRunWorkers, ...workerLimits } = limits;
   const pool = new FilterSandboxPool({ ...workerLimits, maxWorkers: dryRunWorkers, slotOffset: 500 });
-  const withLoaded = async <T>(code: string, filterClass: string | undefined,
-    use: (id: string, loaded: Awaited<ReturnType<FilterSandboxPool['load']>>) => Promise<T>): Promise<T> => {
+  const withLoaded = async <T>(
+    code: string,
+    filterClass: string | undefined,
+    use: (id: string, loaded: Awaited<ReturnType<FilterSandboxPool['load']>>) => Promise<T>,
+  ): Promise<T> => {
     const id = `sandbox-${randomUUID()}`;
     try {
       return await use(id, await pool.load(id, code, {}, filterClass));
@@ -42,19 +52,36 @@ export function createFilterSandbox(repos: Repositories, limits: SandboxLimits =
     }
   };
   const sandbox: FilterSandbox = {
-    validate: (code, filterClass) => withLoaded(code, filterClass, async (_id, result) => {
-      if (result.ok && result.outputs) return { ok: true, outputs: result.outputs as unknown as Record<string, unknown> };
-      const error = result.error;
-      return { ok: false, message: error ? `${error.type}: ${error.message}\n${error.traceback}`.trim() : 'The filter could not be loaded' };
-    }),
-    dryRun: (code, loci, filterClass) => withLoaded(code, filterClass, async (id, loaded) => {
-      if (!loaded.ok || !loaded.outputs) return reportOf({ loaded: false, loadError: loaded.error ?? unknownLoadError, stdout: loaded.stdout, reports: [], stoppedEarly: null });
-      const inputs = await locusInputsFor(repos, loci);
-      const batch = await pool.runBatch(id, inputs, alertPropertyLoader(repos), { budgetMs: dryRunBudgetMs, stopAfterTimeouts: DRY_RUN_STOP_AFTER_TIMEOUTS });
-      const stoppedEarly = batch.stoppedEarly === undefined ? null
-        : `Stopped early because ${batch.stoppedEarly}: ${inputs.length - batch.reports.length} of ${inputs.length} loci were not run`;
-      return reportOf({ loaded: true, outputs: loaded.outputs, stdout: loaded.stdout, reports: batch.reports, stoppedEarly });
-    }),
+    validate: (code, filterClass) =>
+      withLoaded(code, filterClass, async (_id, result) => {
+        if (result.ok && result.outputs) return { ok: true, outputs: result.outputs as unknown as Record<string, unknown> };
+        const error = result.error;
+        return {
+          ok: false,
+          message: error ? `${error.type}: ${error.message}\n${error.traceback}`.trim() : 'The filter could not be loaded',
+        };
+      }),
+    dryRun: (code, loci, filterClass) =>
+      withLoaded(code, filterClass, async (id, loaded) => {
+        if (!loaded.ok || !loaded.outputs)
+          return reportOf({
+            loaded: false,
+            loadError: loaded.error ?? unknownLoadError,
+            stdout: loaded.stdout,
+            reports: [],
+            stoppedEarly: null,
+          });
+        const inputs = await locusInputsFor(repos, loci);
+        const batch = await pool.runBatch(id, inputs, alertPropertyLoader(repos), {
+          budgetMs: dryRunBudgetMs,
+          stopAfterTimeouts: DRY_RUN_STOP_AFTER_TIMEOUTS,
+        });
+        const stoppedEarly =
+          batch.stoppedEarly === undefined
+            ? null
+            : `Stopped early because ${batch.stoppedEarly}: ${inputs.length - batch.reports.length} of ${inputs.length} loci were not run`;
+        return reportOf({ loaded: true, outputs: loaded.outputs, stdout: loaded.stdout, reports: batch.reports, stoppedEarly });
+      }),
   };
   return { missing, sandbox, close: () => pool.close() };
 }
@@ -62,7 +89,11 @@ export function createFilterSandbox(repos: Repositories, limits: SandboxLimits =
 const unknownLoadError: FilterError = { type: 'LoadFailed', message: 'The filter could not be loaded', traceback: '' };
 
 function reportOf(run: {
-  loaded: boolean; loadError?: FilterError; outputs?: import('./pool/index.ts').FilterOutputs; stdout: string; reports: LocusReport[];
+  loaded: boolean;
+  loadError?: FilterError;
+  outputs?: import('./pool/index.ts').FilterOutputs;
+  stdout: string;
+  reports: LocusReport[];
   stoppedEarly: string | null;
 }): FilterTestReport {
   const loci: FilterTestLocus[] = run.reports.map((r) => ({
@@ -76,16 +107,21 @@ function reportOf(run: {
     error: r.error ?? null,
     duration_ms: r.t * 1000,
   }));
-  const times = loci.filter((l) => l.status === 'ok').map((l) => l.duration_ms).sort((a, b) => a - b);
+  const times = loci
+    .filter((l) => l.status === 'ok')
+    .map((l) => l.duration_ms)
+    .sort((a, b) => a - b);
   return {
     loaded: run.loaded,
     load_error: run.loadError ?? null,
     outputs: run.outputs
       ? {
-        tags: run.outputs.tags.map((name) => ({ name })), locus_properties: run.outputs.locus_properties,
-        alert_properties: run.outputs.alert_properties, class_name: run.outputs.class_name ?? null,
-        filter_classes: run.outputs.filter_classes ?? [],
-      }
+          tags: run.outputs.tags.map((name) => ({ name })),
+          locus_properties: run.outputs.locus_properties,
+          alert_properties: run.outputs.alert_properties,
+          class_name: run.outputs.class_name ?? null,
+          filter_classes: run.outputs.filter_classes ?? [],
+        }
       : null,
     stdout: run.stdout,
     loci,

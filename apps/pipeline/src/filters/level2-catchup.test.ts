@@ -1,14 +1,16 @@
-import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+
+import { createTestDatabase, type TestDatabase } from '@antares/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@antares/db';
+
 import { expandInputs, ingestFiles } from '../ingest/ingest-files.ts';
-import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from './pool/index.ts';
+import { simulateSurvey } from '../simulate/index.ts';
 import { Level2Stage } from './level2.ts';
 import { level2Backlog, runLevel2Backlog } from './level2-catchup.ts';
-import { simulateSurvey } from '../simulate/index.ts';
+import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from './pool/index.ts';
 
 // Level 2 catch-up: loci ingested while the filters could not run (no sandbox on a first start) get
 // them later, once; what Level 2 already ran is not run again.
@@ -40,7 +42,9 @@ describe.skipIf(missing.length > 0)('Level 2 over the loci it missed', () => {
 
   const enable = async (name: string, code: string, priority: number) => {
     const { repos } = database;
-    const owner = (await repos.users.findByUsername('catchup-owner')) ?? (await repos.users.create({ username: 'catchup-owner', email: 'cu@example.org', name: 'CU', password_hash: 'x' }))!;
+    const owner =
+      (await repos.users.findByUsername('catchup-owner')) ??
+      (await repos.users.create({ username: 'catchup-owner', email: 'cu@example.org', name: 'CU', password_hash: 'x' }))!;
     const filter = (await repos.filters.create({ user_id: owner.user_id, name, description: name }))!;
     await database.db.updateTable('filter').set({ priority }).where('filter_id', '=', filter.filter_id).execute();
     const version = await repos.filters.createVersion({ filter_id: filter.filter_id, code, comment: 'v1', declared_outputs: null });
@@ -110,7 +114,9 @@ describe.skipIf(missing.length > 0)('Level 2 over the loci it missed', () => {
 
     const since = (await sql<{ t: Date }>`SELECT now() AS t`.execute(database.db)).rows[0].t;
     await ingest(23);
-    const touched = await count(sql<{ n: number }>`SELECT count(DISTINCT l.locus_id)::int AS n FROM locus l JOIN alert a ON a.locus_id = l.locus_id
+    const touched = await count(sql<{
+      n: number;
+    }>`SELECT count(DISTINCT l.locus_id)::int AS n FROM locus l JOIN alert a ON a.locus_id = l.locus_id
       WHERE a.processed_at > ${since} AND l.num_mag_values >= 2`);
     const backlog = await level2Backlog(database.repos);
     expect(touched).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import type { Repositories } from '@antares/db';
+
 import { LEVEL2_MIN_MEASUREMENTS, type Level2Stage } from './level2.ts';
 
 /** Loci per Level 2 run of the catch-up (an ingestion batch touches about as many). */
@@ -46,7 +47,11 @@ export async function level2Backlog(repos: Repositories): Promise<Level2Backlog>
  * the loci did not have (see Level2RunOptions.newTagsOnly). Each chunk is recorded as it finishes, so a
  * catch-up that stops part way resumes where it was.
  */
-export async function runLevel2Backlog(stage: Level2Stage, backlog: Level2Backlog, onProgress?: (done: number, total: number) => void): Promise<void> {
+export async function runLevel2Backlog(
+  stage: Level2Stage,
+  backlog: Level2Backlog,
+  onProgress?: (done: number, total: number) => void,
+): Promise<void> {
   let done = 0;
   onProgress?.(0, backlog.loci);
   for (const group of backlog.groups) {

@@ -1,14 +1,16 @@
-import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { compileLocusSearch, createTestDatabase, type TestDatabase } from '@antares/db';
-import { decodeAvroFile, type LsstPacket } from '../sources/alert-avro.ts';
-import { expandInputs } from '../ingest/ingest-files.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { emptyStats, ingestBatch } from '../ingest/ingest-batch.ts';
+import { expandInputs } from '../ingest/ingest-files.ts';
+import { decodeAvroFile, type LsstPacket } from '../sources/alert-avro.ts';
 import { level1Lsst } from '../stages/level1.ts';
-import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from './pool/index.ts';
 import { Level2Stage } from './level2.ts';
+import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from './pool/index.ts';
 
 // The real class-API-B filter written for Rubin alerts (../shared/filters) runs unchanged on real Rubin
 // alerts and tags exactly the loci its own rules select.
@@ -25,7 +27,18 @@ const TAG = 'lsst_scimma_quality_transient';
 
 /** The filter's rules, written out from its source, applied to the raw DiaSource. */
 function filterWouldTag(s: Record<string, unknown>): boolean {
-  const required = ['snr', 'ssObjectId', 'psfFlux_flag', 'centroid_flag', 'shape_flag', 'isDipole', 'pixelFlags_saturated', 'pixelFlags_edge', 'pixelFlags_cr', 'pixelFlags_streak'];
+  const required = [
+    'snr',
+    'ssObjectId',
+    'psfFlux_flag',
+    'centroid_flag',
+    'shape_flag',
+    'isDipole',
+    'pixelFlags_saturated',
+    'pixelFlags_edge',
+    'pixelFlags_cr',
+    'pixelFlags_streak',
+  ];
   if (!required.every((k) => k in s)) return false; // REQUIRED_ALERT_PROPERTIES: skipped
   if (!((s.snr as number) > 10)) return false;
   if (![0, null, '0'].includes(s.ssObjectId as never)) return false;
@@ -40,7 +53,15 @@ async function rubinPackets(folder: string): Promise<LsstPacket[]> {
   return out;
 }
 
-const FILTER_FLAGS = ['psfFlux_flag', 'centroid_flag', 'shape_flag', 'pixelFlags_saturated', 'pixelFlags_edge', 'pixelFlags_cr', 'pixelFlags_streak'];
+const FILTER_FLAGS = [
+  'psfFlux_flag',
+  'centroid_flag',
+  'shape_flag',
+  'pixelFlags_saturated',
+  'pixelFlags_edge',
+  'pixelFlags_cr',
+  'pixelFlags_streak',
+];
 
 /**
  * The next night's alert of the same DiaObject under a new id, with the first as its history: Level 2
@@ -50,7 +71,11 @@ const FILTER_FLAGS = ['psfFlux_flag', 'centroid_flag', 'shape_flag', 'pixelFlags
  */
 function nextNight(p: LsstPacket, index: number): LsstPacket {
   const id = (BigInt(p.diaSourceId) + 1_000_000n).toString();
-  const diaSource: Record<string, unknown> = { ...p.diaSource, diaSourceId: id, midpointMjdTai: (p.diaSource.midpointMjdTai as number) + 1 };
+  const diaSource: Record<string, unknown> = {
+    ...p.diaSource,
+    diaSourceId: id,
+    midpointMjdTai: (p.diaSource.midpointMjdTai as number) + 1,
+  };
   if (index % 2 === 0) {
     diaSource.snr = 12;
     for (const flag of FILTER_FLAGS) diaSource[flag] = false;
@@ -69,7 +94,12 @@ describe.skipIf(missing.length > 0)('the Rubin example filter (class API B) in L
     const { repos } = database;
     const owner = (await repos.users.create({ username: 'scimma', email: 'scimma@example.org', name: 'SCiMMA', password_hash: 'x' }))!;
     const filter = (await repos.filters.create({ user_id: owner.user_id, name: 'SCiMMA LSST quality', description: 'real filter' }))!;
-    const version = await repos.filters.createVersion({ filter_id: filter.filter_id, code: FILTER_CODE, comment: 'as published', declared_outputs: null });
+    const version = await repos.filters.createVersion({
+      filter_id: filter.filter_id,
+      code: FILTER_CODE,
+      comment: 'as published',
+      declared_outputs: null,
+    });
     await repos.filters.transition(filter.filter_id, version.filter_version_id, 'ENABLED', null);
   });
   afterAll(async () => {
@@ -87,7 +117,8 @@ describe.skipIf(missing.length > 0)('the Rubin example filter (class API B) in L
     for (const batch of [v74, v9, followUps]) await level2.run(await ingestBatch(database.repos, batch, stats));
 
     const expected = new Set<string>();
-    for (const p of followUps) if (filterWouldTag(p.diaSource)) expected.add((await database.repos.alerts.findById(`lsst:${p.diaSourceId}`))!.locus_id);
+    for (const p of followUps)
+      if (filterWouldTag(p.diaSource)) expected.add((await database.repos.alerts.findById(`lsst:${p.diaSourceId}`))!.locus_id);
     expect(v9.filter((p) => filterWouldTag(p.diaSource))).toEqual([]);
     const search = compileLocusSearch({ query: { bool: { filter: { term: { tags: TAG } } } } });
     const { rows } = await database.repos.loci.search({ search, sort: [], limit: 1000, offset: 0 });

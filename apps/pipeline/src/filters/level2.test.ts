@@ -1,12 +1,14 @@
-import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+
 import { compileLocusSearch, createTestDatabase, type TestDatabase } from '@antares/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { expandInputs, ingestFiles } from '../ingest/ingest-files.ts';
-import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from './pool/index.ts';
-import { Level2Stage } from './level2.ts';
 import { simulateSurvey } from '../simulate/index.ts';
+import { Level2Stage } from './level2.ts';
+import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from './pool/index.ts';
 
 // Level 2 in the pipeline: enabled filters run on ingested alerts and their tags become searchable.
 const missing = missingSandboxPrerequisites();
@@ -45,10 +47,18 @@ describe.skipIf(missing.length > 0)('Level 2 filters in the pipeline', () => {
   let pool: FilterSandboxPool;
   const enable = async (name: string, code: string, priority: number, filterClass?: string) => {
     const { repos } = database;
-    const owner = (await repos.users.findByUsername('level2-owner')) ?? (await repos.users.create({ username: 'level2-owner', email: 'l2@example.org', name: 'L2', password_hash: 'x' }))!;
+    const owner =
+      (await repos.users.findByUsername('level2-owner')) ??
+      (await repos.users.create({ username: 'level2-owner', email: 'l2@example.org', name: 'L2', password_hash: 'x' }))!;
     const filter = (await repos.filters.create({ user_id: owner.user_id, name, description: name }))!;
     await database.db.updateTable('filter').set({ priority }).where('filter_id', '=', filter.filter_id).execute();
-    const version = await repos.filters.createVersion({ filter_id: filter.filter_id, code, comment: 'v1', declared_outputs: null, filter_class: filterClass });
+    const version = await repos.filters.createVersion({
+      filter_id: filter.filter_id,
+      code,
+      comment: 'v1',
+      declared_outputs: null,
+      filter_class: filterClass,
+    });
     await repos.filters.transition(filter.filter_id, version.filter_version_id, 'ENABLED', null);
     return filter.filter_id;
   };
@@ -67,7 +77,14 @@ describe.skipIf(missing.length > 0)('Level 2 filters in the pipeline', () => {
     await enable('Follower', FOLLOWER, 2);
     const brokenId = await enable('Broken', BROKEN, 3);
     const told: Array<{ channel: string; text: string }> = [];
-    const level2 = new Level2Stage(database.repos, pool, { maxConsecutiveFailures: 3, notifier: { send: async (m) => { told.push(m); } } });
+    const level2 = new Level2Stage(database.repos, pool, {
+      maxConsecutiveFailures: 3,
+      notifier: {
+        send: async (m) => {
+          told.push(m);
+        },
+      },
+    });
     await level2.refresh();
     expect(level2.filterCount).toBe(3);
 
@@ -111,14 +128,24 @@ describe.skipIf(missing.length > 0)('Level 2 filters in the pipeline', () => {
 
   it('disables a filter that hangs in run after a few timeouts, and one that hangs at load after a few refreshes; ingestion goes on', async () => {
     // Short limits of its own, so that the hangs cost seconds here (the numbers are in sandbox-limits.ts).
-    const hangPool = new FilterSandboxPool({ maxWorkers: 4, slotOffset: 190, locusTimeoutMs: 1000, loadTimeoutMs: 3000, stallGraceMs: 1000 });
+    const hangPool = new FilterSandboxPool({
+      maxWorkers: 4,
+      slotOffset: 190,
+      locusTimeoutMs: 1000,
+      loadTimeoutMs: 3000,
+      stallGraceMs: 1000,
+    });
     try {
-      const hungId = await enable('Hung', `import antares.devkit as dk
+      const hungId = await enable(
+        'Hung',
+        `import antares.devkit as dk
 class Hung(dk.Filter):
     def run(self, locus):
         while True:
             pass
-`, 0);
+`,
+        0,
+      );
       const hungAtLoadId = await enable('Hung at load', 'while True:\n    pass\n', 0);
       const level2 = new Level2Stage(database.repos, hangPool, { maxConsecutiveTimeouts: 3 });
       await level2.refresh();
@@ -132,9 +159,16 @@ class Hung(dk.Filter):
       await level2.refresh();
 
       expect([...level2.stats.disabled].sort()).toEqual(['Hung', 'Hung at load']);
-      const feedback = async (filterId: number) => (await database.repos.filters.listVersions(filterId, { sort: '-created_at', limit: 1, offset: 0 })).rows[0];
-      expect(await feedback(hungId)).toMatchObject({ status: 'DISABLED', feedback: expect.stringContaining('it timed out on 3 loci in a row') });
-      expect(await feedback(hungAtLoadId)).toMatchObject({ status: 'DISABLED', feedback: expect.stringContaining('loading the filter took longer than 3 s') });
+      const feedback = async (filterId: number) =>
+        (await database.repos.filters.listVersions(filterId, { sort: '-created_at', limit: 1, offset: 0 })).rows[0];
+      expect(await feedback(hungId)).toMatchObject({
+        status: 'DISABLED',
+        feedback: expect.stringContaining('it timed out on 3 loci in a row'),
+      });
+      expect(await feedback(hungAtLoadId)).toMatchObject({
+        status: 'DISABLED',
+        feedback: expect.stringContaining('loading the filter took longer than 3 s'),
+      });
       // It ran on only the loci that disabled it: three timeouts, not one per locus of the batch.
       expect(level2.stats.failures).toBe(3);
       // The filters after it (the earlier test's, still enabled) ran on every new locus.
@@ -172,7 +206,8 @@ class Later(dk.Filter):
     expect(updated.length).toBeGreaterThan(0);
     // Both versions ran on every locus they saw: the named class in one, the last class in the other.
     for (const locus of updated) expect(locus.tags).toEqual(expect.arrayContaining(['nb_earlier', 'nb_later']));
-    expect((await database.repos.streams.read('nb_earlier', 0, 10_000)).length)
-      .toBe((await database.repos.streams.read('nb_later', 0, 10_000)).length);
+    expect((await database.repos.streams.read('nb_earlier', 0, 10_000)).length).toBe(
+      (await database.repos.streams.read('nb_later', 0, 10_000)).length,
+    );
   });
 });

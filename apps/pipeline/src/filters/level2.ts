@@ -1,6 +1,7 @@
 import type { Repositories } from '@antares/db';
-import { alertPropertyLoader, locusInputsFor } from './locus-inputs.ts';
+
 import type { ChatNotifier } from '../sinks/chat.ts';
+import { alertPropertyLoader, locusInputsFor } from './locus-inputs.ts';
 import type { FilterSandboxPool, LocusForFilter, LocusReport } from './pool/index.ts';
 
 /** Level 2 runs only on loci with at least this many measurements (wire format section 5). */
@@ -64,7 +65,11 @@ export class Level2Stage {
   private readonly loadTimeouts = new Map<string, number>();
   readonly stats: Level2Stats = { lociRun: 0, tagsAdded: 0, failures: 0, disabled: [] };
 
-  constructor(private readonly repos: Repositories, private readonly pool: FilterSandboxPool, private readonly options: Level2Options = {}) {}
+  constructor(
+    private readonly repos: Repositories,
+    private readonly pool: FilterSandboxPool,
+    private readonly options: Level2Options = {},
+  ) {}
 
   private get maxTimeouts(): number {
     return this.options.maxConsecutiveTimeouts ?? 3;
@@ -85,14 +90,19 @@ export class Level2Stage {
     for (const f of await this.repos.filters.listForPipeline()) {
       const key = `filter-${f.filter_id}-v${f.version_id}`;
       const known = current.get(key);
-      if (known) { wanted.push(known); current.delete(key); continue; }
+      if (known) {
+        wanted.push(known);
+        current.delete(key);
+        continue;
+      }
       const filter: LoadedFilter = { key, filterId: f.filter_id, versionId: f.version_id, name: f.name, errorChannel: '' };
       const result = await this.pool.load(key, f.code, {}, f.filter_class ?? undefined);
       filter.errorChannel = result.outputs?.error_channel ?? '';
       const timeouts = result.error?.type === 'Timeout' ? (this.loadTimeouts.get(key) ?? 0) + 1 : 0;
       this.loadTimeouts.set(key, timeouts);
       if (result.ok) wanted.push(filter);
-      else if (timeouts === 0 || timeouts >= this.maxTimeouts) await this.disable(filter, `it failed to load: ${result.error?.message ?? 'unknown error'}`);
+      else if (timeouts === 0 || timeouts >= this.maxTimeouts)
+        await this.disable(filter, `it failed to load: ${result.error?.message ?? 'unknown error'}`);
     }
     for (const gone of current.values()) await this.pool.unload(gone.key).catch(() => {});
     this.filters = wanted;
@@ -106,13 +116,22 @@ export class Level2Stage {
   async run(locusIds: string[], options: Level2RunOptions = {}): Promise<void> {
     const filters = this.filters.filter((f) => !options.versions || options.versions.has(f.versionId));
     if (filters.length === 0 || locusIds.length === 0) return;
-    const loci = (await this.repos.loci.findMany(locusIds))
-      .filter((l) => Number(l.properties.num_mag_values ?? 0) >= LEVEL2_MIN_MEASUREMENTS);
+    const loci = (await this.repos.loci.findMany(locusIds)).filter(
+      (l) => Number(l.properties.num_mag_values ?? 0) >= LEVEL2_MIN_MEASUREMENTS,
+    );
     if (loci.length === 0) return;
     // `emitted`: every tag a filter gave the locus in this run, new or not (each feeds its stream).
-    const results = new Map(loci.map((l) => [l.locus_id, {
-      tags: new Set<string>(), emitted: new Set<string>(), properties: {} as Record<string, unknown>, alert: {} as Record<string, unknown>,
-    }]));
+    const results = new Map(
+      loci.map((l) => [
+        l.locus_id,
+        {
+          tags: new Set<string>(),
+          emitted: new Set<string>(),
+          properties: {} as Record<string, unknown>,
+          alert: {} as Record<string, unknown>,
+        },
+      ]),
+    );
     // A wavefront over chunks of the loci: filter k runs on chunk c once filter k - 1 is done with
     // chunk c and filter k with chunk c - 1. Each locus still meets the filters one after another in
     // priority order (a filter sees what earlier ones gave it), while several filters' workers (each
@@ -128,53 +147,74 @@ export class Level2Stage {
     for (const [k, filter] of filters.entries()) {
       const row: Promise<void>[] = [];
       stages.push(row);
-      for (const [c, inputsOfChunk] of chunks.entries()) row.push(Promise.all([inputsOfChunk, stages[k - 1]?.[c], row[c - 1]]).then(async ([chunk]) => {
-        if (!this.filters.includes(filter)) return; // disabled by its failures on an earlier chunk
-        // The pool stops the chunk at the timeout that disables the filter: the loci after it would only wait.
-        const allowance = this.maxTimeouts - (this.consecutiveTimeouts.get(filter.filterId) ?? 0);
-        const { reports } = await this.pool.runBatch(filter.key, chunk, loadProperties, { stopAfterTimeouts: Math.max(1, allowance) });
-        for (const [i, report] of reports.entries()) {
-          const input = chunk[i];
-          const result = results.get(input.locus_id)!;
-          // The filter saw the locus, whatever it made of it; a crashed worker may not have run it at all.
-          if (report.status !== 'crash') ran.push({ filter_version_id: filter.versionId, locus_id: input.locus_id });
-          if (report.status === 'ok') {
-            this.consecutiveFailures.set(filter.filterId, 0);
-            this.consecutiveTimeouts.set(filter.filterId, 0);
-            // Later filters see what earlier ones produced. New objects, not edits: the pool reuses a
-            // locus' encoding while its properties and tags are the same objects.
-            for (const tag of report.new_tags) {
-              result.emitted.add(tag);
-              if (!input.tags.includes(tag)) { input.tags = [...input.tags, tag]; result.tags.add(tag); }
+      for (const [c, inputsOfChunk] of chunks.entries())
+        row.push(
+          Promise.all([inputsOfChunk, stages[k - 1]?.[c], row[c - 1]]).then(async ([chunk]) => {
+            if (!this.filters.includes(filter)) return; // disabled by its failures on an earlier chunk
+            // The pool stops the chunk at the timeout that disables the filter: the loci after it would only wait.
+            const allowance = this.maxTimeouts - (this.consecutiveTimeouts.get(filter.filterId) ?? 0);
+            const { reports } = await this.pool.runBatch(filter.key, chunk, loadProperties, { stopAfterTimeouts: Math.max(1, allowance) });
+            for (const [i, report] of reports.entries()) {
+              const input = chunk[i];
+              const result = results.get(input.locus_id)!;
+              // The filter saw the locus, whatever it made of it; a crashed worker may not have run it at all.
+              if (report.status !== 'crash') ran.push({ filter_version_id: filter.versionId, locus_id: input.locus_id });
+              if (report.status === 'ok') {
+                this.consecutiveFailures.set(filter.filterId, 0);
+                this.consecutiveTimeouts.set(filter.filterId, 0);
+                // Later filters see what earlier ones produced. New objects, not edits: the pool reuses a
+                // locus' encoding while its properties and tags are the same objects.
+                for (const tag of report.new_tags) {
+                  result.emitted.add(tag);
+                  if (!input.tags.includes(tag)) {
+                    input.tags = [...input.tags, tag];
+                    result.tags.add(tag);
+                  }
+                }
+                if (Object.keys(report.new_locus_properties).length > 0)
+                  input.properties = { ...input.properties, ...report.new_locus_properties };
+                Object.assign(result.properties, report.new_locus_properties);
+                Object.assign(result.alert, report.new_alert_properties);
+              } else if (report.status !== 'skipped') {
+                await this.recordFailure(filter, report);
+              }
             }
-            if (Object.keys(report.new_locus_properties).length > 0) input.properties = { ...input.properties, ...report.new_locus_properties };
-            Object.assign(result.properties, report.new_locus_properties);
-            Object.assign(result.alert, report.new_alert_properties);
-          } else if (report.status !== 'skipped') {
-            await this.recordFailure(filter, report);
-          }
-        }
-      }));
+          }),
+        );
     }
     const all = [...chunks, ...stages.flat()];
     for (const step of all) step.catch(() => {}); // each is awaited below; a failure ends the run
     await Promise.all(all);
     const inputs = (await Promise.all(chunks)).flat();
     this.stats.lociRun += inputs.length;
-    const updates = [...results].map(([locus_id, r]) => ({ locus_id, tags: [...r.tags], properties: r.properties }))
+    const updates = [...results]
+      .map(([locus_id, r]) => ({ locus_id, tags: [...r.tags], properties: r.properties }))
       .filter((u) => u.tags.length > 0 || Object.keys(u.properties).length > 0);
     this.stats.tagsAdded += updates.reduce((n, u) => n + u.tags.length, 0);
-    const alertUpdates = inputs.map((l) => ({ alert_id: l.alert_id!, properties: results.get(l.locus_id)!.alert }))
+    const alertUpdates = inputs
+      .map((l) => ({ alert_id: l.alert_id!, properties: results.get(l.locus_id)!.alert }))
       .filter((u) => Object.keys(u.properties).length > 0);
     const byId = new Map(loci.map((l) => [l.locus_id, l]));
     // Output streams: the locus as it now is, once per tag it was given.
-    const messages = inputs.flatMap((input) => [...results.get(input.locus_id)![options.newTagsOnly ? 'tags' : 'emitted']].map((stream) => {
-      const row = byId.get(input.locus_id)!;
-      return {
-        stream, locus_id: input.locus_id, alert_id: input.alert_id ?? null,
-        locus: { ra: row.ra, dec: row.dec, htm16: row.htm16, properties: input.properties, tags: [...input.tags].sort(), catalogs: row.catalogs, grav_wave_events: row.grav_wave_events },
-      };
-    }));
+    const messages = inputs.flatMap((input) =>
+      [...results.get(input.locus_id)![options.newTagsOnly ? 'tags' : 'emitted']].map((stream) => {
+        const row = byId.get(input.locus_id)!;
+        return {
+          stream,
+          locus_id: input.locus_id,
+          alert_id: input.alert_id ?? null,
+          locus: {
+            ra: row.ra,
+            dec: row.dec,
+            htm16: row.htm16,
+            properties: input.properties,
+            tags: [...input.tags].sort(),
+            catalogs: row.catalogs,
+            grav_wave_events: row.grav_wave_events,
+          },
+        };
+      }),
+    );
     await this.repos.transaction(async (tx) => {
       await tx.lockPipelineWrites();
       await tx.loci.applyFilterResults(updates);
@@ -193,7 +233,11 @@ export class Level2Stage {
     const timeouts = report.status === 'timeout' ? (this.consecutiveTimeouts.get(filter.filterId) ?? 0) + 1 : 0;
     this.consecutiveTimeouts.set(filter.filterId, timeouts);
     // The first failure of a run of them is told at once; the rest only if they disable the filter.
-    if (count === 1) await this.notify(filter, `Filter "${filter.name}" (version ${filter.versionId}) failed on locus ${report.locus_id}:\n${describe(report)}`);
+    if (count === 1)
+      await this.notify(
+        filter,
+        `Filter "${filter.name}" (version ${filter.versionId}) failed on locus ${report.locus_id}:\n${describe(report)}`,
+      );
     if (!this.filters.includes(filter)) return;
     if (timeouts >= this.maxTimeouts) {
       await this.disable(filter, `it timed out on ${timeouts} loci in a row; the last (${report.locus_id}): ${describe(report)}`);

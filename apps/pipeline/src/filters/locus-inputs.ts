@@ -1,4 +1,5 @@
 import type { LocusRow, Repositories } from '@antares/db';
+
 import type { AlertForFilter, AlertPropertyLoader, LocusForFilter } from './pool/index.ts';
 
 /**
@@ -25,21 +26,41 @@ export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Pro
   // locus.grav_wave_events_metadata: the latest notice of each event the locus is associated with, with
   // the devkit's notice fields (the client's GravWaveNotice.to_devkit(); filters read notice.event_datetime)
   // beside the IGWN notice's own. The sky map stays out: megabytes per locus, for every filter.
-  const gwMetadata = new Map((await repos.gravWaves.latestNotices([...new Set(loci.flatMap((l) => l.grav_wave_events))]))
-    .map((n) => [n.gracedb_id, {
-      ...n.full_notice, gracedb_id: n.gracedb_id, id: n.notice_id, version_id: n.version_id, notice_type: n.notice_type,
-      notice_datetime: n.notice_datetime.toISOString(), event_datetime: n.event_datetime?.toISOString() ?? null,
-      false_alarm_rate: n.false_alarm_rate, external_coinc: n.external_coinc ?? null, area50: n.area50, area90: n.area90,
-    }]));
+  const gwMetadata = new Map(
+    (await repos.gravWaves.latestNotices([...new Set(loci.flatMap((l) => l.grav_wave_events))])).map((n) => [
+      n.gracedb_id,
+      {
+        ...n.full_notice,
+        gracedb_id: n.gracedb_id,
+        id: n.notice_id,
+        version_id: n.version_id,
+        notice_type: n.notice_type,
+        notice_datetime: n.notice_datetime.toISOString(),
+        event_datetime: n.event_datetime?.toISOString() ?? null,
+        false_alarm_rate: n.false_alarm_rate,
+        external_coinc: n.external_coinc ?? null,
+        area50: n.area50,
+        area90: n.area90,
+      },
+    ]),
+  );
   return loci.map((locus) => {
     const own = byLocus.get(locus.locus_id) ?? [];
     return {
-      locus_id: locus.locus_id, ra: locus.ra, dec: locus.dec, properties: { ...locus.properties }, tags: [...locus.tags],
+      locus_id: locus.locus_id,
+      ra: locus.ra,
+      dec: locus.dec,
+      properties: { ...locus.properties },
+      tags: [...locus.tags],
       alerts: own.map((a) => ({
-        alert_id: a.alert_id, mjd: a.mjd, survey: a.survey,
+        alert_id: a.alert_id,
+        mjd: a.mjd,
+        survey: a.survey,
         grav_wave_events: a.grav_wave_events as unknown as AlertForFilter['grav_wave_events'],
       })),
-      grav_wave_events_metadata: Object.fromEntries(locus.grav_wave_events.filter((id) => gwMetadata.has(id)).map((id) => [id, gwMetadata.get(id)!])),
+      grav_wave_events_metadata: Object.fromEntries(
+        locus.grav_wave_events.filter((id) => gwMetadata.has(id)).map((id) => [id, gwMetadata.get(id)!]),
+      ),
       alert_id: own.at(-1)?.alert_id,
       catalog_objects: catalogObjects.get(locus.locus_id) ?? {},
     };

@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
+
 import { APT_INSTALL, missingSandboxPrerequisites } from './pool/index.ts';
 
 // Runs the filter runtime's own pytest suite (filter-runtime/tests) so that `npm test` covers it.
@@ -18,7 +20,10 @@ if (missing.length) {
 describe.skipIf(missing.length > 0)('filter-runtime (pytest)', () => {
   it('passes /usr/bin/python3 -m pytest filter-runtime/tests', () => {
     const run = spawnSync('/usr/bin/python3', ['-m', 'pytest', 'filter-runtime/tests', '-q', '-p', 'no:cacheprovider'], {
-      cwd: ROOT, encoding: 'utf8', timeout: 900_000, maxBuffer: 64 << 20,
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 900_000,
+      maxBuffer: 64 << 20,
       env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
     });
     const tail = `${run.stdout}\n${run.stderr}`.split('\n').slice(-60).join('\n');

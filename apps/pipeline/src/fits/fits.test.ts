@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+
 import { describe, expect, it } from 'vitest';
+
 import { decodeAvroBuffer } from '../sources/alert-avro.ts';
 import { readFits, writeFits } from './fits.ts';
 
@@ -53,9 +55,16 @@ describe('writeFits / readFits', () => {
     const raw = Buffer.alloc(4 * 2);
     [0, 1, -32768, 100].forEach((v, i) => raw.writeInt16BE(v, i * 2));
     const f = handFits(
-      ['SIMPLE  =                    T', 'BITPIX  =                   16', 'NAXIS   =                    2',
-        'NAXIS1  =                    2', 'NAXIS2  =                    2', 'BZERO   =              32768.0',
-        'BSCALE  =                  0.5', 'BLANK   =               -32768'],
+      [
+        'SIMPLE  =                    T',
+        'BITPIX  =                   16',
+        'NAXIS   =                    2',
+        'NAXIS1  =                    2',
+        'NAXIS2  =                    2',
+        'BZERO   =              32768.0',
+        'BSCALE  =                  0.5',
+        'BLANK   =               -32768',
+      ],
       raw,
     );
     const img = readFits(f);
@@ -66,8 +75,16 @@ describe('writeFits / readFits', () => {
 
   it('reads BITPIX 8, 32 and -64', () => {
     const mk = (bitpix: number, data: Buffer) =>
-      handFits(['SIMPLE  =                    T', `BITPIX  = ${String(bitpix).padStart(20)}`, 'NAXIS   =                    2',
-        'NAXIS1  =                    2', 'NAXIS2  =                    1'], data);
+      handFits(
+        [
+          'SIMPLE  =                    T',
+          `BITPIX  = ${String(bitpix).padStart(20)}`,
+          'NAXIS   =                    2',
+          'NAXIS1  =                    2',
+          'NAXIS2  =                    1',
+        ],
+        data,
+      );
     expect(Array.from(readFits(mk(8, Buffer.from([0, 255]))).data)).toEqual([0, 255]);
     const b32 = Buffer.alloc(8);
     b32.writeInt32BE(-7, 0);
@@ -82,7 +99,10 @@ describe('writeFits / readFits', () => {
   it('throws clear errors on non-FITS and unsupported input', () => {
     expect(() => readFits(Buffer.from('hello world'))).toThrow(/not a FITS file/);
     expect(() => readFits(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0, 0, 0, 0, 0]))).toThrow(/JPEG/);
-    const noImage = handFits(['SIMPLE  =                    T', 'BITPIX  =                    8', 'NAXIS   =                    0'], Buffer.alloc(0));
+    const noImage = handFits(
+      ['SIMPLE  =                    T', 'BITPIX  =                    8', 'NAXIS   =                    0'],
+      Buffer.alloc(0),
+    );
     expect(() => readFits(noImage)).toThrow(/NAXIS=0/);
     const truncated = writeFits(new Float32Array(4000), 100, 40).subarray(0, 2880 * 2);
     expect(() => readFits(truncated)).toThrow(/truncated/);

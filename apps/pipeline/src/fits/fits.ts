@@ -2,6 +2,7 @@
 // ZTF cutouts are gzipped single-HDU images (BITPIX -32, 63x63); Rubin cutouts are plain FITS.
 // We deliberately support only what cutouts need, and throw clear errors on the rest.
 import { gunzipSync } from 'node:zlib';
+
 import { isGzip } from '../bytes.ts';
 
 export type FitsHeader = Record<string, string | number | boolean>;
@@ -95,7 +96,8 @@ export function readFits(input: Uint8Array): FitsImage {
   if (magic !== 'SIMPLE  =') {
     // 2016 ZTF commissioning packets carry JPEG cutouts; say so instead of a generic failure.
     if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) throw new Error('FITS: input is a JPEG image, not FITS');
-    if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) throw new Error('FITS: input is a PNG image, not FITS');
+    if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47)
+      throw new Error('FITS: input is a PNG image, not FITS');
     throw new Error('FITS: not a FITS file (missing SIMPLE keyword)');
   }
   const { header, dataOffset } = parseHeader(bytes);
@@ -126,11 +128,21 @@ export function readFits(input: Uint8Array): FitsImage {
   for (let i = 0; i < n; i++) {
     let raw: number;
     switch (bitpix) {
-      case 8: raw = view.getUint8(i); break;
-      case 16: raw = view.getInt16(i * 2); break;
-      case 32: raw = view.getInt32(i * 4); break;
-      case -32: raw = view.getFloat32(i * 4); break;
-      default: raw = view.getFloat64(i * 8); break;
+      case 8:
+        raw = view.getUint8(i);
+        break;
+      case 16:
+        raw = view.getInt16(i * 2);
+        break;
+      case 32:
+        raw = view.getInt32(i * 4);
+        break;
+      case -32:
+        raw = view.getFloat32(i * 4);
+        break;
+      default:
+        raw = view.getFloat64(i * 8);
+        break;
     }
     if (blank !== undefined && raw === blank) {
       data[i] = NaN;

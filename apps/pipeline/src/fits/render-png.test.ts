@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
+
 import { decodeAvroBuffer } from '../sources/alert-avro.ts';
 import { writeFits } from './fits.ts';
 import { renderCutoutPng, sortNumbers, zscale } from './render-png.ts';
@@ -37,7 +39,7 @@ describe('renderCutoutPng', () => {
     expect(plain.data[(w * h - 1) * 4]).toBe(255); // max value
     const flipped = read({ flipVertical: true });
     // FITS row 0 ends up at the bottom when flipped
-    expect(flipped.data[(w * (h - 1)) * 4]).toBe(0);
+    expect(flipped.data[w * (h - 1) * 4]).toBe(0);
     expect(flipped.data[(w - 1) * 4]).toBe(255);
 
     const flat = PNG.sync.read(renderCutoutPng(writeFits(new Float32Array(25).fill(7), 5, 5)));

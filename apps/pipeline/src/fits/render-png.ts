@@ -1,6 +1,7 @@
 // Render a FITS cutout to an 8-bit grayscale PNG using IRAF/astropy zscale limits.
-import { PNG } from 'pngjs';
 import { zscale } from '@antares/astro';
+import { PNG } from 'pngjs';
+
 import { readFits } from './fits.ts';
 
 // The zscale maths lives in packages/astro (the web app stretches FITS cutouts with it too).

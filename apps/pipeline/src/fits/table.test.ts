@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+
 import { describe, expect, it } from 'vitest';
+
 import { readFitsTables } from './table.ts';
 
 const GW = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/data/skyportal/gw');

@@ -1,8 +1,9 @@
 // FITS binary tables (XTENSION = 'BINTABLE'): catalogs and gravitational-wave sky maps come as these.
 // Scalar and fixed-width columns of the common types; variable-length arrays (P/Q) are refused.
 import { gunzipSync } from 'node:zlib';
+
 import { isGzip } from '../bytes.ts';
-import { parseHeader, type FitsHeader } from './fits.ts';
+import { type FitsHeader, parseHeader } from './fits.ts';
 
 const BLOCK = 2880;
 
@@ -14,7 +15,15 @@ export interface FitsTable {
   data: Record<string, unknown[]>;
 }
 
-interface Column { name: string; code: string; repeat: number; offset: number; scale: number; zero: number; nullValue?: number }
+interface Column {
+  name: string;
+  code: string;
+  repeat: number;
+  offset: number;
+  scale: number;
+  zero: number;
+  nullValue?: number;
+}
 
 const WIDTH: Record<string, number> = { L: 1, B: 1, I: 2, J: 4, K: 8, E: 4, D: 8, A: 1 };
 
@@ -57,7 +66,10 @@ function readTable(header: FitsHeader, bytes: Uint8Array): FitsTable {
     if (!(code in WIDTH)) throw new Error(`FITS: column ${i} (${String(header[`TTYPE${i}`])}) has type ${code}, which is not supported`);
     const name = String(header[`TTYPE${i}`] ?? `col${i}`).trim();
     columns.push({
-      name, code, repeat, offset,
+      name,
+      code,
+      repeat,
+      offset,
       scale: typeof header[`TSCAL${i}`] === 'number' ? (header[`TSCAL${i}`] as number) : 1,
       zero: typeof header[`TZERO${i}`] === 'number' ? (header[`TZERO${i}`] as number) : 0,
       nullValue: typeof header[`TNULL${i}`] === 'number' ? (header[`TNULL${i}`] as number) : undefined,
@@ -93,15 +105,28 @@ function readTable(header: FitsHeader, bytes: Uint8Array): FitsTable {
 function cell(view: DataView, at: number, column: Column): number | boolean | null {
   let raw: number;
   switch (column.code) {
-    case 'L': return view.getUint8(at) === 0 ? null : view.getUint8(at) === 0x54;
-    case 'B': raw = view.getUint8(at); break;
-    case 'I': raw = view.getInt16(at); break;
-    case 'J': raw = view.getInt32(at); break;
+    case 'L':
+      return view.getUint8(at) === 0 ? null : view.getUint8(at) === 0x54;
+    case 'B':
+      raw = view.getUint8(at);
+      break;
+    case 'I':
+      raw = view.getInt16(at);
+      break;
+    case 'J':
+      raw = view.getInt32(at);
+      break;
     // 64-bit integers: exact up to 2^53, which HEALPix NUNIQ values (< 2^60 at order 29) may exceed
     // only at orders a sky map never uses.
-    case 'K': raw = Number(view.getBigInt64(at)); break;
-    case 'E': raw = view.getFloat32(at); break;
-    default: raw = view.getFloat64(at); break;
+    case 'K':
+      raw = Number(view.getBigInt64(at));
+      break;
+    case 'E':
+      raw = view.getFloat32(at);
+      break;
+    default:
+      raw = view.getFloat64(at);
+      break;
   }
   if (column.nullValue !== undefined && raw === column.nullValue) return null;
   if (Number.isNaN(raw)) return null;

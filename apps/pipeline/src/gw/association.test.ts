@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { dateToMjd, mjdToJd } from '@antares/astro';
 import { createTestDatabase, type TestDatabase } from '@antares/db';
-import { decodeAvroFile, type ZtfPacket } from '../sources/alert-avro.ts';
-import { expandInputs } from '../ingest/ingest-files.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { emptyStats, ingestBatch } from '../ingest/ingest-batch.ts';
+import { expandInputs } from '../ingest/ingest-files.ts';
+import { decodeAvroFile, type ZtfPacket } from '../sources/alert-avro.ts';
 import { level1 } from '../stages/level1.ts';
 import { GwMatcher, ingestNotice } from './association.ts';
 import { parseIgwnNotice, skyMapPeak } from './notice.ts';
@@ -24,7 +26,8 @@ beforeAll(async () => {
   database = await createTestDatabase();
   templates = [];
   for (const file of expandInputs([path.join(DATA, 'ztf-avro-alert/samples')])) {
-    for await (const record of decodeAvroFile(file)) if ('packet' in record && record.packet.survey === 'ztf' && level1(record.packet.candidate).passed) templates.push(record.packet);
+    for await (const record of decodeAvroFile(file))
+      if ('packet' in record && record.packet.survey === 'ztf' && level1(record.packet.candidate).passed) templates.push(record.packet);
   }
 });
 afterAll(async () => database?.close());
@@ -36,7 +39,10 @@ function packetAt(ra: number, dec: number, daysAfter: number): ZtfPacket {
   serial++;
   const candid = `${900000000000000000n + BigInt(serial)}`;
   return {
-    ...template, objectId: `ZTF23gwtest${String(serial).padStart(3, '0')}`, candid, prvCandidates: [],
+    ...template,
+    objectId: `ZTF23gwtest${String(serial).padStart(3, '0')}`,
+    candid,
+    prvCandidates: [],
     candidate: { ...template.candidate, candid, ra, dec, jd: mjdToJd(eventMjd + daysAfter) },
   };
 }
@@ -61,7 +67,11 @@ describe('gravitational-wave association', () => {
 
     // The notice arrives: the detections of the 14 days after the event are re-evaluated.
     expect(await ingestNotice(repos, notice)).toEqual({ stored: true, associated: 1 });
-    const [association] = (await eventsOf(`ztf_candidate:${inside.candid}`)) as Array<{ gracedb_id: string; contour_level: number; contour_area: number }>;
+    const [association] = (await eventsOf(`ztf_candidate:${inside.candid}`)) as Array<{
+      gracedb_id: string;
+      contour_level: number;
+      contour_area: number;
+    }>;
     expect(association.gracedb_id).toBe('MS230518e');
     expect(association.contour_level).toBeLessThan(1);
     expect(association.contour_area).toBeGreaterThan(0);
@@ -75,11 +85,15 @@ describe('gravitational-wave association', () => {
     // A new alert at ingestion time, inside the region and the window: associated as it is stored.
     const fresh = packetAt(peak.ra, peak.dec + 0.001, 3);
     await ingestBatch(repos, [fresh], emptyStats(), { gw });
-    expect(((await eventsOf(`ztf_candidate:${fresh.candid}`)) as Array<{ gracedb_id: string }>).map((e) => e.gracedb_id)).toEqual(['MS230518e']);
+    expect(((await eventsOf(`ztf_candidate:${fresh.candid}`)) as Array<{ gracedb_id: string }>).map((e) => e.gracedb_id)).toEqual([
+      'MS230518e',
+    ]);
 
     // An update moving the event time 5 days later: the first detection (1 day after) is now before it.
     const update = parseIgwnNotice({
-      ...NOTICE, alert_type: 'UPDATE', time_created: '2023-05-19T00:00:00Z',
+      ...NOTICE,
+      alert_type: 'UPDATE',
+      time_created: '2023-05-19T00:00:00Z',
       event: { ...NOTICE.event, time: new Date((eventMjd + 2 - 40587) * 86_400_000).toISOString() },
     });
     await ingestNotice(repos, update);
@@ -89,10 +103,16 @@ describe('gravitational-wave association', () => {
     expect(versions.rows[0]).toMatchObject({ gracedb_id: 'MS230518e', retracted: false, notice: { notice_type: 'UPDATE', version_id: 2 } });
 
     // Retracted: every association goes.
-    await ingestNotice(repos, parseIgwnNotice({ superevent_id: 'MS230518e', alert_type: 'RETRACTION', time_created: '2023-05-20T00:00:00Z' }));
+    await ingestNotice(
+      repos,
+      parseIgwnNotice({ superevent_id: 'MS230518e', alert_type: 'RETRACTION', time_created: '2023-05-20T00:00:00Z' }),
+    );
     expect(await eventsOf(`ztf_candidate:${fresh.candid}`)).toEqual([]);
     expect((await repos.loci.findById(insideLocus))!.grav_wave_events).toEqual([]);
-    expect((await repos.gravWaves.listEvents({ limit: 10, offset: 0 })).rows[0]).toMatchObject({ retracted: true, notice: { version_id: 3 } });
+    expect((await repos.gravWaves.listEvents({ limit: 10, offset: 0 })).rows[0]).toMatchObject({
+      retracted: true,
+      notice: { version_id: 3 },
+    });
     const after = packetAt(peak.ra, peak.dec, 4);
     await ingestBatch(repos, [after], emptyStats(), { gw });
     expect(await eventsOf(`ztf_candidate:${after.candid}`)).toEqual([]);

@@ -1,6 +1,7 @@
 import { CredibleSkyMap, dateToMjd } from '@antares/astro';
 import type { GravWaveAssociation, GravWaveNoticeRow, Repositories } from '@antares/db';
-import { readSkyMap, type GwNotice } from './notice.ts';
+
+import { type GwNotice, readSkyMap } from './notice.ts';
 
 /** Alerts observed this many days after an event can be associated with it. */
 export const DEFAULT_GW_WINDOW_DAYS = 14;
@@ -43,9 +44,14 @@ export class GwMatcher {
     const version = await repos.gravWaves.version();
     if (version === this.loadedVersion) return;
     const notices = await repos.gravWaves.activeNotices();
-    this.events = notices.filter((n) => n.event_datetime).map((n) => ({
-      gracedbId: n.gracedb_id, noticeId: n.notice_id, eventMjd: dateToMjd(n.event_datetime!), map: this.mapOf(n),
-    }));
+    this.events = notices
+      .filter((n) => n.event_datetime)
+      .map((n) => ({
+        gracedbId: n.gracedb_id,
+        noticeId: n.notice_id,
+        eventMjd: dateToMjd(n.event_datetime!),
+        map: this.mapOf(n),
+      }));
     this.loadedVersion = version;
   }
 
@@ -73,13 +79,22 @@ export class GwMatcher {
  * detection in the window after the event; a retraction removes them all. A notice stored before
  * changes nothing. Returns whether it was new and how many alerts are now associated.
  */
-export async function ingestNotice(repos: Repositories, notice: GwNotice, windowDays = DEFAULT_GW_WINDOW_DAYS): Promise<{ stored: boolean; associated: number }> {
+export async function ingestNotice(
+  repos: Repositories,
+  notice: GwNotice,
+  windowDays = DEFAULT_GW_WINDOW_DAYS,
+): Promise<{ stored: boolean; associated: number }> {
   const stored = await repos.gravWaves.addNotice({
-    gracedb_id: notice.gracedb_id, notice_type: notice.notice_type, notice_datetime: new Date(notice.notice_datetime),
-    event_datetime: notice.event_datetime ? new Date(notice.event_datetime) : null, false_alarm_rate: notice.false_alarm_rate,
+    gracedb_id: notice.gracedb_id,
+    notice_type: notice.notice_type,
+    notice_datetime: new Date(notice.notice_datetime),
+    event_datetime: notice.event_datetime ? new Date(notice.event_datetime) : null,
+    false_alarm_rate: notice.false_alarm_rate,
     skymap_base64: notice.skymap_fits ? notice.skymap_fits.toString('base64') : null,
-    area50: notice.skymap?.areaOf(0.5) ?? null, area90: notice.skymap?.areaOf(0.9) ?? null,
-    external_coinc: notice.external_coinc, full_notice: withoutSkymap(notice.full_notice),
+    area50: notice.skymap?.areaOf(0.5) ?? null,
+    area90: notice.skymap?.areaOf(0.9) ?? null,
+    external_coinc: notice.external_coinc,
+    full_notice: withoutSkymap(notice.full_notice),
   });
   if (!stored) return { stored: false, associated: 0 };
   const latest = await repos.gravWaves.latestNotice(notice.gracedb_id);
@@ -89,7 +104,12 @@ export async function ingestNotice(repos: Repositories, notice: GwNotice, window
   }
   // A late-arriving older notice leaves the current map in charge.
   if (latest.notice_id !== stored.notice_id || !notice.skymap || !notice.event_datetime) return { stored: true, associated: 0 };
-  const event: ActiveEvent = { gracedbId: notice.gracedb_id, noticeId: stored.notice_id, eventMjd: dateToMjd(new Date(notice.event_datetime)), map: notice.skymap };
+  const event: ActiveEvent = {
+    gracedbId: notice.gracedb_id,
+    noticeId: stored.notice_id,
+    eventMjd: dateToMjd(new Date(notice.event_datetime)),
+    map: notice.skymap,
+  };
   const associations = [];
   for (const d of await repos.gravWaves.detectionsBetween(event.eventMjd, event.eventMjd + windowDays)) {
     const association = associate(event, d.ra, d.dec, d.mjd, windowDays);

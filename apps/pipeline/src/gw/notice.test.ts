@@ -1,13 +1,18 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+
 import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+
 import { GwNoticeError, parseIgwnNotice, readSkyMap, skyMapPeak } from './notice.ts';
 
 // Real IGWN notices and sky maps of ../shared/data: their credible areas against INDEX_gw.csv.
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/data');
-const index = Papa.parse<Record<string, string>>(readFileSync(path.join(DATA, 'INDEX_gw.csv'), 'utf8'), { header: true, skipEmptyLines: true }).data;
+const index = Papa.parse<Record<string, string>>(readFileSync(path.join(DATA, 'INDEX_gw.csv'), 'utf8'), {
+  header: true,
+  skipEmptyLines: true,
+}).data;
 
 describe('gravitational-wave sky maps', () => {
   for (const row of index) {
@@ -35,7 +40,12 @@ describe('gravitational-wave sky maps', () => {
 
   it('reads an IGWN notice: ids, times, false alarm rate; a retraction has no map', () => {
     const notice = parseIgwnNotice(readFileSync(path.join(DATA, 'skyportal/gw/igwn_gwalert_preliminary.json'), 'utf8'));
-    expect(notice).toMatchObject({ gracedb_id: 'MS260605l', notice_type: 'PRELIMINARY', notice_datetime: '2026-06-05T12:01:07.000Z', event_datetime: '2026-06-05T11:57:26.395Z' });
+    expect(notice).toMatchObject({
+      gracedb_id: 'MS260605l',
+      notice_type: 'PRELIMINARY',
+      notice_datetime: '2026-06-05T12:01:07.000Z',
+      event_datetime: '2026-06-05T11:57:26.395Z',
+    });
     expect(notice.false_alarm_rate).toBeCloseTo(5.177e-16, 18);
     const retraction = parseIgwnNotice(readFileSync(path.join(DATA, 'skyportal/gw/igwn_gwalert_retraction.json'), 'utf8'));
     expect(retraction.notice_type).toBe('RETRACTION');
@@ -50,7 +60,10 @@ describe('gravitational-wave sky maps', () => {
       [{ ...good, alert_type: 'GUESS' }, /alert_type "GUESS" is not one of/],
       [{ ...good, superevent_id: 'x' }, /not a GraceDB superevent id/],
       [{ ...good, event: { ...good.event, skymap: '***not base64***' } }, /not base64/],
-      [{ ...good, event: { ...good.event, skymap: fits.subarray(0, fits.length / 3).toString('base64') } }, /not a readable FITS file: .*truncated/],
+      [
+        { ...good, event: { ...good.event, skymap: fits.subarray(0, fits.length / 3).toString('base64') } },
+        /not a readable FITS file: .*truncated/,
+      ],
       [{ ...good, event: { ...good.event, time: 'yesterday' } }, /event.time "yesterday" is not a time/],
       [{ ...good, event: null }, /needs its event/],
     ];

@@ -1,5 +1,6 @@
 import { CredibleSkyMap, healpixNestCenter } from '@antares/astro';
 import { storableTime, TIME_YEARS } from '@antares/contract';
+
 import { readFitsTables } from '../fits/table.ts';
 
 export const NOTICE_TYPES = ['EARLY_WARNING', 'PRELIMINARY', 'INITIAL', 'UPDATE', 'RETRACTION'] as const;
@@ -37,12 +38,24 @@ export function parseIgwnNotice(input: string | Record<string, unknown>): GwNoti
   } else notice = input;
   if (typeof notice !== 'object' || notice === null) throw new GwNoticeError('a notice is a JSON object');
   const id = notice.superevent_id;
-  if (typeof id !== 'string' || !/^[A-Z]{1,2}\d{6}[a-z]+$/.test(id)) throw new GwNoticeError(`superevent_id "${String(id)}" is not a GraceDB superevent id`);
+  if (typeof id !== 'string' || !/^[A-Z]{1,2}\d{6}[a-z]+$/.test(id))
+    throw new GwNoticeError(`superevent_id "${String(id)}" is not a GraceDB superevent id`);
   const type = notice.alert_type;
-  if (!NOTICE_TYPES.includes(type as NoticeType)) throw new GwNoticeError(`alert_type "${String(type)}" is not one of ${NOTICE_TYPES.join(', ')}`);
+  if (!NOTICE_TYPES.includes(type as NoticeType))
+    throw new GwNoticeError(`alert_type "${String(type)}" is not one of ${NOTICE_TYPES.join(', ')}`);
   const created = isoTime(notice.time_created, 'time_created');
   if (type === 'RETRACTION') {
-    return { gracedb_id: id, notice_type: 'RETRACTION', notice_datetime: created, event_datetime: null, false_alarm_rate: null, skymap_fits: null, skymap: null, external_coinc: null, full_notice: notice };
+    return {
+      gracedb_id: id,
+      notice_type: 'RETRACTION',
+      notice_datetime: created,
+      event_datetime: null,
+      false_alarm_rate: null,
+      skymap_fits: null,
+      skymap: null,
+      external_coinc: null,
+      full_notice: notice,
+    };
   }
   const event = notice.event as Record<string, unknown> | null;
   if (typeof event !== 'object' || event === null) throw new GwNoticeError(`a ${String(type)} notice needs its event`);
@@ -73,11 +86,14 @@ export function readSkyMap(bytes: Uint8Array): CredibleSkyMap {
     throw new GwNoticeError(`the sky map is not a readable FITS file: ${(error as Error).message}`);
   }
   if (!table) throw new GwNoticeError('the sky map FITS file has no table');
-  if (table.data.UNIQ && table.data.PROBDENSITY) return CredibleSkyMap.fromUniq(table.data.UNIQ as number[], table.data.PROBDENSITY as number[]);
+  if (table.data.UNIQ && table.data.PROBDENSITY)
+    return CredibleSkyMap.fromUniq(table.data.UNIQ as number[], table.data.PROBDENSITY as number[]);
   if (table.data.PROB) {
-    if (String(table.header.ORDERING ?? '').trim() !== 'NESTED') throw new GwNoticeError(`sky map ordering "${String(table.header.ORDERING)}" is not supported (NESTED only)`);
+    if (String(table.header.ORDERING ?? '').trim() !== 'NESTED')
+      throw new GwNoticeError(`sky map ordering "${String(table.header.ORDERING)}" is not supported (NESTED only)`);
     const order = Math.log2(Number(table.header.NSIDE));
-    if (!Number.isInteger(order) || 12 * 4 ** order !== table.rows) throw new GwNoticeError(`NSIDE ${String(table.header.NSIDE)} does not fit ${table.rows} pixels`);
+    if (!Number.isInteger(order) || 12 * 4 ** order !== table.rows)
+      throw new GwNoticeError(`NSIDE ${String(table.header.NSIDE)} does not fit ${table.rows} pixels`);
     return CredibleSkyMap.fromNested(order, table.data.PROB as number[]);
   }
   throw new GwNoticeError(`the sky map table has neither UNIQ/PROBDENSITY nor PROB columns (${table.columns.join(', ')})`);

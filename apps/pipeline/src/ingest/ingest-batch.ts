@@ -1,15 +1,16 @@
+import { htmId } from '@antares/astro';
 import type { NewThumbnail, Repositories, WatchTarget } from '@antares/db';
+
+import { crossmatchPositions } from '../catalogs/crossmatch.ts';
+import type { GwMatcher } from '../gw/association.ts';
 import type { AlertPacket } from '../sources/alert-avro.ts';
-import { reasonKey } from '../stages/level1.ts';
 import type { AlertRecord, PacketRow } from '../stages/alert-record.ts';
-import { alertOf, historyRowPasses, rowsOf, triggerLevel1 } from '../stages/survey-alerts.ts';
-import { LocusIndex, associationRanges, newLocusId, type PositionedLocus } from '../stages/associate.ts';
+import { associationRanges, LocusIndex, newLocusId, type PositionedLocus } from '../stages/associate.ts';
+import { reasonKey } from '../stages/level1.ts';
 import { summarizeLocus, summaryOf } from '../stages/locus-properties.ts';
+import { alertOf, historyRowPasses, rowsOf, triggerLevel1 } from '../stages/survey-alerts.ts';
 import { packetThumbnails } from '../stages/thumbnails.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
-import type { GwMatcher } from '../gw/association.ts';
-import { crossmatchPositions } from '../catalogs/crossmatch.ts';
-import { htmId } from '@antares/astro';
 
 /** Counters that `antares ingest` reports; one object is threaded through every batch of a run. */
 export interface IngestStats {
@@ -27,8 +28,16 @@ export interface IngestStats {
 
 export function emptyStats(): IngestStats {
   return {
-    packetsRead: 0, packetsStored: 0, duplicates: 0, rejected: {}, undecodable: [], alertsStored: 0,
-    historyRowsRejected: 0, lociCreated: 0, lociUpdated: 0, thumbnailErrors: 0,
+    packetsRead: 0,
+    packetsStored: 0,
+    duplicates: 0,
+    rejected: {},
+    undecodable: [],
+    alertsStored: 0,
+    historyRowsRejected: 0,
+    lociCreated: 0,
+    lociUpdated: 0,
+    thumbnailErrors: 0,
   };
 }
 
@@ -51,7 +60,12 @@ export interface IngestBatchOptions {
   gw?: GwMatcher;
 }
 
-export async function ingestBatch(repos: Repositories, packets: AlertPacket[], stats: IngestStats, options: IngestBatchOptions = {}): Promise<string[]> {
+export async function ingestBatch(
+  repos: Repositories,
+  packets: AlertPacket[],
+  stats: IngestStats,
+  options: IngestBatchOptions = {},
+): Promise<string[]> {
   const timeReceived = Math.floor(Date.now() / 1000);
   const accepted: AcceptedPacket[] = [];
   for (const packet of packets) {
@@ -86,16 +100,17 @@ export async function ingestBatch(repos: Repositories, packets: AlertPacket[], s
     }
     if (fresh.length === 0) return [];
 
-    const index = new LocusIndex(await tx.loci.findInHtmRanges(
-      fresh.flatMap((p) => associationRanges(p.trigger.ra as number, p.trigger.dec as number)),
-    ));
+    const index = new LocusIndex(
+      await tx.loci.findInHtmRanges(fresh.flatMap((p) => associationRanges(p.trigger.ra as number, p.trigger.dec as number))),
+    );
     const newLoci: PositionedLocus[] = [];
     const touched = new Set<string>();
     const alertsToStore = [];
     const watchMatches: WatchMatch[] = [];
     if (options.watch) await options.watch.refresh(tx);
     if (options.gw) await options.gw.refresh(tx);
-    const gwAssociations: Array<{ alert_id: string; locus_id: string; gracedb_id: string; contour_level: number; contour_area: number }> = [];
+    const gwAssociations: Array<{ alert_id: string; locus_id: string; gracedb_id: string; contour_level: number; contour_area: number }> =
+      [];
     const thumbnails: NewThumbnail[] = [];
     const year = new Date().getUTCFullYear();
     for (const p of fresh) {
@@ -118,12 +133,17 @@ export async function ingestBatch(repos: Repositories, packets: AlertPacket[], s
         existing.set(row.alert_id, locus.locus_id);
         const alert = row === p.rows[0] ? p.trigger : alertOf(p.packet, row, timeReceived);
         alertsToStore.push({
-          alert_id: alert.alert_id, locus_id: locus.locus_id, survey: alert.survey, mjd: alert.mjd,
-          properties: alert.properties, summary: summaryOf(alert.properties),
+          alert_id: alert.alert_id,
+          locus_id: locus.locus_id,
+          survey: alert.survey,
+          mjd: alert.mjd,
+          properties: alert.properties,
+          summary: summaryOf(alert.properties),
         });
       }
       for (const target of options.watch?.match(ra, dec) ?? []) watchMatches.push({ locus_id: locus.locus_id, alert: p.trigger, target });
-      for (const a of options.gw?.match(ra, dec, p.trigger.mjd) ?? []) gwAssociations.push({ alert_id: p.trigger.alert_id, locus_id: locus.locus_id, ...a });
+      for (const a of options.gw?.match(ra, dec, p.trigger.mjd) ?? [])
+        gwAssociations.push({ alert_id: p.trigger.alert_id, locus_id: locus.locus_id, ...a });
       const cutouts = packetThumbnails(p.packet, p.trigger.alert_id, locus.locus_id);
       thumbnails.push(...cutouts.thumbnails);
       stats.thumbnailErrors += cutouts.errors;
@@ -139,7 +159,11 @@ export async function ingestBatch(repos: Repositories, packets: AlertPacket[], s
     stats.alertsStored += await tx.alerts.insertMany(alertsToStore);
     stats.lociCreated += newLoci.length;
     stats.lociUpdated += touched.size - newLoci.length;
-    const positions = await recomputeLoci(tx, [...touched], thumbnails.map((t) => t.alert_id));
+    const positions = await recomputeLoci(
+      tx,
+      [...touched],
+      thumbnails.map((t) => t.alert_id),
+    );
     // Catalog matches at the loci's new positions (wire format section 5: catalog lookup).
     await crossmatchPositions(tx, positions);
     if (options.watch && watchMatches.length > 0) await recordWatchMatches(tx, options.watch, watchMatches);
@@ -168,16 +192,24 @@ async function recordWatchMatches(tx: Repositories, watch: WatchMatcher, matches
     byLocus.set(m.locus_id, entry);
   }
   await tx.loci.addWatchMatches([...byLocus.values()]);
-  await tx.chatOutbox.enqueue(matches.filter((m) => m.target.slack_channel).map((m) => ({
-    channel: m.target.slack_channel!,
-    text: watch.message(m.target, m.locus_id, m.alert),
-    dedup_key: `watch:${m.target.watch_object_id}:${m.alert.alert_id}`,
-  })));
+  await tx.chatOutbox.enqueue(
+    matches
+      .filter((m) => m.target.slack_channel)
+      .map((m) => ({
+        channel: m.target.slack_channel!,
+        text: watch.message(m.target, m.locus_id, m.alert),
+        dedup_key: `watch:${m.target.watch_object_id}:${m.alert.alert_id}`,
+      })),
+  );
 }
 
 /** Recomputes position and properties of loci from all their alerts (pure stage + one bulk update). */
 /** Returns the loci's new positions. */
-export async function recomputeLoci(repos: Repositories, locusIds: string[], newThumbnailAlertIds: string[] = []): Promise<Array<{ id: string; ra: number; dec: number }>> {
+export async function recomputeLoci(
+  repos: Repositories,
+  locusIds: string[],
+  newThumbnailAlertIds: string[] = [],
+): Promise<Array<{ id: string; ra: number; dec: number }>> {
   if (locusIds.length === 0) return [];
   const alerts = await repos.alerts.listSummariesByLoci(locusIds);
   const loci = await repos.loci.findManyPositions(locusIds);

@@ -1,12 +1,14 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+
 import type { Repositories } from '@antares/db';
-import { decodeAvroFile } from '../sources/alert-avro.ts';
-import type { AlertPacket } from '../sources/alert-avro.ts';
-import { emptyStats, ingestBatch, type IngestStats } from './ingest-batch.ts';
+
 import type { Level2Stage } from '../filters/level2.ts';
-import type { WatchMatcher } from '../stages/watch-match.ts';
 import type { GwMatcher } from '../gw/association.ts';
+import type { AlertPacket } from '../sources/alert-avro.ts';
+import { decodeAvroFile } from '../sources/alert-avro.ts';
+import type { WatchMatcher } from '../stages/watch-match.ts';
+import { emptyStats, ingestBatch, type IngestStats } from './ingest-batch.ts';
 
 export interface IngestProgress {
   filesDone: number;
@@ -106,7 +108,9 @@ export function formatIngestSummary(stats: IngestStats): string {
     `  decoded:           ${stats.packetsRead}`,
     `  undecodable:       ${stats.undecodable.length}`,
     `  rejected (Level 1): ${rejectedTotal}`,
-    ...Object.entries(stats.rejected).sort().map(([reason, n]) => `    ${reason}: ${n}`),
+    ...Object.entries(stats.rejected)
+      .sort()
+      .map(([reason, n]) => `    ${reason}: ${n}`),
     `  already ingested:  ${stats.duplicates}`,
     `  stored:            ${stats.packetsStored}`,
     `alerts stored:       ${stats.alertsStored} (history detections dropped by Level 1: ${stats.historyRowsRejected})`,

@@ -1,17 +1,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLocusSearch, createTestDatabase, type TestDatabase } from '@antares/db';
-import { decodeAvroFile, type AlertPacket, type LsstPacket, type ZtfPacket } from '../sources/alert-avro.ts';
+
 import { dateToMjd } from '@antares/astro';
+import { compileLocusSearch, createTestDatabase, type TestDatabase } from '@antares/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { renderCutoutPng } from '../fits/render-png.ts';
-import { WatchMatcher } from '../stages/watch-match.ts';
 import { GwMatcher, ingestNotice } from '../gw/association.ts';
 import { parseIgwnNotice, skyMapPeak } from '../gw/notice.ts';
+import { type AlertPacket, decodeAvroFile, type LsstPacket, type ZtfPacket } from '../sources/alert-avro.ts';
 import { fluxToMag } from '../stages/lsst-alerts.ts';
-import { expandInputs, ingestFiles } from './ingest-files.ts';
+import { WatchMatcher } from '../stages/watch-match.ts';
 import { emptyStats, ingestBatch, type IngestStats } from './ingest-batch.ts';
+import { expandInputs, ingestFiles } from './ingest-files.ts';
 
 // Every Rubin packet of ../shared/data (Fink's 7.4 and 9.0 alerts, the schema's own samples) goes through
 // the whole pipeline; the expectations are read from the raw packets, not from our mapping.
@@ -27,7 +29,15 @@ let stats: IngestStats;
 const rubin: LsstPacket[] = [];
 const sourcesById = new Map<string, Array<Record<string, unknown>>>();
 
-const TRUSTED_FLAGS = ['psfFlux_flag', 'centroid_flag', 'pixelFlags_bad', 'pixelFlags_offimage', 'pixelFlags_nodataCenter', 'pixelFlags_saturatedCenter', 'pixelFlags_suspectCenter'];
+const TRUSTED_FLAGS = [
+  'psfFlux_flag',
+  'centroid_flag',
+  'pixelFlags_bad',
+  'pixelFlags_offimage',
+  'pixelFlags_nodataCenter',
+  'pixelFlags_saturatedCenter',
+  'pixelFlags_suspectCenter',
+];
 
 /** The expected Level 1 outcome, written out from the packet's own fields. */
 function expectedRejection(s: Record<string, unknown>): string | null {
@@ -59,14 +69,21 @@ describe('ingesting every Rubin packet of the shared data', () => {
     expect(rubin.length).toBe(128); // 100 (7.4) + 25 (9.0) + the 9.0, 10.0 and 11.0 schema samples
     expect(stats.packetsRead).toBe(128);
     // The 7.4 schema sample carries a Unix time as its MJD: undecodable, with the reason.
-    expect(stats.undecodable.map((u) => u.reason)).toEqual(['Rubin alert lsst:281323062375219200 has midpointMjdTai 1480360995, which is not an MJD']);
+    expect(stats.undecodable.map((u) => u.reason)).toEqual([
+      'Rubin alert lsst:281323062375219200 has midpointMjdTai 1480360995, which is not an MJD',
+    ]);
     const expected: Record<string, number> = {};
     for (const p of rubin) {
       const reason = expectedRejection(p.diaSource);
       if (reason) expected[reason] = (expected[reason] ?? 0) + 1;
     }
     expect(stats.rejected).toEqual(expected);
-    expect(Object.keys(expected).sort()).toEqual(['dipole: isDipole', 'flags: pixelFlags_saturatedCenter', 'flags: psfFlux_flag', 'solar_system: ssObjectId']);
+    expect(Object.keys(expected).sort()).toEqual([
+      'dipole: isDipole',
+      'flags: pixelFlags_saturatedCenter',
+      'flags: psfFlux_flag',
+      'solar_system: ssObjectId',
+    ]);
     const rejected = Object.values(stats.rejected).reduce((a, b) => a + b, 0);
     expect(stats.packetsStored + rejected + stats.duplicates).toBe(128);
     expect(stats.packetsStored).toBeGreaterThan(90);
@@ -86,8 +103,12 @@ describe('ingesting every Rubin packet of the shared data', () => {
       // A DiaSource also comes back in later packets' histories, sometimes re-measured: the stored
       // fields must equal one of the packets' copies exactly (NaN, which JSON cannot hold, as null).
       const copies = sourcesById.get(p.diaSourceId)!;
-      const stored = (s: Record<string, unknown>) => Object.entries(s).every(([key, value]) =>
-        JSON.stringify(props[`lsst_diaSource_${key}`]) === JSON.stringify(typeof value === 'number' && !Number.isFinite(value) ? null : value));
+      const stored = (s: Record<string, unknown>) =>
+        Object.entries(s).every(
+          ([key, value]) =>
+            JSON.stringify(props[`lsst_diaSource_${key}`]) ===
+            JSON.stringify(typeof value === 'number' && !Number.isFinite(value) ? null : value),
+        );
       expect(copies.some(stored), p.diaSourceId).toBe(true);
       const source = copies.find(stored)!;
       expect(props.ant_mjd).toBe(source.midpointMjdTai);
@@ -157,10 +178,14 @@ describe('ingesting every Rubin packet of the shared data', () => {
     expect(count).toBe(new Set(withObject.map((p) => String(p.diaSource.diaObjectId))).size);
   });
 
-  it('keeps each alert\'s three FITS cutouts, and they render', async () => {
+  it("keeps each alert's three FITS cutouts, and they render", async () => {
     const p = rubin.find((x) => !expectedRejection(x.diaSource) && x.cutouts.science)!;
     const rows = await database.db.selectFrom('alert_thumbnail').selectAll().where('alert_id', '=', `lsst:${p.diaSourceId}`).execute();
-    expect(rows.map((r) => r.filename).sort()).toEqual([`diaSource${p.diaSourceId}_diff.fits.png`, `diaSource${p.diaSourceId}_ref.fits.png`, `diaSource${p.diaSourceId}_sci.fits.png`]);
+    expect(rows.map((r) => r.filename).sort()).toEqual([
+      `diaSource${p.diaSourceId}_diff.fits.png`,
+      `diaSource${p.diaSourceId}_ref.fits.png`,
+      `diaSource${p.diaSourceId}_sci.fits.png`,
+    ]);
     for (const row of rows) expect(renderCutoutPng(row.cutout as Uint8Array).readUInt32BE(16)).toBeGreaterThan(0);
   });
 });
@@ -170,7 +195,8 @@ describe('a ZTF and a Rubin detection of the same object', () => {
     const db = await createTestDatabase();
     try {
       let ztf: ZtfPacket | undefined;
-      for await (const r of decodeAvroFile(path.join(DATA, 'ztf-avro-alert/samples/1661382530015060001_v3.5_ZTF18aaxjdyr.avro'))) if ('packet' in r && r.packet.survey === 'ztf') ztf = r.packet;
+      for await (const r of decodeAvroFile(path.join(DATA, 'ztf-avro-alert/samples/1661382530015060001_v3.5_ZTF18aaxjdyr.avro')))
+        if ('packet' in r && r.packet.survey === 'ztf') ztf = r.packet;
       const template = rubin.find((p) => !expectedRejection(p.diaSource) && p.prvDiaSources.length > 0)!;
       // The Rubin detection lands 0.4" from the ZTF position, a year later.
       const ra = (ztf!.candidate.ra as number) + 0.4 / 3600 / Math.cos(((ztf!.candidate.dec as number) * Math.PI) / 180);
@@ -209,19 +235,39 @@ describe('Rubin alerts downstream: watch lists and gravitational waves', () => {
       const eventMjd = dateToMjd(new Date(notice.event_datetime!));
       const [a, b] = rubin.filter((p) => !expectedRejection(p.diaSource));
       // One alert at the event's most probable position a day after it; one elsewhere, on a watched object.
-      const atPeak: AlertPacket = { ...a, prvDiaSources: [], prvDiaForcedSources: [], diaSource: { ...a.diaSource, ra: peak.ra, dec: peak.dec, midpointMjdTai: eventMjd + 1 } };
+      const atPeak: AlertPacket = {
+        ...a,
+        prvDiaSources: [],
+        prvDiaForcedSources: [],
+        diaSource: { ...a.diaSource, ra: peak.ra, dec: peak.dec, midpointMjdTai: eventMjd + 1 },
+      };
       const user = (await db.repos.users.create({ username: 'watcher', email: 'w@example.org', name: 'W', password_hash: 'x' }))!;
-      await db.repos.watchLists.create({ user_id: user.user_id, name: 'Rubin field', description: '', slack_channel: '#rubin' }, [{ ra: b.diaSource.ra as number, dec: b.diaSource.dec as number, radius: 2 / 3600, comment: 'b' }]);
+      await db.repos.watchLists.create({ user_id: user.user_id, name: 'Rubin field', description: '', slack_channel: '#rubin' }, [
+        { ra: b.diaSource.ra as number, dec: b.diaSource.dec as number, radius: 2 / 3600, comment: 'b' },
+      ]);
       const stats = emptyStats();
       await ingestBatch(db.repos, [atPeak, b], stats, { gw: new GwMatcher(), watch: new WatchMatcher('http://antares.test') });
       expect(stats.packetsStored).toBe(2);
       const peakAlert = await db.repos.alerts.findById(`lsst:${a.diaSourceId}`);
       expect((peakAlert!.grav_wave_events as Array<{ gracedb_id: string }>).map((e) => e.gracedb_id)).toEqual(['MS230518e']);
       const watchedLocus = (await db.repos.alerts.findById(`lsst:${b.diaSourceId}`))!.locus_id;
-      const watched = await db.db.selectFrom('locus').select(['watch_object_ids']).where('locus_id', '=', watchedLocus).executeTakeFirstOrThrow();
+      const watched = await db.db
+        .selectFrom('locus')
+        .select(['watch_object_ids'])
+        .where('locus_id', '=', watchedLocus)
+        .executeTakeFirstOrThrow();
       expect(watched.watch_object_ids.length).toBe(1);
       const pending = await db.db.selectFrom('chat_outbox').select(['channel', 'text']).execute();
-      expect(pending).toEqual([{ channel: '#rubin', text: expect.stringMatching(new RegExp(`^Watch list \\*Rubin field\\*: object "b" .* new alert on <http://antares.test/loci/ANT\\S+\\|ANT\\S+>: ${String(b.diaSource.band)}-band magnitude \\d+\\.\\d\\d at `)) }]);
+      expect(pending).toEqual([
+        {
+          channel: '#rubin',
+          text: expect.stringMatching(
+            new RegExp(
+              `^Watch list \\*Rubin field\\*: object "b" .* new alert on <http://antares.test/loci/ANT\\S+\\|ANT\\S+>: ${String(b.diaSource.band)}-band magnitude \\d+\\.\\d\\d at `,
+            ),
+          ),
+        },
+      ]);
     } finally {
       await db.close();
     }

@@ -1,13 +1,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { htmId } from '@antares/astro';
 import { compileLocusSearch, createTestDatabase, type TestDatabase } from '@antares/db';
-import { decodeAvroFile } from '../sources/alert-avro.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { ZtfPacket } from '../sources/alert-avro.ts';
+import { decodeAvroFile } from '../sources/alert-avro.ts';
 import { level1 } from '../stages/level1.ts';
-import { expandInputs, ingestFiles } from './ingest-files.ts';
 import type { IngestStats } from './ingest-batch.ts';
+import { expandInputs, ingestFiles } from './ingest-files.ts';
 
 // Every real ZTF packet under ../shared/data goes through the whole pipeline.
 const SHARED_DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/data');
@@ -69,15 +71,24 @@ describe('ingesting every ZTF packet of the shared data', () => {
       }
       const search = compileLocusSearch({ query: { bool: { filter: { term: { 'properties.survey.ztf.id': packet.objectId } } } } });
       const { rows } = await database.repos.loci.search({ search, sort: [], limit: 10, offset: 0 });
-      expect(rows.map((r) => r.locus_id), packet.objectId).toContain(alert!.locus_id);
+      expect(
+        rows.map((r) => r.locus_id),
+        packet.objectId,
+      ).toContain(alert!.locus_id);
       const p = alert!.properties;
       // The same candid can come in several packets (as a trigger or a history row), sometimes with
       // reprocessed photometry: the stored values must equal one of those source rows exactly.
       const sources = rowsByCandid.get(packet.candid) ?? [];
-      const matching = sources.filter((c) => p.ant_mag === c.magpsf && p.ant_magerr === c.sigmapsf
-        && p.ant_ra === c.ra && p.ant_dec === c.dec && p.ant_maglim === (c.diffmaglim ?? null)
-        && Math.abs((p.ant_mjd as number) - ((c.jd as number) - 2400000.5)) < 1e-9
-        && p.ant_passband === ({ 1: 'g', 2: 'R', 3: 'i' } as Record<number, string>)[c.fid as number]);
+      const matching = sources.filter(
+        (c) =>
+          p.ant_mag === c.magpsf &&
+          p.ant_magerr === c.sigmapsf &&
+          p.ant_ra === c.ra &&
+          p.ant_dec === c.dec &&
+          p.ant_maglim === (c.diffmaglim ?? null) &&
+          Math.abs((p.ant_mjd as number) - ((c.jd as number) - 2400000.5)) < 1e-9 &&
+          p.ant_passband === ({ 1: 'g', 2: 'R', 3: 'i' } as Record<number, string>)[c.fid as number],
+      );
       expect(matching.length, packet.candid).toBeGreaterThan(0);
       expect(p.ant_survey).toBe(1);
       expect(p.ztf_candid).toBe(packet.candid);

@@ -16,19 +16,44 @@ export interface PropertyDefinition {
 const es = (type: PropertyDefinition['type']) =>
   ({ int: 'long', float: 'double', str: 'keyword', bool: 'boolean', list: 'keyword', dict: 'object' })[type];
 
-const def = (id: string, type: PropertyDefinition['type'], origin: string, description: string): PropertyDefinition =>
-  ({ id, type, origin, description, es_mapping: es(type) });
+const def = (id: string, type: PropertyDefinition['type'], origin: string, description: string): PropertyDefinition => ({
+  id,
+  type,
+  origin,
+  description,
+  es_mapping: es(type),
+});
 
 const ANT_ALERT_PROPERTIES: PropertyDefinition[] = [
   def('ant_mjd', 'float', 'antares', 'Modified Julian date of the observation (ZTF jd - 2400000.5, Rubin midpointMjdTai).'),
-  def('ant_survey', 'int', 'antares', 'Survey of the alert, as clients read it: 1 ZTF detection (candidate), 2 ZTF upper limit, 3 DECam, 4 LSST (Rubin: detections lsst:<diaSourceId> and forced photometry lsst_forced:<diaForcedSourceId>).'),
-  def('ant_forced_photometry', 'bool', 'antares', 'true on forced photometry (Rubin DiaForcedSources, alert ids lsst_forced:<id>): a measurement when flux/error >= 5, else an upper limit (no ant_mag, ant_maglim set). Absent on detections and ZTF alerts.'),
+  def(
+    'ant_survey',
+    'int',
+    'antares',
+    'Survey of the alert, as clients read it: 1 ZTF detection (candidate), 2 ZTF upper limit, 3 DECam, 4 LSST (Rubin: detections lsst:<diaSourceId> and forced photometry lsst_forced:<diaForcedSourceId>).',
+  ),
+  def(
+    'ant_forced_photometry',
+    'bool',
+    'antares',
+    'true on forced photometry (Rubin DiaForcedSources, alert ids lsst_forced:<id>): a measurement when flux/error >= 5, else an upper limit (no ant_mag, ant_maglim set). Absent on detections and ZTF alerts.',
+  ),
   def('ant_ra', 'float', 'antares', 'Right ascension of the detection (degrees, ICRS).'),
   def('ant_dec', 'float', 'antares', 'Declination of the detection (degrees, ICRS).'),
   def('ant_passband', 'str', 'antares', 'Passband of the observation: g, R or i for ZTF; u, g, r, i, z or y for Rubin.'),
-  def('ant_mag', 'float', 'antares', 'PSF-fit magnitude of the difference-image detection (ZTF magpsf; for Rubin 31.4 - 2.5 log10 |psfFlux / nJy|).'),
+  def(
+    'ant_mag',
+    'float',
+    'antares',
+    'PSF-fit magnitude of the difference-image detection (ZTF magpsf; for Rubin 31.4 - 2.5 log10 |psfFlux / nJy|).',
+  ),
   def('ant_magerr', 'float', 'antares', 'Uncertainty of ant_mag (ZTF sigmapsf; for Rubin from psfFluxErr).'),
-  def('ant_maglim', 'float', 'antares', '5-sigma limiting magnitude of the difference image (ZTF diffmaglim; for Rubin the magnitude of 5 psfFluxErr).'),
+  def(
+    'ant_maglim',
+    'float',
+    'antares',
+    '5-sigma limiting magnitude of the difference image (ZTF diffmaglim; for Rubin the magnitude of 5 psfFluxErr).',
+  ),
   def('ant_mag_corrected', 'float', 'antares', 'Magnitude corrected for the reference source flux (only where the correction succeeds).'),
   def('ant_magerr_corrected', 'float', 'antares', 'Uncertainty of ant_mag_corrected.'),
   def('ant_magulim_corrected', 'float', 'antares', 'Upper limit of the corrected magnitude, where only bounded.'),
@@ -53,7 +78,12 @@ const LOCUS_PROPERTIES: PropertyDefinition[] = [
   def('is_corrected', 'str', 'antares', '"true" when any detection has a reference-corrected magnitude, else "false".'),
   def('ztf_object_id', 'str', 'ztf', 'ZTF object id of the locus (the first one seen).'),
   def('ztf_ssnamenr', 'str', 'ztf', 'Name of the nearest known solar-system object, from the newest detection that has one.'),
-  def('survey', 'dict', 'antares', 'Per-survey identifiers: survey.ztf.id, rcid, field and ssnamenr lists; for Rubin, survey.lsst.dia_object_id and ss_object_id lists of decimal strings (the ids exceed 2^53).'),
+  def(
+    'survey',
+    'dict',
+    'antares',
+    'Per-survey identifiers: survey.ztf.id, rcid, field and ssnamenr lists; for Rubin, survey.lsst.dia_object_id and ss_object_id lists of decimal strings (the ids exceed 2^53).',
+  ),
 ];
 
 const FEATURES: Array<[string, string]> = [
@@ -74,10 +104,19 @@ const FEATURES: Array<[string, string]> = [
 function featureProperties(): PropertyDefinition[] {
   const out: PropertyDefinition[] = [];
   for (const band of ['g', 'r', 'i']) {
-    for (const [series, label] of [['magn', 'magnitudes'], ['flux', 'fluxes (microjansky)']]) {
+    for (const [series, label] of [
+      ['magn', 'magnitudes'],
+      ['flux', 'fluxes (microjansky)'],
+    ]) {
       for (const [name, description] of FEATURES) {
-        out.push(def(`feature_${name}_${series}_${band}`, 'float', 'antares',
-          `${description} Of the ${band}-band ${label}; present with at least two detections (skew three, kurtosis four).`));
+        out.push(
+          def(
+            `feature_${name}_${series}_${band}`,
+            'float',
+            'antares',
+            `${description} Of the ${band}-band ${label}; present with at least two detections (skew three, kurtosis four).`,
+          ),
+        );
       }
     }
   }

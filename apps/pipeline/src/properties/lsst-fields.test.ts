@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
+
 import { alertPropertyCatalog } from './catalog.ts';
 import { LSST_DIA_FORCED_SOURCE_FIELDS, LSST_DIA_SOURCE_FIELDS, type LsstField, type LsstFieldType } from './lsst-fields.ts';
 
@@ -10,7 +12,14 @@ const SCHEMAS = fileURLToPath(new URL('../../../../../shared/data/lsst-alert_pac
 const VERSIONS = ['7/4', '9/0', '10/0', '11/0'];
 const HAVE_SCHEMAS = VERSIONS.every((v) => existsSync(join(SCHEMAS, v)));
 
-const AVRO_TO_FIELD: Record<string, LsstFieldType> = { int: 'int', long: 'int', float: 'float', double: 'float', string: 'str', boolean: 'bool' };
+const AVRO_TO_FIELD: Record<string, LsstFieldType> = {
+  int: 'int',
+  long: 'int',
+  float: 'float',
+  double: 'float',
+  string: 'str',
+  boolean: 'bool',
+};
 
 /** Avro primitive of a field type, with nullable unions unwrapped; undefined for anything else. */
 function avroPrimitive(type: unknown): string | undefined {
@@ -19,7 +28,8 @@ function avroPrimitive(type: unknown): string | undefined {
     const nonNull = type.filter((t) => t !== 'null');
     return nonNull.length === 1 ? avroPrimitive(nonNull[0]) : undefined;
   }
-  if (type && typeof type === 'object' && typeof (type as { type?: unknown }).type === 'string') return avroPrimitive((type as { type: string }).type);
+  if (type && typeof type === 'object' && typeof (type as { type?: unknown }).type === 'string')
+    return avroPrimitive((type as { type: string }).type);
   return undefined;
 }
 
@@ -67,7 +77,10 @@ describe('LSST_DIA_SOURCE_FIELDS and LSST_DIA_FORCED_SOURCE_FIELDS', () => {
 });
 
 describe.skipIf(!HAVE_SCHEMAS)('the Rubin fields against the official schemas 7.4, 9.0, 10.0 and 11.0', () => {
-  for (const [record, fields] of [['diaSource', LSST_DIA_SOURCE_FIELDS], ['diaForcedSource', LSST_DIA_FORCED_SOURCE_FIELDS]] as const) {
+  for (const [record, fields] of [
+    ['diaSource', LSST_DIA_SOURCE_FIELDS],
+    ['diaForcedSource', LSST_DIA_FORCED_SOURCE_FIELDS],
+  ] as const) {
     it(`defines every ${record} field of every version with its Avro type`, () => {
       const byName = new Map(fields.map((f) => [f.name, f]));
       const inSchemas = new Set<string>();
@@ -92,7 +105,10 @@ describe.skipIf(!HAVE_SCHEMAS)('the Rubin fields against the official schemas 7.
   it('writes the descriptions in its own words, not the schema doc strings', () => {
     const copied: string[] = [];
     for (const version of VERSIONS) {
-      for (const [record, fields] of [['diaSource', LSST_DIA_SOURCE_FIELDS], ['diaForcedSource', LSST_DIA_FORCED_SOURCE_FIELDS]] as const) {
+      for (const [record, fields] of [
+        ['diaSource', LSST_DIA_SOURCE_FIELDS],
+        ['diaForcedSource', LSST_DIA_FORCED_SOURCE_FIELDS],
+      ] as const) {
         const docs = new Map(fields.map((f) => [f.name, f.doc]));
         for (const f of schemaFields(version, record) as Array<{ name: string; doc?: string }>) {
           // "Uncertainty of x." and "Covariance of a and b." are bound to coincide; anything else should not.

@@ -35,7 +35,11 @@ const DIA_SOURCE: Row[] = [
   ['diaSourceId', 'int', 'Unique id of this difference-image source (64-bit, a decimal string above 2^53).'],
   ['visit', 'int', 'Id of the visit (exposure) in which the source was measured.'],
   ['detector', 'int', 'Id of the camera detector (CCD) on which the source was measured.'],
-  ['diaObjectId', 'int', 'Id of the DiaObject (static-sky object) the source was associated with; null when it went to a solar-system object.'],
+  [
+    'diaObjectId',
+    'int',
+    'Id of the DiaObject (static-sky object) the source was associated with; null when it went to a solar-system object.',
+  ],
   ['ssObjectId', 'int', 'Id of the known solar-system object the source was attributed to; null or 0 when none.'],
   ['parentDiaSourceId', 'int', 'Id of the source this one was deblended from, if any.'],
   ['midpointMjdTai', 'float', 'Time of the middle of the exposure as a Modified Julian Date in TAI (days).'],

@@ -2,10 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { ZTF_ALERT_SCHEMA } from '../simulate/ztf-schema.ts';
-import { readContainerHeader } from '../sources/avro-container.ts';
 import { decodeAvroFile } from '../sources/alert-avro.ts';
+import { readContainerHeader } from '../sources/avro-container.ts';
 import { analyseSchema } from '../sources/ztf-packet.ts';
 import { alertPropertyCatalog } from './catalog.ts';
 import { ZTF_CANDIDATE_FIELDS, type ZtfFieldType } from './ztf-fields.ts';
@@ -43,11 +45,16 @@ function valueType(v: unknown): ZtfFieldType | 'number' | 'digits' | 'other' | u
 /** Whether a decoded value fits the declared type (a long above 2^53 is decoded as a decimal string). */
 function fits(declared: ZtfFieldType, seen: NonNullable<ReturnType<typeof valueType>>): boolean {
   switch (seen) {
-    case 'number': return declared === 'int' || declared === 'float'; // an integral float value is still a float
-    case 'float': return declared === 'float';
-    case 'digits': return declared === 'int' || declared === 'str'; // e.g. ssnamenr '12345' is a name
-    case 'str': return declared === 'str';
-    default: return seen === declared;
+    case 'number':
+      return declared === 'int' || declared === 'float'; // an integral float value is still a float
+    case 'float':
+      return declared === 'float';
+    case 'digits':
+      return declared === 'int' || declared === 'str'; // e.g. ssnamenr '12345' is a name
+    case 'str':
+      return declared === 'str';
+    default:
+      return seen === declared;
   }
 }
 
@@ -81,7 +88,9 @@ describe('ZTF_CANDIDATE_FIELDS', () => {
   });
 
   it('covers every candidate field of schema 4.02 with the Avro type mapped', () => {
-    const candidate = ZTF_ALERT_SCHEMA.fields.find((f) => f.name === 'candidate')!.type as { fields: Array<{ name: string; type: unknown }> };
+    const candidate = ZTF_ALERT_SCHEMA.fields.find((f) => f.name === 'candidate')!.type as {
+      fields: Array<{ name: string; type: unknown }>;
+    };
     expect(candidate.fields.length).toBeGreaterThan(100);
     for (const f of candidate.fields) {
       expect(byName.get(f.name)?.type, f.name).toBe(AVRO_TO_FIELD[avroPrimitive(f.type)!]);

@@ -18,8 +18,11 @@ type Row = [name: string, type: ZtfFieldType, doc: string];
 /** The magnitudes, star/galaxy score and distance of the n-th closest Pan-STARRS1 source. */
 function ps1Match(n: 1 | 2 | 3): Row[] {
   const which = ['', 'closest', 'second-closest', 'third-closest'][n];
-  const band = (b: string): Row =>
-    [`s${b}mag${n}`, 'float', `PS1 ${b}-band PSF magnitude of the ${which} Pan-STARRS1 source within 30 arcsec (AB mag).`];
+  const band = (b: string): Row => [
+    `s${b}mag${n}`,
+    'float',
+    `PS1 ${b}-band PSF magnitude of the ${which} Pan-STARRS1 source within 30 arcsec (AB mag).`,
+  ];
   return [
     ...['g', 'r', 'i', 'z'].map(band),
     [`sgscore${n}`, 'float', `Star/galaxy score of the ${which} PS1 source, 0 (galaxy-like) to 1 (star-like).`],
@@ -27,8 +30,11 @@ function ps1Match(n: 1 | 2 | 3): Row[] {
   ];
 }
 
-const psId = (n: 1 | 2 | 3): Row =>
-  [`objectidps${n}`, 'int', `Pan-STARRS1 object id of the ${['', 'closest', 'second-closest', 'third-closest'][n]} PS1 source within 30 arcsec.`];
+const psId = (n: 1 | 2 | 3): Row => [
+  `objectidps${n}`,
+  'int',
+  `Pan-STARRS1 object id of the ${['', 'closest', 'second-closest', 'third-closest'][n]} PS1 source within 30 arcsec.`,
+];
 
 /** Schema 4.02 candidate fields. */
 const SCHEMA_402: Row[] = [
@@ -40,7 +46,11 @@ const SCHEMA_402: Row[] = [
   ['programpi', 'str', 'Principal investigator of the observing program that took the exposure.'],
   ['programid', 'int', 'Observing program of the exposure: 1 public, 2 partnership (collaboration), 3 Caltech.'],
   ['candid', 'int', 'Unique id of this candidate (detection) in the ZTF operations database.'],
-  ['isdiffpos', 'str', "'t' (or '1') when the candidate is from positive (science minus reference) subtraction, 'f' (or '0') when negative."],
+  [
+    'isdiffpos',
+    'str',
+    "'t' (or '1') when the candidate is from positive (science minus reference) subtraction, 'f' (or '0') when negative.",
+  ],
   ['tblid', 'int', 'Internal pipeline id of the candidate in the source table extracted from its image.'],
   ['nid', 'int', 'Night id of the observation (a ZTF night counter).'],
   ['rcid', 'int', 'Readout channel of the camera that saw the candidate, 0 to 63 (16 CCDs times 4 quadrants).'],
@@ -77,7 +87,11 @@ const SCHEMA_402: Row[] = [
   ['ssdistnr', 'float', 'Distance to the nearest known solar-system object, -999 when there is none (arcsec).'],
   ['ssmagnr', 'float', 'Magnitude (usually V, from the MPC) of the nearest known solar-system object, -999 when none (mag).'],
   ['ssnamenr', 'str', "MPC name or number of the nearest known solar-system object, the string 'null' when there is none."],
-  ['sumrat', 'float', 'Sum of the pixel values over the sum of their absolute values in the median-filtered 5x5 stamp, 1 when all positive (dimensionless).'],
+  [
+    'sumrat',
+    'float',
+    'Sum of the pixel values over the sum of their absolute values in the median-filtered 5x5 stamp, 1 when all positive (dimensionless).',
+  ],
   ['magapbig', 'float', 'Magnitude in an 18-pixel-diameter aperture on the difference image (AB mag).'],
   ['sigmagapbig', 'float', 'One-sigma uncertainty of magapbig (mag).'],
   ['ranr', 'float', 'Right ascension of the nearest reference-image catalog source (degrees, J2000).'],
@@ -146,6 +160,4 @@ const EARLY_SCHEMA: Row[] = [
   ['source', 'str', 'Catalog from which the closest Local Universe galaxy was taken (early schema only).'],
 ];
 
-export const ZTF_CANDIDATE_FIELDS: ZtfCandidateField[] = [...SCHEMA_402, ...EARLY_SCHEMA].map(
-  ([name, type, doc]) => ({ name, type, doc }),
-);
+export const ZTF_CANDIDATE_FIELDS: ZtfCandidateField[] = [...SCHEMA_402, ...EARLY_SCHEMA].map(([name, type, doc]) => ({ name, type, doc }));

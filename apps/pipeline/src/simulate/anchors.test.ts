@@ -1,11 +1,19 @@
-import { describe, expect, it } from 'vitest';
 import { angularSeparationDeg } from '@antares/astro';
+import { describe, expect, it } from 'vitest';
+
 import { planSurvey, type SurveyAnchors } from './plan.ts';
 
 // The demo places some simulated objects on real catalog objects, so its loci have catalog matches.
 const ANCHORS: SurveyAnchors = {
-  galaxies: [{ ra: 10.68, dec: 41.27, radiusDeg: 1.5 }, { ra: 148.97, dec: 69.07, radiusDeg: 0.2 }, { ra: 359.99, dec: 0.5, radiusDeg: 0.05 }],
-  stars: [{ ra: 101.2875, dec: -16.7161 }, { ra: 0.001, dec: 38.86 }],
+  galaxies: [
+    { ra: 10.68, dec: 41.27, radiusDeg: 1.5 },
+    { ra: 148.97, dec: 69.07, radiusDeg: 0.2 },
+    { ra: 359.99, dec: 0.5, radiusDeg: 0.05 },
+  ],
+  stars: [
+    { ra: 101.2875, dec: -16.7161 },
+    { ra: 0.001, dec: 38.86 },
+  ],
 };
 const OPTS = { objects: 400, nights: 3, seed: 7, startMjd: 61000 };
 

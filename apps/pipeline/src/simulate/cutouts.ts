@@ -5,9 +5,10 @@
 // to a quarter of the noise (see encode), gzip runs at its fastest settings, and a
 // template is rendered once per object and band and reused (the reference image does not change).
 import { constants, gzipSync } from 'node:zlib';
+
 import { writeFits } from '../fits/fits.ts';
 import { magToFlux } from './lightcurves.ts';
-import { BAND_MODEL, LSST_PIXEL_SCALE, magToNjy, type LsstObs } from './lsst-plan.ts';
+import { BAND_MODEL, LSST_PIXEL_SCALE, type LsstObs, magToNjy } from './lsst-plan.ts';
 import type { Obs, SimObject } from './plan.ts';
 import { NoiseTable, Rng } from './prng.ts';
 import { PIXEL_SCALE } from './rows.ts';
@@ -32,7 +33,16 @@ interface Template {
 }
 
 /** Add a Gaussian of total `flux` centred at (x, y) pixels, drawn separably within 4 sigma (image n x n). */
-function addGaussian(img: Float32Array, x: number, y: number, flux: number, sigma: number, gx: Float64Array, gy: Float64Array, n = N): void {
+function addGaussian(
+  img: Float32Array,
+  x: number,
+  y: number,
+  flux: number,
+  sigma: number,
+  gx: Float64Array,
+  gy: Float64Array,
+  n = N,
+): void {
   const r = Math.ceil(4 * sigma);
   const x0 = Math.max(0, Math.floor(x) - r);
   const x1 = Math.min(n - 1, Math.floor(x) + r + 1);
@@ -135,9 +145,13 @@ export class StampFactory {
       noiseOffset: this.noise.offset(rng, NPIX),
       noiseSigma: rng.uniform(2, 4), // a stack of 15-40 frames: much less noisy than one exposure
       sky: band === 0 ? rng.uniform(90, 300) : rng.uniform(150, 500),
-      cx, cy,
+      cx,
+      cy,
       statics: obj.statics.map((s) => ({
-        x: cx + s.dx / PIXEL_SCALE, y: cy + s.dy / PIXEL_SCALE, flux: magToFlux(s.mag[band]), sigmaPx: s.sigmaPx,
+        x: cx + s.dx / PIXEL_SCALE,
+        y: cy + s.dy / PIXEL_SCALE,
+        flux: magToFlux(s.mag[band]),
+        sigmaPx: s.sigmaPx,
       })),
     };
     const img = this.img;
@@ -178,10 +192,16 @@ export class StampFactory {
     // A coadd about 1.5 mag deeper than one visit.
     const noiseSigma = magToNjy(model.depth + 1.5) / (5 * 2 * Math.sqrt(Math.PI) * psf);
     const t: LsstTemplate = {
-      fits: Buffer.alloc(0), noiseOffset: this.noise.offset(rng, LSST_NPIX), noiseSigma, cx, cy,
+      fits: Buffer.alloc(0),
+      noiseOffset: this.noise.offset(rng, LSST_NPIX),
+      noiseSigma,
+      cx,
+      cy,
       statics: obj.statics.map((s) => ({
-        x: cx + s.dx / LSST_PIXEL_SCALE, y: cy + s.dy / LSST_PIXEL_SCALE,
-        flux: magToNjy(s.mag[model.base] + model.colour), sigmaPx: (s.sigmaPx * PIXEL_SCALE) / LSST_PIXEL_SCALE,
+        x: cx + s.dx / LSST_PIXEL_SCALE,
+        y: cy + s.dy / LSST_PIXEL_SCALE,
+        flux: magToNjy(s.mag[model.base] + model.colour),
+        sigmaPx: (s.sigmaPx * PIXEL_SCALE) / LSST_PIXEL_SCALE,
       })),
     };
     const img = this.lsstImg;
@@ -259,8 +279,18 @@ export class StampFactory {
   }
 
   /** What changed since the reference: a point source, or the artefact of a bogus alert. */
-  private addChange(img: Float32Array, obs: Obs, x: number, y: number, flux: number, psf: number, fwhm: number,
-    elong: number, seed: number, isDiff: boolean): void {
+  private addChange(
+    img: Float32Array,
+    obs: Obs,
+    x: number,
+    y: number,
+    flux: number,
+    psf: number,
+    fwhm: number,
+    elong: number,
+    seed: number,
+    isDiff: boolean,
+  ): void {
     const r = new Rng(seed);
     switch (obs.bogus) {
       case 'hotpix': {

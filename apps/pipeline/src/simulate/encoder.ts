@@ -4,6 +4,7 @@
 // the history of every later alert of its object, ~20 times), and (3) the cutouts. This makes
 // encoding several times cheaper than re-encoding whole packets, with identical bytes (tested).
 import type avro from 'avsc';
+
 import { typeWithBigIntLongs, ZTF_ALERT_SCHEMA } from './ztf-schema.ts';
 
 type Row = Record<string, unknown>;

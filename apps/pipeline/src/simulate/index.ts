@@ -4,20 +4,21 @@
 // real alert streams.
 // Everything is derived from `seed`: the same options always produce byte-identical files,
 // however many processes wrote them.
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
 import { lsstAlertsByNight, lsstNightFile } from './lsst-writer.ts';
-import { alertsByNight, nightFile, writeNights, type NightJob } from './night-writer.ts';
+import { alertsByNight, nightFile, type NightJob, writeNights } from './night-writer.ts';
 import type { OcfCodec } from './ocf-writer.ts';
 import { planSurvey, type SurveyAnchors } from './plan.ts';
 
-export { planSurvey, SIM_CLASSES, type SimClass, type SimObject, type SurveyPlan, type SurveyAnchors } from './plan.ts';
-export { ZTF_ALERT_SCHEMA, ZTF_SCHEMA_VERSION, bigIntLongType, typeWithBigIntLongs, ztfAlertType } from './ztf-schema.ts';
-export { LSST_ALERT_SCHEMA, LSST_SCHEMA_VERSION, lsstAlertType } from './lsst-schema.ts';
 export type { LsstObject, LsstObs, LsstPlan } from './lsst-plan.ts';
+export { LSST_ALERT_SCHEMA, LSST_SCHEMA_VERSION, lsstAlertType } from './lsst-schema.ts';
+export { planSurvey, SIM_CLASSES, type SimClass, type SimObject, type SurveyAnchors, type SurveyPlan } from './plan.ts';
+export { bigIntLongType, typeWithBigIntLongs, ZTF_ALERT_SCHEMA, ZTF_SCHEMA_VERSION, ztfAlertType } from './ztf-schema.ts';
 
 export const DEFAULT_START_MJD = 61000; // 2025-11-21
 
@@ -68,8 +69,9 @@ function startHelper(job: NightJob, nights: number[], onPackets: (n: number) => 
     children.push(child);
     child.on('message', (m: { packets: number }) => onPackets(m.packets));
     child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve()
-      : reject(new Error(`simulator helper process exited with ${signal ?? `code ${code}`}`))));
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`simulator helper process exited with ${signal ?? `code ${code}`}`)),
+    );
   });
 }
 
@@ -81,7 +83,13 @@ export async function simulateSurvey(options: SimulateOptions): Promise<Simulate
   const startMjd = Math.floor(options.startMjd ?? DEFAULT_START_MJD);
   if (!Number.isFinite(startMjd)) throw new Error('simulateSurvey: startMjd must be a number');
   const job: NightJob = {
-    objects, nights, seed: Math.trunc(options.seed) >>> 0, startMjd, outDir, codec: options.codec ?? 'null', anchors: options.anchors,
+    objects,
+    nights,
+    seed: Math.trunc(options.seed) >>> 0,
+    startMjd,
+    outDir,
+    codec: options.codec ?? 'null',
+    anchors: options.anchors,
     lsst: options.lsst ?? true,
   };
 
@@ -110,7 +118,15 @@ export async function simulateSurvey(options: SimulateOptions): Promise<Simulate
   const children: ChildProcess[] = [];
   const helpers = shares.slice(1).map((share) => {
     let counted = 0;
-    const run = startHelper(job, share, (n) => { counted += n; count(n); }, children);
+    const run = startHelper(
+      job,
+      share,
+      (n) => {
+        counted += n;
+        count(n);
+      },
+      children,
+    );
     // If a helper cannot run (e.g. no tsx to load TypeScript with), write its nights here
     // instead: the files come out the same, only slower.
     return run.catch(async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { agn, eclipsingBinary, flareStar, fluxToMag, nova, rrLyrae, snIa, snIIP, type Window } from './lightcurves.ts';
 import { Rng } from './prng.ts';
 

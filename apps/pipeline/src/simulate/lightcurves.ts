@@ -92,8 +92,15 @@ export function snIIP(rng: Rng, w: Window): LightCurve {
 }
 
 /** Periodic variable from a brightness profile p(phase) in [0, 1] (1 = maximum light). */
-function periodic(rng: Rng, meanR: number, gMinusR: number, ampG: number, ampRatioR: number,
-  period: number, profile: (phase: number) => number): LightCurve {
+function periodic(
+  rng: Rng,
+  meanR: number,
+  gMinusR: number,
+  ampG: number,
+  ampRatioR: number,
+  period: number,
+  profile: (phase: number) => number,
+): LightCurve {
   const phase0 = rng.next();
   const means: [number, number] = [meanR + gMinusR, meanR];
   const amps: [number, number] = [ampG, ampG * ampRatioR];
@@ -118,19 +125,19 @@ export function rrLyrae(rng: Rng): LightCurve {
   if (rng.chance(0.7)) {
     // RRab: fast rise over ~15% of the cycle, slower decline (sawtooth).
     const rise = rng.uniform(0.12, 0.18);
-    return periodic(rng, meanR, gr, rng.uniform(0.6, 1.1), 0.72, rng.uniform(0.45, 0.8),
-      (ph) => (ph < rise ? ph / rise : Math.pow(1 - (ph - rise) / (1 - rise), 1.3)));
+    return periodic(rng, meanR, gr, rng.uniform(0.6, 1.1), 0.72, rng.uniform(0.45, 0.8), (ph) =>
+      ph < rise ? ph / rise : Math.pow(1 - (ph - rise) / (1 - rise), 1.3),
+    );
   }
   // RRc: shorter period, nearly sinusoidal, smaller amplitude.
-  return periodic(rng, meanR, gr, rng.uniform(0.3, 0.5), 0.75, rng.uniform(0.25, 0.42),
-    (ph) => 0.5 + 0.5 * Math.cos(2 * Math.PI * ph));
+  return periodic(rng, meanR, gr, rng.uniform(0.3, 0.5), 0.75, rng.uniform(0.25, 0.42), (ph) => 0.5 + 0.5 * Math.cos(2 * Math.PI * ph));
 }
 
 export function cepheid(rng: Rng): LightCurve {
   const rise = rng.uniform(0.25, 0.35);
-  return periodic(rng, rng.uniform(15.2, 17.5), rng.uniform(0.4, 0.8), rng.uniform(0.4, 1.0), 0.65,
-    rng.logUniform(1.5, 40), (ph) => (ph < rise ? 0.5 - 0.5 * Math.cos((Math.PI * ph) / rise)
-      : 0.5 + 0.5 * Math.cos((Math.PI * (ph - rise)) / (1 - rise))));
+  return periodic(rng, rng.uniform(15.2, 17.5), rng.uniform(0.4, 0.8), rng.uniform(0.4, 1.0), 0.65, rng.logUniform(1.5, 40), (ph) =>
+    ph < rise ? 0.5 - 0.5 * Math.cos((Math.PI * ph) / rise) : 0.5 + 0.5 * Math.cos((Math.PI * (ph - rise)) / (1 - rise)),
+  );
 }
 
 export function eclipsingBinary(rng: Rng): LightCurve {
@@ -140,8 +147,15 @@ export function eclipsingBinary(rng: Rng): LightCurve {
   const dip = (d: number) => Math.exp(-0.5 * (d / width) ** 2);
   // Profile expressed through magnitudes: 0.5 - amp*(0.5 - p) must equal -2.5 log10(flux ratio).
   // Using amp 1 and p = 0.5 + 2.5 log10(f) maps the flux ratio f straight to a magnitude offset.
-  return periodic(rng, rng.uniform(14.8, 18.5), rng.uniform(0.2, 0.8), 1, 0.9, rng.logUniform(0.3, 5),
-    (ph) => 0.5 + 2.5 * Math.log10(Math.max(0.02, 1 - depth1 * dip(Math.min(ph, 1 - ph)) - depth2 * dip(ph - 0.5))));
+  return periodic(
+    rng,
+    rng.uniform(14.8, 18.5),
+    rng.uniform(0.2, 0.8),
+    1,
+    0.9,
+    rng.logUniform(0.3, 5),
+    (ph) => 0.5 + 2.5 * Math.log10(Math.max(0.02, 1 - depth1 * dip(Math.min(ph, 1 - ph)) - depth2 * dip(ph - 0.5))),
+  );
 }
 
 interface Flare {
@@ -163,7 +177,7 @@ export function flareStar(rng: Rng, w: Window): FlareStar {
     flares.push({ t, amp: quiet[0] * (Math.pow(10, 0.4 * ampMag) - 1), tau });
   };
   const rate = rng.uniform(0.1, 0.4); // flares per day above our small-amplitude cut
-  for (let t = w.first; ; ) {
+  for (let t = w.first; ;) {
     t += -Math.log(1 - rng.next()) / rate;
     if (t > w.end + 1) break;
     const big = rng.chance(0.3);
@@ -217,8 +231,7 @@ export function nova(rng: Rng, w: Window, progenitorR: number | null, peakRangeR
   const peakG = peakR + rng.uniform(0.1, 0.5);
   const riseDays = rng.uniform(1.5, 3);
   const t2 = rng.logUniform(5, 40); // days to decline by 2 mag: fast vs slow novae
-  const quiet: [number, number] = progenitorR === null ? [0, 0]
-    : [magToFlux(progenitorR + 0.3), magToFlux(progenitorR)];
+  const quiet: [number, number] = progenitorR === null ? [0, 0] : [magToFlux(progenitorR + 0.3), magToFlux(progenitorR)];
   const peaks: [number, number] = [peakG, peakR];
   return {
     refFlux: [quiet[0], quiet[1]],

@@ -5,7 +5,7 @@
 // the same as the alert's diaSource and later in prvDiaSources.
 import type { StampFactory } from './cutouts.ts';
 import { LSST_BANDS, LSST_PIXEL_SCALE, type LsstObject, type LsstObs } from './lsst-plan.ts';
-import { DIA_FORCED_SOURCE_FIELDS, DIA_OBJECT_FIELDS, DIA_SOURCE_FIELDS } from './lsst-schema.ts';
+import { DIA_OBJECT_FIELDS, DIA_SOURCE_FIELDS } from './lsst-schema.ts';
 import { Rng } from './prng.ts';
 
 type Row = Record<string, unknown>;
@@ -53,44 +53,101 @@ export function diaSourceRow(lo: LsstObject, obs: LsstObs): Row {
   const flag = obs.flag;
   const row = emptyRecord(DIA_SOURCE_FIELDS);
   Object.assign(row, {
-    diaSourceId: obs.diaSourceId, visit: v.id, detector: obs.detector, diaObjectId: lo.diaObjectId, ssObjectId: 0n,
-    parentDiaSourceId: 0n, midpointMjdTai: v.mjd, ra, raErr: sAst / 3600, dec, decErr: sAst / 3600,
+    diaSourceId: obs.diaSourceId,
+    visit: v.id,
+    detector: obs.detector,
+    diaObjectId: lo.diaObjectId,
+    ssObjectId: 0n,
+    parentDiaSourceId: 0n,
+    midpointMjdTai: v.mjd,
+    ra,
+    raErr: sAst / 3600,
+    dec,
+    decErr: sAst / 3600,
     ra_dec_Cov: (sAst / 3600) ** 2 * r.normal(0, 0.1),
-    x: r.uniform(20, CCD_PIXELS - 20), xErr: sAst / LSST_PIXEL_SCALE, y: r.uniform(20, CCD_PIXELS - 20), yErr: sAst / LSST_PIXEL_SCALE,
+    x: r.uniform(20, CCD_PIXELS - 20),
+    xErr: sAst / LSST_PIXEL_SCALE,
+    y: r.uniform(20, CCD_PIXELS - 20),
+    yErr: sAst / LSST_PIXEL_SCALE,
     centroid_flag: flag === 'centroid_flag',
-    apFlux: obs.flux * r.uniform(0.93, 1.07), apFluxErr: obs.sigma * r.uniform(1.3, 1.8),
-    apFlux_flag: false, apFlux_flag_apertureTruncated: false,
-    isNegative: obs.flux < 0, snr,
-    psfFlux: obs.flux, psfFluxErr: obs.sigma,
-    psfChi2: bbox * bbox * r.uniform(0.9, 1.3), psfNdata: bbox * bbox,
-    psfFlux_flag: flag === 'psfFlux_flag', psfFlux_flag_edge: false, psfFlux_flag_noGoodPixels: false,
-    trailFlux: obs.flux * r.uniform(1, 1.25), trailFluxErr: obs.sigma * r.uniform(1.1, 1.4), trailRa: ra, trailDec: dec,
-    trailLength: r.uniform(0, 0.6 * v.seeing), trailAngle: r.uniform(-180, 180), trail_flag_edge: false,
+    apFlux: obs.flux * r.uniform(0.93, 1.07),
+    apFluxErr: obs.sigma * r.uniform(1.3, 1.8),
+    apFlux_flag: false,
+    apFlux_flag_apertureTruncated: false,
+    isNegative: obs.flux < 0,
+    snr,
+    psfFlux: obs.flux,
+    psfFluxErr: obs.sigma,
+    psfChi2: bbox * bbox * r.uniform(0.9, 1.3),
+    psfNdata: bbox * bbox,
+    psfFlux_flag: flag === 'psfFlux_flag',
+    psfFlux_flag_edge: false,
+    psfFlux_flag_noGoodPixels: false,
+    trailFlux: obs.flux * r.uniform(1, 1.25),
+    trailFluxErr: obs.sigma * r.uniform(1.1, 1.4),
+    trailRa: ra,
+    trailDec: dec,
+    trailLength: r.uniform(0, 0.6 * v.seeing),
+    trailAngle: r.uniform(-180, 180),
+    trail_flag_edge: false,
     dipoleNdata: 0,
-    scienceFlux: obs.templateFlux + obs.diffFlux + r.normal(0, obs.sigma), scienceFluxErr: obs.sigma * r.uniform(1, 1.05),
-    forced_PsfFlux_flag: false, forced_PsfFlux_flag_edge: false, forced_PsfFlux_flag_noGoodPixels: false,
-    templateFlux: obs.templateFlux + r.normal(0, obs.sigma / 4), templateFluxErr: obs.sigma / 4,
-    ixx: ixxPSF * r.uniform(0.9, 1.25), iyy: iyyPSF * r.uniform(0.9, 1.25), ixy: psfSigmaArcsec ** 2 * r.normal(0, 0.05),
-    ixxPSF, iyyPSF, ixyPSF: psfSigmaArcsec ** 2 * r.normal(0, 0.03),
-    shape_flag: false, shape_flag_no_pixels: false, shape_flag_not_contained: false, shape_flag_parent_source: false,
+    scienceFlux: obs.templateFlux + obs.diffFlux + r.normal(0, obs.sigma),
+    scienceFluxErr: obs.sigma * r.uniform(1, 1.05),
+    forced_PsfFlux_flag: false,
+    forced_PsfFlux_flag_edge: false,
+    forced_PsfFlux_flag_noGoodPixels: false,
+    templateFlux: obs.templateFlux + r.normal(0, obs.sigma / 4),
+    templateFluxErr: obs.sigma / 4,
+    ixx: ixxPSF * r.uniform(0.9, 1.25),
+    iyy: iyyPSF * r.uniform(0.9, 1.25),
+    ixy: psfSigmaArcsec ** 2 * r.normal(0, 0.05),
+    ixxPSF,
+    iyyPSF,
+    ixyPSF: psfSigmaArcsec ** 2 * r.normal(0, 0.03),
+    shape_flag: false,
+    shape_flag_no_pixels: false,
+    shape_flag_not_contained: false,
+    shape_flag_parent_source: false,
     extendedness: r.uniform(0, 0.3),
     reliability: flag ? r.uniform(0.05, 0.6) : clamp(1 - 0.25 * r.next() ** 2 - 1.5 / snr, 0.5, 0.999),
-    band: v.band, isDipole: flag === 'isDipole', dipoleFitAttempted: flag === 'isDipole' || r.chance(0.1),
-    timeProcessedMjdTai: v.mjd + r.uniform(0.0015, 0.004), bboxSize: bbox,
-    pixelFlags: false, pixelFlags_bad: false, pixelFlags_cr: false, pixelFlags_crCenter: false, pixelFlags_edge: false,
-    pixelFlags_nodata: false, pixelFlags_nodataCenter: false, pixelFlags_interpolated: false, pixelFlags_interpolatedCenter: false,
+    band: v.band,
+    isDipole: flag === 'isDipole',
+    dipoleFitAttempted: flag === 'isDipole' || r.chance(0.1),
+    timeProcessedMjdTai: v.mjd + r.uniform(0.0015, 0.004),
+    bboxSize: bbox,
+    pixelFlags: false,
+    pixelFlags_bad: false,
+    pixelFlags_cr: false,
+    pixelFlags_crCenter: false,
+    pixelFlags_edge: false,
+    pixelFlags_nodata: false,
+    pixelFlags_nodataCenter: false,
+    pixelFlags_interpolated: false,
+    pixelFlags_interpolatedCenter: false,
     pixelFlags_offimage: false,
-    pixelFlags_saturated: flag === 'pixelFlags_saturatedCenter', pixelFlags_saturatedCenter: flag === 'pixelFlags_saturatedCenter',
-    pixelFlags_suspect: flag === 'pixelFlags_suspectCenter', pixelFlags_suspectCenter: flag === 'pixelFlags_suspectCenter',
-    pixelFlags_streak: false, pixelFlags_streakCenter: false, pixelFlags_injected: false, pixelFlags_injectedCenter: false,
-    pixelFlags_injected_template: false, pixelFlags_injected_templateCenter: false, glint_trail: false,
+    pixelFlags_saturated: flag === 'pixelFlags_saturatedCenter',
+    pixelFlags_saturatedCenter: flag === 'pixelFlags_saturatedCenter',
+    pixelFlags_suspect: flag === 'pixelFlags_suspectCenter',
+    pixelFlags_suspectCenter: flag === 'pixelFlags_suspectCenter',
+    pixelFlags_streak: false,
+    pixelFlags_streakCenter: false,
+    pixelFlags_injected: false,
+    pixelFlags_injectedCenter: false,
+    pixelFlags_injected_template: false,
+    pixelFlags_injected_templateCenter: false,
+    glint_trail: false,
   });
   if (row.dipoleFitAttempted) {
     const lobe = Math.abs(obs.flux) * (flag === 'isDipole' ? r.uniform(1, 2) : r.uniform(0.4, 0.8));
     Object.assign(row, {
-      dipoleMeanFlux: lobe, dipoleMeanFluxErr: obs.sigma, dipoleFluxDiff: lobe * r.uniform(0.02, 0.2), dipoleFluxDiffErr: obs.sigma * 1.4,
-      dipoleLength: flag === 'isDipole' ? r.uniform(0.6, 1.2) : r.uniform(0, 0.3), dipoleAngle: r.uniform(-180, 180),
-      dipoleChi2: bbox * bbox * r.uniform(0.9, 1.2), dipoleNdata: bbox * bbox,
+      dipoleMeanFlux: lobe,
+      dipoleMeanFluxErr: obs.sigma,
+      dipoleFluxDiff: lobe * r.uniform(0.02, 0.2),
+      dipoleFluxDiffErr: obs.sigma * 1.4,
+      dipoleLength: flag === 'isDipole' ? r.uniform(0.6, 1.2) : r.uniform(0, 0.3),
+      dipoleAngle: r.uniform(-180, 180),
+      dipoleChi2: bbox * bbox * r.uniform(0.9, 1.2),
+      dipoleNdata: bbox * bbox,
     });
   }
   return row;
@@ -104,10 +161,20 @@ export function diaForcedSourceRow(lo: LsstObject, obs: LsstObs): Row {
   // The same image as the DiaSource measured (if any), at a fixed position: nearly the same flux.
   const flux = obs.flux + r.normal(0, obs.detected ? 0.05 * obs.sigma : 0.02 * obs.sigma);
   return {
-    diaForcedSourceId: obs.diaForcedSourceId, diaObjectId: lo.diaObjectId, ra: lo.sim.ra, dec: lo.sim.dec,
-    visit: v.id, detector: obs.detector, psfFlux: flux, psfFluxErr: obs.sigma * r.uniform(0.98, 1.02), midpointMjdTai: v.mjd,
-    scienceFlux: obs.templateFlux + obs.diffFlux + r.normal(0, obs.sigma), scienceFluxErr: obs.sigma * r.uniform(1, 1.05),
-    band: v.band, timeProcessedMjdTai: v.mjd + r.uniform(0.0015, 0.004), timeWithdrawnMjdTai: null,
+    diaForcedSourceId: obs.diaForcedSourceId,
+    diaObjectId: lo.diaObjectId,
+    ra: lo.sim.ra,
+    dec: lo.sim.dec,
+    visit: v.id,
+    detector: obs.detector,
+    psfFlux: flux,
+    psfFluxErr: obs.sigma * r.uniform(0.98, 1.02),
+    midpointMjdTai: v.mjd,
+    scienceFlux: obs.templateFlux + obs.diffFlux + r.normal(0, obs.sigma),
+    scienceFluxErr: obs.sigma * r.uniform(1, 1.05),
+    band: v.band,
+    timeProcessedMjdTai: v.mjd + r.uniform(0.0015, 0.004),
+    timeWithdrawnMjdTai: null,
   };
 }
 
@@ -120,8 +187,16 @@ function diaObjectRecord(lo: LsstObject, sources: Row[], forced: Row[], processe
   const decs = sources.map((s) => s.dec as number);
   const err = mean(sources.map((s) => s.raErr as number)) / Math.sqrt(sources.length);
   Object.assign(rec, {
-    diaObjectId: lo.diaObjectId, validityStartMjdTai: processed, ra: mean(ras), raErr: err, dec: mean(decs), decErr: err, ra_dec_Cov: 0,
-    firstDiaSourceMjdTai: sources[0].midpointMjdTai, lastDiaSourceMjdTai: sources.at(-1)!.midpointMjdTai, nDiaSources: sources.length,
+    diaObjectId: lo.diaObjectId,
+    validityStartMjdTai: processed,
+    ra: mean(ras),
+    raErr: err,
+    dec: mean(decs),
+    decErr: err,
+    ra_dec_Cov: 0,
+    firstDiaSourceMjdTai: sources[0].midpointMjdTai,
+    lastDiaSourceMjdTai: sources.at(-1)!.midpointMjdTai,
+    nDiaSources: sources.length,
   });
   for (const band of LSST_BANDS) {
     const mine = sources.filter((s) => s.band === band);
@@ -170,15 +245,26 @@ export function lsstAlertParts(ctx: LsstPacketContext, lo: LsstObject, obs: Lsst
   const earlier = lo.obs.slice(0, obs.index).filter((o) => o.visit.mjd >= t - HISTORY_DAYS);
   const sources = earlier.filter((o) => o.detected);
   const forced = earlier.filter((o) => o.visit.mjd >= firstDetection.visit.mjd - PRECOVERY_DAYS);
-  const diaObject = diaObjectRecord(lo, [...sources.map((o) => ctx.diaSource(lo, o)), diaSource],
-    [...forced, obs].map((o) => ctx.forced(lo, o)), diaSource.timeProcessedMjdTai as number);
+  const diaObject = diaObjectRecord(
+    lo,
+    [...sources.map((o) => ctx.diaSource(lo, o)), diaSource],
+    [...forced, obs].map((o) => ctx.forced(lo, o)),
+    diaSource.timeProcessedMjdTai as number,
+  );
   const cut = ctx.stamps.makeLsst(lo.sim, obs);
   return {
     head: { diaSourceId: obs.diaSourceId, observation_reason: null, target_name: null },
     diaSource,
     prvDiaSources: sources.length > 0 ? sources : null,
     prvDiaForcedSources: forced.length > 0 ? forced : null,
-    tail: { diaObject, ssSource: null, mpc_orbits: null, cutoutDifference: cut.difference, cutoutScience: cut.science, cutoutTemplate: cut.template },
+    tail: {
+      diaObject,
+      ssSource: null,
+      mpc_orbits: null,
+      cutoutDifference: cut.difference,
+      cutoutScience: cut.science,
+      cutoutTemplate: cut.template,
+    },
   };
 }
 

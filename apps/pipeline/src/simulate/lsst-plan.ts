@@ -38,7 +38,17 @@ export const BAND_MODEL: Record<LsstBand, { base: 0 | 1; colour: number; depth: 
 
 /** Band pairs of a night's two visits (repeats weight the common ones). */
 const PAIRS: Array<[LsstBand, LsstBand]> = [
-  ['g', 'r'], ['g', 'r'], ['r', 'i'], ['r', 'i'], ['i', 'z'], ['i', 'z'], ['z', 'y'], ['u', 'g'], ['u', 'r'], ['g', 'i'], ['r', 'z'],
+  ['g', 'r'],
+  ['g', 'r'],
+  ['r', 'i'],
+  ['r', 'i'],
+  ['i', 'z'],
+  ['i', 'z'],
+  ['z', 'y'],
+  ['u', 'g'],
+  ['u', 'r'],
+  ['g', 'i'],
+  ['r', 'z'],
 ];
 
 /** Share of the eligible ZTF objects Rubin also sees (about 12% of all objects), and Rubin-only ones per object. */
@@ -118,7 +128,14 @@ interface RegionNight {
  * Nights Rubin visits a region: never on a night ZTF exposed the same field, at least three nights
  * apart, and not when clouds or the scheduler say otherwise. Regions only Rubin sees: every third night.
  */
-function regionNights(seed: number, startMjd: number, region: number, ztfNights: Set<number> | null, first: number, last: number): RegionNight[] {
+function regionNights(
+  seed: number,
+  startMjd: number,
+  region: number,
+  ztfNights: Set<number> | null,
+  first: number,
+  last: number,
+): RegionNight[] {
   const rng = new Rng(seed, 'lsst-region', region);
   const phase = rng.int(3);
   const out: RegionNight[] = [];
@@ -173,7 +190,10 @@ export function planLsst(input: LsstPlanInput): LsstPlan {
         const band = rn.bands[k];
         const r = new Rng(seed, 'lsst-visit', region, rn.night, k);
         const visit: LsstVisit = {
-          id: 0n, night: rn.night, mjd: rn.times[k], band,
+          id: 0n,
+          night: rn.night,
+          mjd: rn.times[k],
+          band,
           depth: BAND_MODEL[band].depth + depthOffset + r.normal(0, 0.1),
           seeing: seeing * BAND_MODEL[band].seeing * r.uniform(0.95, 1.05),
         };
@@ -188,7 +208,9 @@ export function planLsst(input: LsstPlanInput): LsstPlan {
     list.sort((a, b) => a.visit.mjd - b.visit.mjd || a.region - b.region);
     // dayObs is the date at UTC-12h: the night of MJD day D (UT 00-10h) belongs to day D - 1.
     const dayObs = BigInt(utDate(startMjd + night - 1));
-    list.forEach(({ visit }, i) => { visit.id = dayObs * 100_000n + BigInt(20 + 3 * i); });
+    list.forEach(({ visit }, i) => {
+      visit.id = dayObs * 100_000n + BigInt(20 + 3 * i);
+    });
   }
 
   const objects: LsstObject[] = [];
@@ -217,8 +239,17 @@ export function planLsst(input: LsstPlanInput): LsstPlan {
       counters.set(key, n + 1);
       const base = ((visit.id << 8n) | BigInt(detector)) << 13n;
       obs.push({
-        visit, index: obs.length, detector, templateFlux, diffFlux, flux, sigma, detected,
-        diaSourceId: detected ? base + BigInt(n) : null, diaForcedSourceId: base + 4096n + BigInt(n), flag,
+        visit,
+        index: obs.length,
+        detector,
+        templateFlux,
+        diffFlux,
+        flux,
+        sigma,
+        detected,
+        diaSourceId: detected ? base + BigInt(n) : null,
+        diaForcedSourceId: base + 4096n + BigInt(n),
+        flag,
       });
     }
     objects.push({ sim: m.sim, ztf: m.ztf, diaObjectId: obs.find((o) => o.detected)?.diaSourceId ?? null, obs });

@@ -1,14 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
+
 import { analyseLsstSchema } from '../sources/lsst-packet.ts';
 import { LSST_ALERT_SCHEMA, lsstAlertType } from './lsst-schema.ts';
 
 // The published 10.0 schema files (not part of the repo), read at test time.
 const SCHEMA_DIR = fileURLToPath(new URL('../../../../../shared/data/lsst-alert_packet/schema/10/0', import.meta.url));
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 type FieldSig = [name: string, type: string, hasNullDefault: boolean];
 
 const PRIMITIVES = ['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'];
@@ -22,7 +24,10 @@ function records(schema: Json): Map<string, FieldSig[]> {
     if (Array.isArray(t)) return t.map((b) => norm(b, ns));
     if (t.type === 'record') {
       const name = full(t.name, t.namespace ?? ns);
-      out.set(name, t.fields.map((f: Json): FieldSig => [f.name, JSON.stringify(norm(f.type, t.namespace ?? ns)), f.default === null]));
+      out.set(
+        name,
+        t.fields.map((f: Json): FieldSig => [f.name, JSON.stringify(norm(f.type, t.namespace ?? ns)), f.default === null]),
+      );
       return name;
     }
     if (t.type === 'array') return { type: 'array', items: norm(t.items, ns) };
@@ -47,7 +52,7 @@ describe.skipIf(!existsSync(SCHEMA_DIR))('Rubin 10.0 schema', () => {
   });
 });
 
-describe('the simulator\'s Rubin schema', () => {
+describe("the simulator's Rubin schema", () => {
   it('is recognised by the ingestion as Rubin 10.0 with no extra columns, and parses with BigInt longs', () => {
     expect(analyseLsstSchema(LSST_ALERT_SCHEMA)).toEqual({ schemaVersion: '10.0', extraFields: [] });
     expect(lsstAlertType().name).toBe('lsst.v10_0.alert');

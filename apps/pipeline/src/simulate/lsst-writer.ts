@@ -1,6 +1,7 @@
 // Writes the Rubin alerts of some nights of a planned survey, one container file per night that has any
 // (`lsst_<YYYYMMDD>_sim.avro`, beside ZTF's files). As for ZTF, a night's bytes depend only on the plan.
 import { join } from 'node:path';
+
 import { StampFactory } from './cutouts.ts';
 import { diaForcedSourceRow, diaSourceRow, lsstAlertParts, type LsstPacketContext } from './lsst-packet.ts';
 import type { LsstObject, LsstObs } from './lsst-plan.ts';
@@ -19,7 +20,8 @@ export function lsstNightFile(job: NightJob, night: number): string {
 export function lsstAlertsByNight(plan: SurveyPlan, nights: number): [LsstObject, LsstObs][][] {
   const byNight: [LsstObject, LsstObs][][] = Array.from({ length: nights }, () => []);
   for (const lo of plan.lsst.objects) {
-    for (const obs of lo.obs) if (obs.detected && obs.visit.night >= 0 && obs.visit.night < nights) byNight[obs.visit.night].push([lo, obs]);
+    for (const obs of lo.obs)
+      if (obs.detected && obs.visit.night >= 0 && obs.visit.night < nights) byNight[obs.visit.night].push([lo, obs]);
   }
   for (const list of byNight) list.sort((a, b) => a[1].visit.mjd - b[1].visit.mjd || (a[1].diaSourceId! < b[1].diaSourceId! ? -1 : 1));
   return byNight;
@@ -69,8 +71,15 @@ export async function writeLsstNights(job: NightJob, plan: SurveyPlan, nights: n
     try {
       for (const [lo, obs] of byNight[night]) {
         const p = lsstAlertParts(ctx, lo, obs);
-        await writer.append(encoder.encode(p.head, encodedSource(lo, obs), p.prvDiaSources?.map((o) => encodedSource(lo, o)) ?? null,
-          p.prvDiaForcedSources?.map((o) => encodedForced(lo, o)) ?? null, p.tail));
+        await writer.append(
+          encoder.encode(
+            p.head,
+            encodedSource(lo, obs),
+            p.prvDiaSources?.map((o) => encodedSource(lo, o)) ?? null,
+            p.prvDiaForcedSources?.map((o) => encodedForced(lo, o)) ?? null,
+            p.tail,
+          ),
+        );
         onPacket();
       }
     } finally {

@@ -1,14 +1,17 @@
-import { describe, expect, it } from 'vitest';
 import { angularSeparationDeg } from '@antares/astro';
-import { M31, M31_EVERY, isM31Object } from './m31.ts';
+import { describe, expect, it } from 'vitest';
+
+import { isM31Object, M31, M31_EVERY } from './m31.ts';
 import { planSurvey } from './plan.ts';
 
 /** Elliptical radius in the D25 ellipse, from separation and position angle on the sphere. */
 function ellipticalRadius(ra: number, dec: number): number {
   const rad = Math.PI / 180;
   const s = angularSeparationDeg(M31.ra, M31.dec, ra, dec);
-  const pa = Math.atan2(Math.sin((ra - M31.ra) * rad) * Math.cos(dec * rad),
-    Math.cos(M31.dec * rad) * Math.sin(dec * rad) - Math.sin(M31.dec * rad) * Math.cos(dec * rad) * Math.cos((ra - M31.ra) * rad));
+  const pa = Math.atan2(
+    Math.sin((ra - M31.ra) * rad) * Math.cos(dec * rad),
+    Math.cos(M31.dec * rad) * Math.sin(dec * rad) - Math.sin(M31.dec * rad) * Math.cos(dec * rad) * Math.cos((ra - M31.ra) * rad),
+  );
   const t = pa - M31.paDeg * rad;
   return Math.hypot((s * Math.cos(t)) / M31.semiMajorDeg, (s * Math.sin(t)) / M31.semiMinorDeg);
 }
@@ -34,8 +37,9 @@ describe('the M31 nova population', () => {
   it('is the same for the same seed, and is seen by the survey', () => {
     const again = planSurvey(opts);
     const m31 = plan.objects.filter((o) => isM31Object(o.index));
-    expect(again.objects.filter((o) => isM31Object(o.index)).map((o) => [o.ra, o.dec, o.objectId]))
-      .toEqual(m31.map((o) => [o.ra, o.dec, o.objectId]));
+    expect(again.objects.filter((o) => isM31Object(o.index)).map((o) => [o.ra, o.dec, o.objectId])).toEqual(
+      m31.map((o) => [o.ra, o.dec, o.objectId]),
+    );
     expect(m31.some((o) => o.obs.filter((x) => x.detected).length >= 2)).toBe(true);
   });
 });

@@ -5,7 +5,11 @@ import type { Rng } from './prng.ts';
 
 /** OpenNGC's NGC 224 (D25 isophote): centre, axes [deg], position angle (north through east). */
 export const M31 = {
-  ra: 10.684792, dec: 41.269056, semiMajorDeg: 177.83 / 120, semiMinorDeg: 69.66 / 120, paDeg: 35,
+  ra: 10.684792,
+  dec: 41.269056,
+  semiMajorDeg: 177.83 / 120,
+  semiMinorDeg: 69.66 / 120,
+  paDeg: 35,
 } as const;
 
 /** Every M31_EVERY-th object (by index) is an M31 nova: 22 in the 3,300-object demo. */
@@ -35,5 +39,5 @@ export function m31Position(rng: Rng): { ra: number; dec: number } {
   if (rho === 0) return { ra: M31.ra, dec: M31.dec };
   const dec = Math.asin(Math.cos(c) * Math.sin(dec0) + (eta * Math.sin(c) * Math.cos(dec0)) / rho);
   const ra = M31.ra * RAD + Math.atan2(xi * Math.sin(c), rho * Math.cos(dec0) * Math.cos(c) - eta * Math.sin(dec0) * Math.sin(c));
-  return { ra: ((ra / RAD) % 360 + 360) % 360, dec: dec / RAD };
+  return { ra: (((ra / RAD) % 360) + 360) % 360, dec: dec / RAD };
 }

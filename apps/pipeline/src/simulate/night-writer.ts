@@ -2,11 +2,12 @@
 // depends only on the plan, never on which other nights were written before it in the same
 // process, so nights can be split between worker threads and the bytes stay the same.
 import { join } from 'node:path';
+
 import { StampFactory } from './cutouts.ts';
 import { PacketEncoder } from './encoder.ts';
-import { OcfWriter, type OcfCodec } from './ocf-writer.ts';
 import { writeLsstNights } from './lsst-writer.ts';
-import { buildPacket, objectContext, prvRow, type ObjectContext, type PacketContext } from './packet.ts';
+import { type OcfCodec, OcfWriter } from './ocf-writer.ts';
+import { buildPacket, type ObjectContext, objectContext, type PacketContext, prvRow } from './packet.ts';
 import type { Obs, SimObject, SurveyAnchors, SurveyPlan } from './plan.ts';
 import { Rng } from './prng.ts';
 import { utDate } from './schedule.ts';

@@ -4,9 +4,11 @@
 // ZTF headers carry) and draws a random sync marker, while we need the exact schema text in the
 // header and a seeded sync marker for byte-identical output. Layout: "Obj\x01", metadata
 // map<bytes>, 16-byte sync, then blocks of (long count, long byteSize, data, sync).
-import { open, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { deflateRawSync } from 'node:zlib';
+
 import avro from 'avsc';
+
 import { AVRO_CONTAINER_MAGIC } from '../bytes.ts';
 
 export type OcfCodec = 'null' | 'deflate';

@@ -1,9 +1,9 @@
 // Assembles complete 4.02 alert packets: candidate (the detection row plus catalogue cross-matches
 // and history counters that only the triggering candidate carries), prv_candidates, cutouts.
 import type { StampFactory } from './cutouts.ts';
+import type { PacketEncoder } from './encoder.ts';
 import type { Obs, SimObject, StaticSource } from './plan.ts';
 import { Rng } from './prng.ts';
-import type { PacketEncoder } from './encoder.ts';
 import { measure, nonDetectionRow, previousObs, type Row } from './rows.ts';
 import { CANDIDATE_FIELDS, PRV_CANDIDATE_FIELDS, ZTF_SCHEMA_VERSION } from './ztf-schema.ts';
 
@@ -35,7 +35,8 @@ export interface ObjectContext {
 export function objectContext(obj: SimObject): ObjectContext {
   const r = new Rng(obj.seed, 'catalogues');
   const cosDec = Math.cos((obj.dec * Math.PI) / 180);
-  const near = obj.statics.filter((s) => Math.hypot(s.dx, s.dy) <= 30 && s.mag[1] < 22.5)
+  const near = obj.statics
+    .filter((s) => Math.hypot(s.dx, s.dy) <= 30 && s.mag[1] < 22.5)
     .sort((a, b) => Math.hypot(a.dx, a.dy) - Math.hypot(b.dx, b.dy));
   const ps1 = near.slice(0, 3).map((s): Neighbour => {
     const iMag = s.mag[1] - (s.star ? r.uniform(0.1, 0.5) : r.uniform(0.3, 0.5));
@@ -53,7 +54,8 @@ export function objectContext(obj: SimObject): ObjectContext {
   return {
     ps1,
     nmtchps: near.length + r.int(4),
-    gaia: g ? { dist: Math.hypot(g.dx, g.dy), mag: g.mag[1] + 0.1, dx: g.dx, dy: g.dy }
+    gaia: g
+      ? { dist: Math.hypot(g.dx, g.dy), mag: g.mag[1] + 0.1, dx: g.dx, dy: g.dy }
       : { dist: r.uniform(8, 90), mag: r.uniform(17, 20.7), dx: NaN, dy: NaN },
     gaiaBright: r.chance(0.15) ? { dist: r.uniform(40, 90), mag: r.uniform(9, 13.9) } : null,
     firstDetJd: first ? first.exp.mjd + 2400000.5 : null,
@@ -73,7 +75,9 @@ function referenceImage(seed: number, obj: SimObject, fid: number): Row {
   const start = 2458200 + r.uniform(0, 300);
   return {
     rfid: BigInt(obj.field) * 1_000_000n + 120_000n + BigInt(fid * 100 + obj.rcid),
-    jdstartref: start, jdendref: start + r.uniform(30, 200), nframesref: 15 + r.int(26),
+    jdstartref: start,
+    jdendref: start + r.uniform(30, 200),
+    nframesref: 15 + r.int(26),
   };
 }
 
@@ -81,7 +85,9 @@ function referenceImage(seed: number, obj: SimObject, fid: number): Row {
 // order: one object literal is far faster to build and to encode than spreading ~100 keys
 // ({...a, ...b} with that many keys costs ~0.5 ms per object in V8).
 const PRV_FIELDS = new Set(PRV_CANDIDATE_FIELDS);
-const toCandidate = new Function('r', 'x',
+const toCandidate = new Function(
+  'r',
+  'x',
   `return {${CANDIDATE_FIELDS.map((f) => `${f}: ${PRV_FIELDS.has(f) ? 'r' : 'x'}.${f}`).join(', ')}};`,
 ) as (row: Row, extra: Row) => Row;
 
@@ -113,19 +119,40 @@ export function candidateRecord(ctx: PacketContext, obj: SimObject, obs: Obs): {
   const ref = referenceImage(ctx.seed, obj, e.fid);
   const gaia = oc.gaia;
   const extra: Row = {
-    sgmag1: p1.g, srmag1: p1.r, simag1: p1.i, szmag1: p1.z, sgscore1: p1.sg, distpsnr1: p1.dist,
+    sgmag1: p1.g,
+    srmag1: p1.r,
+    simag1: p1.i,
+    szmag1: p1.z,
+    sgscore1: p1.sg,
+    distpsnr1: p1.dist,
     ndethist: obj.baseDet + obs.nDet,
     ncovhist: obj.baseCov + obs.nCov,
     jdstarthist: obj.jdStartHist ?? oc.firstDetJd ?? jd,
     jdendhist: jd,
     tooflag: 0,
-    objectidps1: p1.id, objectidps2: p2.id,
-    sgmag2: p2.g, srmag2: p2.r, simag2: p2.i, szmag2: p2.z, sgscore2: p2.sg, distpsnr2: p2.dist,
+    objectidps1: p1.id,
+    objectidps2: p2.id,
+    sgmag2: p2.g,
+    srmag2: p2.r,
+    simag2: p2.i,
+    szmag2: p2.z,
+    sgscore2: p2.sg,
+    distpsnr2: p2.dist,
     objectidps3: p3.id,
-    sgmag3: p3.g, srmag3: p3.r, simag3: p3.i, szmag3: p3.z, sgscore3: p3.sg, distpsnr3: p3.dist,
+    sgmag3: p3.g,
+    srmag3: p3.r,
+    simag3: p3.i,
+    szmag3: p3.z,
+    sgscore3: p3.sg,
+    distpsnr3: p3.dist,
     nmtchps: oc.nmtchps,
-    rfid: ref.rfid, jdstartref: ref.jdstartref, jdendref: ref.jdendref, nframesref: ref.nframesref,
-    dsnrms, ssnrms, dsdiff: dsnrms - ssnrms,
+    rfid: ref.rfid,
+    jdstartref: ref.jdstartref,
+    jdendref: ref.jdendref,
+    nframesref: ref.nframesref,
+    dsnrms,
+    ssnrms,
+    dsdiff: dsnrms - ssnrms,
     nmatches: e.nmatches,
     zpclrcov: -2e-5 + r.normal(0, 5e-6),
     zpmed: e.magzpsci - 0.02 + r.normal(0, 0.005),

@@ -2,26 +2,58 @@
 // curve, what is around them in the reference image) and, per object, every exposure covering it
 // with the measured difference flux and whether it was detected. Packets are built from this
 // afterwards, so planning is cheap and fully determines the survey.
-import { agn, cepheid, eclipsingBinary, flareStar, magToFlux, nova, rrLyrae, snIa, snIIP,
-  type FlareStar, type LightCurve, type Window } from './lightcurves.ts';
-import { LSST_ONLY_PER_OBJECT, planLsst, southernPosition, type LsstPlan } from './lsst-plan.ts';
+import {
+  agn,
+  cepheid,
+  eclipsingBinary,
+  type FlareStar,
+  flareStar,
+  type LightCurve,
+  magToFlux,
+  nova,
+  rrLyrae,
+  snIa,
+  snIIP,
+  type Window,
+} from './lightcurves.ts';
+import { LSST_ONLY_PER_OBJECT, type LsstPlan, planLsst, southernPosition } from './lsst-plan.ts';
 import { isM31Object, m31Position } from './m31.ts';
 import { Rng } from './prng.ts';
-import { buildSchedule, fieldOf, pidOf, type Exposure } from './schedule.ts';
+import { buildSchedule, type Exposure, fieldOf, pidOf } from './schedule.ts';
 
-export const SIM_CLASSES = ['SN Ia', 'SN II-P', 'RR Lyrae', 'Cepheid', 'Eclipsing binary', 'M dwarf flare', 'AGN',
-  'Nova', 'Bogus'] as const;
+export const SIM_CLASSES = [
+  'SN Ia',
+  'SN II-P',
+  'RR Lyrae',
+  'Cepheid',
+  'Eclipsing binary',
+  'M dwarf flare',
+  'AGN',
+  'Nova',
+  'Bogus',
+] as const;
 export type SimClass = (typeof SIM_CLASSES)[number];
 
 // Bogus "objects" yield only 1-4 alerts each, real ones ~5-15, so this gives ~7% bogus alerts.
 const WEIGHTS: Record<SimClass, number> = {
-  'SN Ia': 0.17, 'SN II-P': 0.09, 'RR Lyrae': 0.12, 'Cepheid': 0.05, 'Eclipsing binary': 0.07,
-  'M dwarf flare': 0.09, AGN: 0.11, Nova: 0.03, Bogus: 0.3,
+  'SN Ia': 0.17,
+  'SN II-P': 0.09,
+  'RR Lyrae': 0.12,
+  Cepheid: 0.05,
+  'Eclipsing binary': 0.07,
+  'M dwarf flare': 0.09,
+  AGN: 0.11,
+  Nova: 0.03,
+  Bogus: 0.3,
 };
 
 /** Classes whose position has been detected since the survey began (ids from 2018-2020). */
 const PERSISTENT: Partial<Record<SimClass, number>> = {
-  'RR Lyrae': 0.7, Cepheid: 0.6, 'Eclipsing binary': 0.35, AGN: 0.25, 'M dwarf flare': 0.03,
+  'RR Lyrae': 0.7,
+  Cepheid: 0.6,
+  'Eclipsing binary': 0.35,
+  AGN: 0.25,
+  'M dwarf flare': 0.03,
 };
 
 /** Days of survey simulated before the first written night, to give packets a 30-day history. */
@@ -114,12 +146,26 @@ function makeObject(seed: number, index: number, cls: SimClass, w: Window, inM31
     refIdx = counterpart([magR + rng.uniform(0.6, 1.0), magR], false, rng.uniform(1.5, 3.5), rng.uniform(0.3, 4));
   };
   switch (cls) {
-    case 'SN Ia': lc = snIa(rng, w); host(0.75); break;
-    case 'SN II-P': lc = snIIP(rng, w); host(0.9); break;
-    case 'RR Lyrae': lc = rrLyrae(rng); break;
-    case 'Cepheid': lc = cepheid(rng); break;
-    case 'Eclipsing binary': lc = eclipsingBinary(rng); break;
-    case 'M dwarf flare': lc = flareStar(rng, w); break;
+    case 'SN Ia':
+      lc = snIa(rng, w);
+      host(0.75);
+      break;
+    case 'SN II-P':
+      lc = snIIP(rng, w);
+      host(0.9);
+      break;
+    case 'RR Lyrae':
+      lc = rrLyrae(rng);
+      break;
+    case 'Cepheid':
+      lc = cepheid(rng);
+      break;
+    case 'Eclipsing binary':
+      lc = eclipsingBinary(rng);
+      break;
+    case 'M dwarf flare':
+      lc = flareStar(rng, w);
+      break;
     case 'AGN': {
       lc = agn(rng, w);
       if (rng.chance(0.6)) {
@@ -158,8 +204,18 @@ function makeObject(seed: number, index: number, cls: SimClass, w: Window, inM31
   const detFrac = PERSISTENT[cls];
   const baseCov = 150 + rng.int(1400);
   return {
-    index, cls, seed: rng.u32(), ra, dec, field: fieldOf(ra, dec), rcid: rng.int(64),
-    xpos: rng.uniform(40, 3032), ypos: rng.uniform(40, 3040), lc, statics, refIdx,
+    index,
+    cls,
+    seed: rng.u32(),
+    ra,
+    dec,
+    field: fieldOf(ra, dec),
+    rcid: rng.int(64),
+    xpos: rng.uniform(40, 3032),
+    ypos: rng.uniform(40, 3040),
+    lc,
+    statics,
+    refIdx,
     baseCov,
     baseDet: detFrac ? Math.max(1, Math.round(baseCov * detFrac * rng.uniform(0.5, 1))) : 0,
     jdStartHist: detFrac ? 2458200 + rng.uniform(0, 650) : null,
@@ -214,8 +270,18 @@ function observe(obj: SimObject, exposures: Exposure[], w: Window): void {
     nCov++;
     if (detected) nDet++;
     obj.obs.push({
-      exp, index: obj.obs.length, pid: pidOf(exp, obj.rcid), diffFlux, fluxObs, sigma, detected,
-      candid: null, tblid: 0, nCov, nDet, bogus,
+      exp,
+      index: obj.obs.length,
+      pid: pidOf(exp, obj.rcid),
+      diffFlux,
+      fluxObs,
+      sigma,
+      detected,
+      candid: null,
+      tblid: 0,
+      nCov,
+      nDet,
+      bogus,
     });
   });
 }
@@ -280,7 +346,19 @@ function anchored(seed: number, index: number, anchors?: SurveyAnchors): { cls: 
 }
 
 /** Classes of the objects only Rubin sees (no ZTF artefacts; flares need ZTF's guaranteed one). */
-const LSST_ONLY_CLASSES: SimClass[] = ['SN Ia', 'SN Ia', 'SN Ia', 'SN II-P', 'SN II-P', 'RR Lyrae', 'Cepheid', 'Eclipsing binary', 'AGN', 'AGN', 'Nova'];
+const LSST_ONLY_CLASSES: SimClass[] = [
+  'SN Ia',
+  'SN Ia',
+  'SN Ia',
+  'SN II-P',
+  'SN II-P',
+  'RR Lyrae',
+  'Cepheid',
+  'Eclipsing binary',
+  'AGN',
+  'AGN',
+  'Nova',
+];
 
 export interface PlanOptions {
   objects: number;
@@ -303,15 +381,25 @@ export function planSurvey(opts: PlanOptions): SurveyPlan {
     let cls: SimClass = SIM_CLASSES[i % SIM_CLASSES.length];
     if (i >= SIM_CLASSES.length) {
       let u = rng.next() * total;
-      for (const c of SIM_CLASSES) if ((u -= WEIGHTS[c]) < 0 || c === 'Bogus') { cls = c; break; }
+      for (const c of SIM_CLASSES)
+        if ((u -= WEIGHTS[c]) < 0 || c === 'Bogus') {
+          cls = c;
+          break;
+        }
     }
     // A few are novae in M31 instead (after the class draw, which the other objects' classes follow).
     const inM31 = isM31Object(i);
     // And a few sit on real galaxies and stars when the caller gives some (after the class draw too).
     const anchor = inM31 ? undefined : anchored(seed, i, opts.anchors);
-    objects.push(makeObject(seed, i, inM31 ? 'Nova' : anchor?.cls ?? cls, window, inM31, anchor?.at));
+    objects.push(makeObject(seed, i, inM31 ? 'Nova' : (anchor?.cls ?? cls), window, inM31, anchor?.at));
   }
-  const schedule = buildSchedule(seed, startMjd, objects.map((o) => o.field), -PREROLL_NIGHTS, opts.nights - 1);
+  const schedule = buildSchedule(
+    seed,
+    startMjd,
+    objects.map((o) => o.field),
+    -PREROLL_NIGHTS,
+    opts.nights - 1,
+  );
   const tblids = new Map<bigint, number>();
   for (const obj of objects) {
     observe(obj, schedule.get(obj.field) ?? [], window);
@@ -332,7 +420,14 @@ export function planSurvey(opts: PlanOptions): SurveyPlan {
     rubinOnly.push(makeObject(seed, opts.objects + k, cls, window, false, southernPosition(seed, k)));
   }
   const lsst = planLsst({
-    seed, startMjd, window, firstNight: -PREROLL_NIGHTS, lastNight: opts.nights - 1, ztfObjects: objects, ztfSchedule: schedule, rubinOnly,
+    seed,
+    startMjd,
+    window,
+    firstNight: -PREROLL_NIGHTS,
+    lastNight: opts.nights - 1,
+    ztfObjects: objects,
+    ztfSchedule: schedule,
+    rubinOnly,
   });
   return { window, objects, lsst };
 }

@@ -31,18 +31,63 @@ function archivePath(obs: Obs, rcid: number): string {
 function headerRow(obj: SimObject, obs: Obs, fullPath: boolean): Row {
   const e = obs.exp;
   return {
-    jd: e.mjd + 2400000.5, fid: e.fid, pid: obs.pid, diffmaglim: e.diffmaglim,
+    jd: e.mjd + 2400000.5,
+    fid: e.fid,
+    pid: obs.pid,
+    diffmaglim: e.diffmaglim,
     pdiffimfilename: fullPath ? archivePath(obs, obj.rcid) : diffImageName(e, obj.rcid),
-    programpi: 'Kulkarni', programid: 1,
-    candid: null, isdiffpos: null, tblid: null, nid: e.nid, rcid: obj.rcid, field: e.field,
-    xpos: null, ypos: null, ra: null, dec: null, magpsf: null, sigmapsf: null, chipsf: null, magap: null,
-    sigmagap: null, distnr: null, magnr: null, sigmagnr: null, chinr: null, sharpnr: null, sky: null,
-    magdiff: null, fwhm: null, classtar: null, mindtoedge: null, magfromlim: null, seeratio: null,
-    aimage: null, bimage: null, aimagerat: null, bimagerat: null, elong: null, nneg: null, nbad: null,
-    rb: null, ssdistnr: null, ssmagnr: null, ssnamenr: null, sumrat: null, magapbig: null,
-    sigmagapbig: null, ranr: null, decnr: null, scorr: null,
-    magzpsci: e.magzpsci, magzpsciunc: e.magzpsciunc, magzpscirms: e.magzpscirms,
-    clrcoeff: e.clrcoeff, clrcounc: e.clrcounc, rbversion: RB_VERSION,
+    programpi: 'Kulkarni',
+    programid: 1,
+    candid: null,
+    isdiffpos: null,
+    tblid: null,
+    nid: e.nid,
+    rcid: obj.rcid,
+    field: e.field,
+    xpos: null,
+    ypos: null,
+    ra: null,
+    dec: null,
+    magpsf: null,
+    sigmapsf: null,
+    chipsf: null,
+    magap: null,
+    sigmagap: null,
+    distnr: null,
+    magnr: null,
+    sigmagnr: null,
+    chinr: null,
+    sharpnr: null,
+    sky: null,
+    magdiff: null,
+    fwhm: null,
+    classtar: null,
+    mindtoedge: null,
+    magfromlim: null,
+    seeratio: null,
+    aimage: null,
+    bimage: null,
+    aimagerat: null,
+    bimagerat: null,
+    elong: null,
+    nneg: null,
+    nbad: null,
+    rb: null,
+    ssdistnr: null,
+    ssmagnr: null,
+    ssnamenr: null,
+    sumrat: null,
+    magapbig: null,
+    sigmagapbig: null,
+    ranr: null,
+    decnr: null,
+    scorr: null,
+    magzpsci: e.magzpsci,
+    magzpsciunc: e.magzpsciunc,
+    magzpscirms: e.magzpscirms,
+    clrcoeff: e.clrcoeff,
+    clrcounc: e.clrcounc,
+    rbversion: RB_VERSION,
   };
 }
 
@@ -94,10 +139,22 @@ export function measure(obj: SimObject, obs: Obs, fullPath: boolean): Measuremen
     chipsf = r.uniform(5, 60);
     classtar = r.uniform(0, 0.9);
     sumrat = r.uniform(0.3, 0.85);
-    if (obs.bogus === 'hotpix') { nbad = 1 + r.int(6); fwhm = r.uniform(0.8, 1.3); }
-    if (obs.bogus === 'streak') { elong = r.uniform(1.6, 4); fwhm *= r.uniform(1.1, 1.6); }
-    if (obs.bogus === 'blob') { fwhm = r.uniform(5.2, 8); elong = r.uniform(1.0, 1.2); }
-    if (obs.bogus === 'dipole') { magdiff = r.uniform(1.1, 2.5); nneg = 5 + r.int(8); }
+    if (obs.bogus === 'hotpix') {
+      nbad = 1 + r.int(6);
+      fwhm = r.uniform(0.8, 1.3);
+    }
+    if (obs.bogus === 'streak') {
+      elong = r.uniform(1.6, 4);
+      fwhm *= r.uniform(1.1, 1.6);
+    }
+    if (obs.bogus === 'blob') {
+      fwhm = r.uniform(5.2, 8);
+      elong = r.uniform(1.0, 1.2);
+    }
+    if (obs.bogus === 'dipole') {
+      magdiff = r.uniform(1.1, 2.5);
+      nneg = 5 + r.int(8);
+    }
   }
   const aimage = 0.56 * fwhm * Math.sqrt(elong);
   const bimage = aimage / elong;
@@ -106,24 +163,48 @@ export function measure(obj: SimObject, obs: Obs, fullPath: boolean): Measuremen
   const ref = refPosition(obj);
   const refStatic = obj.statics[obj.refIdx];
   Object.assign(row, {
-    candid: obs.candid, isdiffpos: obs.fluxObs >= 0 ? 't' : 'f', tblid: BigInt(obs.tblid),
-    xpos, ypos, ra: obj.ra + jx / (3600 * cosDec), dec: obj.dec + jy / 3600,
-    magpsf, sigmapsf, chipsf, magap, sigmagap,
-    sky: r.normal(0, 0.8), magdiff, fwhm, classtar,
+    candid: obs.candid,
+    isdiffpos: obs.fluxObs >= 0 ? 't' : 'f',
+    tblid: BigInt(obs.tblid),
+    xpos,
+    ypos,
+    ra: obj.ra + jx / (3600 * cosDec),
+    dec: obj.dec + jy / 3600,
+    magpsf,
+    sigmapsf,
+    chipsf,
+    magap,
+    sigmagap,
+    sky: r.normal(0, 0.8),
+    magdiff,
+    fwhm,
+    classtar,
     mindtoedge: Math.min(xpos, ypos, 3072 - xpos, 3080 - ypos),
-    magfromlim: e.diffmaglim - magap, seeratio: r.uniform(0.85, 1.35),
-    aimage, bimage, aimagerat: aimage / fwhm, bimagerat: bimage / fwhm, elong, nneg, nbad, rb,
-    sumrat, magapbig: magap + r.normal(-0.02, 0.02), sigmagapbig: sigmagap * 1.2,
+    magfromlim: e.diffmaglim - magap,
+    seeratio: r.uniform(0.85, 1.35),
+    aimage,
+    bimage,
+    aimagerat: aimage / fwhm,
+    bimagerat: bimage / fwhm,
+    elong,
+    nneg,
+    nbad,
+    rb,
+    sumrat,
+    magapbig: magap + r.normal(-0.02, 0.02),
+    sigmagapbig: sigmagap * 1.2,
     scorr: snr * r.uniform(0.9, 1.3),
   });
   if (ref && refStatic) {
     const magnr = refStatic.mag[band];
     Object.assign(row, {
       distnr: Math.hypot(ref.dx - jx, ref.dy - jy) / PIXEL_SCALE,
-      magnr, sigmagnr: 0.005 + 0.02 * Math.pow(10, 0.4 * (magnr - 20)),
+      magnr,
+      sigmagnr: 0.005 + 0.02 * Math.pow(10, 0.4 * (magnr - 20)),
       chinr: refStatic.star ? r.uniform(0.3, 1.5) : r.uniform(2, 8),
       sharpnr: refStatic.star ? r.normal(0, 0.03) : r.uniform(0.1, 0.6),
-      ranr: ref.ra, decnr: ref.dec,
+      ranr: ref.ra,
+      decnr: ref.dec,
     });
   } else {
     // ranr/decnr are non-nullable in the schema; ZTF uses -999 for "no source".

@@ -58,8 +58,7 @@ function nightConditions(seed: number, night: number): NightConditions {
   return { depth: rng.clippedNormal(20.35, 0.22, 19.7, 20.7), seeing: rng.clippedNormal(2.1, 0.3, 1.6, 2.8), clear };
 }
 
-function makeExposure(seed: number, cond: NightConditions, field: number, night: number, mjd: number,
-  fid: 1 | 2): Exposure {
+function makeExposure(seed: number, cond: NightConditions, field: number, night: number, mjd: number, fid: 1 | 2): Exposure {
   const rng = new Rng(seed, 'exposure', field, night, fid, Math.round(mjd * 1e5));
   let fwhm = Math.min(3, Math.max(1.5, cond.seeing * rng.uniform(0.9, 1.15)));
   let depth = cond.depth + (fid === 1 ? 0.1 : 0) + rng.normal(0, 0.12);
@@ -71,7 +70,10 @@ function makeExposure(seed: number, cond: NightConditions, field: number, night:
   const zp = fid === 1 ? 26.3 : 26.15;
   const dayMjd = Math.floor(mjd);
   return {
-    night, mjd, fid, field,
+    night,
+    mjd,
+    fid,
+    field,
     nid: dayMjd - NID_EPOCH_MJD,
     frac5: Math.floor((mjd - dayMjd) * 1e5),
     diffmaglim: Math.min(20.8, Math.max(19.5, depth)),
@@ -90,8 +92,13 @@ function makeExposure(seed: number, cond: NightConditions, field: number, night:
  * Exposures of the given fields over nights [firstNight, lastNight] (relative indices; night n
  * starts at MJD startMjd + n). Returns a map field -> exposures in time order.
  */
-export function buildSchedule(seed: number, startMjd: number, fields: Iterable<number>, firstNight: number,
-  lastNight: number): Map<number, Exposure[]> {
+export function buildSchedule(
+  seed: number,
+  startMjd: number,
+  fields: Iterable<number>,
+  firstNight: number,
+  lastNight: number,
+): Map<number, Exposure[]> {
   const out = new Map<number, Exposure[]>();
   const conditions = new Map<number, NightConditions>();
   for (let n = firstNight; n <= lastNight; n++) conditions.set(n, nightConditions(seed, n));
@@ -157,6 +164,8 @@ export function utDate(mjd: number): string {
 export function diffImageName(exp: Exposure, rcid: number): string {
   const frac6 = String(Math.floor((exp.mjd - Math.floor(exp.mjd)) * 1e6)).padStart(6, '0');
   const ccd = String(Math.floor(rcid / 4) + 1).padStart(2, '0');
-  return `ztf_${utDate(exp.mjd)}${frac6}_${String(exp.field).padStart(6, '0')}_z${exp.fid === 1 ? 'g' : 'r'}`
-    + `_c${ccd}_o_q${(rcid % 4) + 1}_scimrefdiffimg.fits`;
+  return (
+    `ztf_${utDate(exp.mjd)}${frac6}_${String(exp.field).padStart(6, '0')}_z${exp.fid === 1 ? 'g' : 'r'}` +
+    `_c${ccd}_o_q${(rcid % 4) + 1}_scimrefdiffimg.fits`
+  );
 }

@@ -2,31 +2,33 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
+import { createTestDatabase } from '@antares/db';
 import avro from 'avsc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '@antares/db';
+
 import { readFits } from '../fits/fits.ts';
 import { ingestFiles } from '../ingest/ingest-files.ts';
 import { decodeAvroFile, type LsstPacket } from '../sources/alert-avro.ts';
 import { level1Lsst } from '../stages/level1.ts';
-import { planSurvey, SIM_CLASSES, simulateSurvey, type SimulateResult } from './index.ts';
+import { planSurvey, SIM_CLASSES, type SimulateResult, simulateSurvey } from './index.ts';
 import { LSST_FLAGS, njyToMag } from './lsst-plan.ts';
 import { LSST_ALERT_SCHEMA, lsstAlertType } from './lsst-schema.ts';
 import { OcfWriter } from './ocf-writer.ts';
 import { typeWithBigIntLongs, ZTF_ALERT_SCHEMA, ztfAlertType } from './ztf-schema.ts';
 
-type Packet = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Packet = any;
 
 const OPTS = { objects: 150, nights: 6, seed: 7, startMjd: 61000 };
 let dir: string;
 let first: SimulateResult;
 let second: SimulateResult;
 let other: SimulateResult;
-let progress: [number, number][] = [];
-let packets: Packet[] = [];
+const progress: [number, number][] = [];
+const packets: Packet[] = [];
 /** Rubin files decoded by avsc (BigInt ids) and by the ingestion's own decoder. */
-let rubinRaw: Packet[] = [];
-let rubin: LsstPacket[] = [];
+const rubinRaw: Packet[] = [];
+const rubin: LsstPacket[] = [];
 const ztfFiles = (r: SimulateResult) => r.files.filter((f) => basename(f).startsWith('ztf_'));
 const lsstFiles = (r: SimulateResult) => r.files.filter((f) => basename(f).startsWith('lsst_'));
 
@@ -34,8 +36,11 @@ const lsstFiles = (r: SimulateResult) => r.files.filter((f) => basename(f).start
 async function decode(path: string): Promise<Packet[]> {
   const out: Packet[] = [];
   await new Promise((resolve, reject) => {
-    avro.createFileDecoder(path, { parseHook: (schema) => typeWithBigIntLongs(schema) })
-      .on('data', (p: Packet) => out.push(p)).on('end', resolve).on('error', reject);
+    avro
+      .createFileDecoder(path, { parseHook: (schema) => typeWithBigIntLongs(schema) })
+      .on('data', (p: Packet) => out.push(p))
+      .on('end', resolve)
+      .on('error', reject);
   });
   return out;
 }
@@ -60,8 +65,12 @@ afterAll(async () => {
 describe('simulateSurvey output files', () => {
   it('writes one ztf_<YYYYMMDD>_sim.avro per night, consecutive dates, and lsst_<YYYYMMDD>_sim.avro for nights with Rubin alerts', () => {
     expect(ztfFiles(first).map((f) => basename(f))).toEqual([
-      'ztf_20251121_sim.avro', 'ztf_20251122_sim.avro', 'ztf_20251123_sim.avro',
-      'ztf_20251124_sim.avro', 'ztf_20251125_sim.avro', 'ztf_20251126_sim.avro',
+      'ztf_20251121_sim.avro',
+      'ztf_20251122_sim.avro',
+      'ztf_20251123_sim.avro',
+      'ztf_20251124_sim.avro',
+      'ztf_20251125_sim.avro',
+      'ztf_20251126_sim.avro',
     ]);
     expect(lsstFiles(first).length).toBeGreaterThan(0);
     for (const f of lsstFiles(first)) expect(basename(f)).toMatch(/^lsst_202511(2[1-6])_sim\.avro$/);
@@ -87,14 +96,16 @@ describe('simulateSurvey output files', () => {
       const a = await readFile(first.files[i]);
       expect(a.equals(await readFile(second.files[i])), first.files[i]).toBe(true);
     }
-    for (let i = 0; i < ztfFiles(first).length; i++) expect((await readFile(first.files[i])).equals(await readFile(other.files[i]))).toBe(false);
+    for (let i = 0; i < ztfFiles(first).length; i++)
+      expect((await readFile(first.files[i])).equals(await readFile(other.files[i]))).toBe(false);
   });
 
   it('writes the same ZTF files with Rubin left out', async () => {
     const ztfOnly = await simulateSurvey({ ...OPTS, processes: 1, lsst: false, outDir: join(dir, 'z') });
     expect(ztfOnly.files).toHaveLength(ztfFiles(first).length);
     expect(ztfOnly.lsstPackets).toBe(0);
-    for (let i = 0; i < ztfOnly.files.length; i++) expect((await readFile(ztfOnly.files[i])).equals(await readFile(first.files[i]))).toBe(true);
+    for (let i = 0; i < ztfOnly.files.length; i++)
+      expect((await readFile(ztfOnly.files[i])).equals(await readFile(first.files[i]))).toBe(true);
   });
 
   it('embeds the Rubin 10.0 schema and encodes exactly as avsc would encode the whole record', async () => {
@@ -309,11 +320,13 @@ describe('Rubin alerts', () => {
     });
     expect(ids.size).toBe(rubin.length);
     // Same seed, same ids: they come from the plan, not from chance at writing time.
-    const planned = new Set(plan.lsst.objects.flatMap((o) => o.obs.filter((x) => x.detected && x.visit.night >= 0).map((x) => String(x.diaSourceId))));
+    const planned = new Set(
+      plan.lsst.objects.flatMap((o) => o.obs.filter((x) => x.detected && x.visit.night >= 0).map((x) => String(x.diaSourceId))),
+    );
     expect([...ids].every((id) => planned.has(id))).toBe(true);
   });
 
-  it('have fluxes in nJy matching the models\' magnitudes, a realistic snr and Rubin bands', () => {
+  it("have fluxes in nJy matching the models' magnitudes, a realistic snr and Rubin bands", () => {
     const bands = new Set<string>();
     for (const p of rubin) {
       const s = p.diaSource;
@@ -403,11 +416,15 @@ describe('ingesting the simulated survey', () => {
       const flagged = rubin.filter((p) => LSST_FLAGS.some((f) => p.diaSource[f] === true));
       expect(flagged.length).toBeGreaterThan(0);
       for (const p of rubin) expect(level1Lsst(p.diaSource).passed, p.diaSourceId).toBe(!flagged.includes(p));
-      const rejectedRubin = Object.entries(stats.rejected).filter(([k]) => /^(flags|dipole):/.test(k)).reduce((n, [, v]) => n + v, 0);
+      const rejectedRubin = Object.entries(stats.rejected)
+        .filter(([k]) => /^(flags|dipole):/.test(k))
+        .reduce((n, [, v]) => n + v, 0);
       expect(rejectedRubin).toBe(flagged.length);
       for (const p of flagged) expect(await db.repos.alerts.findById(`lsst:${p.diaSourceId}`)).toBeUndefined();
       const stored = rubin.find((p) => !flagged.includes(p))!;
-      expect((await db.repos.alerts.findById(`lsst:${stored.diaSourceId}`))!.properties.lsst_diaSource_diaSourceId).toBe(stored.diaSourceId);
+      expect((await db.repos.alerts.findById(`lsst:${stored.diaSourceId}`))!.properties.lsst_diaSource_diaSourceId).toBe(
+        stored.diaSourceId,
+      );
 
       const loci = await db.db.selectFrom('locus').select(['locus_id', 'properties']).execute();
       const surveys = (l: { properties: unknown }) => (l.properties as { survey?: Record<string, unknown> }).survey ?? {};

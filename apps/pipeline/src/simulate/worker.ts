@@ -1,6 +1,6 @@
 // Child-process entry (see startHelper in index.ts): re-plans the survey (cheap, deterministic)
 // and writes the nights it was given, reporting progress to the parent every few packets.
-import { writeNights, type NightJob } from './night-writer.ts';
+import { type NightJob, writeNights } from './night-writer.ts';
 import { planSurvey } from './plan.ts';
 
 const { job, nights } = JSON.parse(process.argv[2]) as { job: NightJob; nights: number[] };

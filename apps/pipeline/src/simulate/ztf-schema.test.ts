@@ -1,13 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
+
 import avro from 'avsc';
 import { describe, expect, it } from 'vitest';
+
 import { bigIntLongType, typeWithBigIntLongs, ZTF_ALERT_SCHEMA, ztfAlertType } from './ztf-schema.ts';
 
 // Reference copies of the published schemas and of a real alert (not part of the repo).
 const SCHEMA_DIR = '/work/shared/data/ztf-avro-alert/schema/v4.02';
 const REAL_401_ALERT = '/work/shared/data/alerce/ztf_lc_classifier_example/2454460970015010006.avro';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = any;
 type FieldSig = [name: string, type: string, hasNullDefault: boolean];
 
 /** Every named record in a schema -> its fields as [name, type with records by name, default]. */
@@ -15,12 +17,16 @@ function records(schema: Json, namespace = ''): Map<string, FieldSig[]> {
   const out = new Map<string, FieldSig[]>();
   const fullName = (name: string, ns: string) => (name.includes('.') ? name : ns ? `${ns}.${name}` : name);
   const norm = (t: Json, ns: string): Json => {
-    if (typeof t === 'string') return ['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'].includes(t) ? t : fullName(t, ns);
+    if (typeof t === 'string')
+      return ['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'].includes(t) ? t : fullName(t, ns);
     if (Array.isArray(t)) return t.map((b) => norm(b, ns));
     if (t.type === 'record') {
       const name = fullName(t.name, t.namespace ?? ns);
       const inner = name.slice(0, name.lastIndexOf('.'));
-      out.set(name, t.fields.map((f: Json): FieldSig => [f.name, JSON.stringify(norm(f.type, inner)), f.default === null]));
+      out.set(
+        name,
+        t.fields.map((f: Json): FieldSig => [f.name, JSON.stringify(norm(f.type, inner)), f.default === null]),
+      );
       return name;
     }
     if (t.type === 'array') return { type: 'array', items: norm(t.items, ns) };
@@ -36,7 +42,9 @@ function publishedSchema(): Json {
   const [cutout, candidate, prv, fp, alert] = ['cutout', 'candidate', 'prv_candidate', 'fp_hist', 'alert'].map(load);
   const inline = (t: Json): Json => {
     const byName: Record<string, Json> = {
-      'ztf.alert.candidate': candidate, 'ztf.alert.prv_candidate': prv, 'ztf.alert.fp_hist': fp,
+      'ztf.alert.candidate': candidate,
+      'ztf.alert.prv_candidate': prv,
+      'ztf.alert.fp_hist': fp,
     };
     if (typeof t === 'string') return byName[t] ?? t;
     if (Array.isArray(t)) return t.map(inline);

@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createTestDatabase, type TestDatabase } from '@antares/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { ChatDispatcher, outboxNotifier, retryDelaySeconds, slackSender } from './chat.ts';
 
 /** A Slack-like receiver on loopback: records every request; answers with what `reply` says. */
@@ -10,19 +12,26 @@ function receiver() {
   let reply: (body: { channel: string }) => { status: number; json?: unknown; text?: string } = () => ({ status: 200, json: { ok: true } });
   const server: Server = createServer((request, response) => {
     let raw = '';
-    request.on('data', (chunk) => { raw += chunk; });
+    request.on('data', (chunk) => {
+      raw += chunk;
+    });
     request.on('end', () => {
       const body = JSON.parse(raw);
       received.push({ path: request.url ?? '', auth: request.headers.authorization, body });
       const answer = reply(body);
       response.statusCode = answer.status;
-      response.end(answer.json ? JSON.stringify(answer.json) : answer.text ?? '');
+      response.end(answer.json ? JSON.stringify(answer.json) : (answer.text ?? ''));
     });
   });
   return {
     received,
-    setReply: (fn: typeof reply) => { reply = fn; },
-    start: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))),
+    setReply: (fn: typeof reply) => {
+      reply = fn;
+    },
+    start: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+      ),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -43,15 +52,24 @@ describe('chat notifications', () => {
   it('delivers queued messages through chat.postMessage, retries refused ones with backoff, and never twice', async () => {
     const { repos } = database;
     await outboxNotifier(repos).send({ channel: '#filters', text: 'a filter failed' });
-    expect(await repos.chatOutbox.enqueue([
-      { channel: '#watch', text: 'object seen', dedup_key: 'watch:1:ztf_candidate:1' },
-      { channel: '#watch', text: 'object seen again', dedup_key: 'watch:1:ztf_candidate:1' },
-      { channel: '#nowhere', text: 'refused at first', dedup_key: 'watch:2:ztf_candidate:1' },
-    ])).toBe(2);
+    expect(
+      await repos.chatOutbox.enqueue([
+        { channel: '#watch', text: 'object seen', dedup_key: 'watch:1:ztf_candidate:1' },
+        { channel: '#watch', text: 'object seen again', dedup_key: 'watch:1:ztf_candidate:1' },
+        { channel: '#nowhere', text: 'refused at first', dedup_key: 'watch:2:ztf_candidate:1' },
+      ]),
+    ).toBe(2);
     let refuse = true;
-    slack.setReply((body) => (body.channel === '#nowhere' && refuse ? { status: 200, json: { ok: false, error: 'channel_not_found' } } : { status: 200, json: { ok: true } }));
+    slack.setReply((body) =>
+      body.channel === '#nowhere' && refuse
+        ? { status: 200, json: { ok: false, error: 'channel_not_found' } }
+        : { status: 200, json: { ok: true } },
+    );
     const logged: string[] = [];
-    const dispatcher = new ChatDispatcher(repos, slackSender({ token: 'xoxb-test', apiUrl: `${url}/api` })!, { log: (l) => logged.push(l), retryDelaySeconds: () => 0 });
+    const dispatcher = new ChatDispatcher(repos, slackSender({ token: 'xoxb-test', apiUrl: `${url}/api` })!, {
+      log: (l) => logged.push(l),
+      retryDelaySeconds: () => 0,
+    });
 
     expect(await dispatcher.deliverDue()).toBe(2);
     expect(slack.received.map((r) => [r.path, r.auth, r.body.channel, r.body.text])).toEqual([
@@ -74,12 +92,18 @@ describe('chat notifications', () => {
     const { repos } = database;
     slack.setReply(() => ({ status: 500, text: 'boom' }));
     await repos.chatOutbox.enqueue([{ channel: '#hook', text: 'via webhook', dedup_key: null }]);
-    const dispatcher = new ChatDispatcher(repos, slackSender({ webhookUrl: `${url}/services/T/B/X` })!, { log: () => {}, retryDelaySeconds: () => 0 });
+    const dispatcher = new ChatDispatcher(repos, slackSender({ webhookUrl: `${url}/services/T/B/X` })!, {
+      log: () => {},
+      retryDelaySeconds: () => 0,
+    });
     expect(await dispatcher.deliverDue()).toBe(0);
     slack.setReply(() => ({ status: 200, text: 'ok' }));
     expect(await dispatcher.deliverDue()).toBe(1);
     const hook = slack.received.filter((r) => r.path === '/services/T/B/X');
-    expect(hook.map((r) => [r.auth, r.body.text])).toEqual([[undefined, 'via webhook'], [undefined, 'via webhook']]);
+    expect(hook.map((r) => [r.auth, r.body.text])).toEqual([
+      [undefined, 'via webhook'],
+      [undefined, 'via webhook'],
+    ]);
   });
 
   it('backs off 5 s doubling up to an hour, and has no sender without configuration', () => {

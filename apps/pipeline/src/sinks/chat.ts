@@ -1,4 +1,5 @@
 import type { Repositories } from '@antares/db';
+
 import { Poller } from './poller.ts';
 
 /** A chat message to a channel (`#name`) or a user (`@name`), as filters and watch lists name them. */
@@ -14,7 +15,11 @@ export interface ChatNotifier {
 
 /** Queues messages in the outbox (no de-duplication: each failure report is its own message). */
 export function outboxNotifier(repos: Repositories): ChatNotifier {
-  return { send: async (message) => { await repos.chatOutbox.enqueue([{ ...message, dedup_key: null }]); } };
+  return {
+    send: async (message) => {
+      await repos.chatOutbox.enqueue([{ ...message, dedup_key: null }]);
+    },
+  };
 }
 
 /** Delivers one message; throws when the chat service did not take it. */
@@ -36,7 +41,10 @@ export function slackSender(settings: SlackSettings): ChatSender | undefined {
     const url = settings.token ? `${settings.apiUrl ?? 'https://slack.com/api'}/chat.postMessage` : settings.webhookUrl!;
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', ...(settings.token ? { authorization: `Bearer ${settings.token}` } : {}) },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        ...(settings.token ? { authorization: `Bearer ${settings.token}` } : {}),
+      },
       body: JSON.stringify({ channel, text, unfurl_links: false }),
       signal: AbortSignal.timeout(10_000),
     });
@@ -63,9 +71,16 @@ export function retryDelaySeconds(attempts: number, base = 5): number {
 export class ChatDispatcher {
   private readonly poller: Poller;
 
-  constructor(private readonly repos: Repositories, private readonly sender: ChatSender,
-    private readonly options: { pollMs?: number; log?: (line: string) => void; retryDelaySeconds?: (attempts: number) => number } = {}) {
-    this.poller = new Poller(() => this.deliverDue(), options.pollMs ?? 1000, (error) => (options.log ?? console.error)(`chat outbox: ${error.message}`));
+  constructor(
+    private readonly repos: Repositories,
+    private readonly sender: ChatSender,
+    private readonly options: { pollMs?: number; log?: (line: string) => void; retryDelaySeconds?: (attempts: number) => number } = {},
+  ) {
+    this.poller = new Poller(
+      () => this.deliverDue(),
+      options.pollMs ?? 1000,
+      (error) => (options.log ?? console.error)(`chat outbox: ${error.message}`),
+    );
   }
 
   start(): void {
@@ -88,7 +103,9 @@ export class ChatDispatcher {
       } catch (error) {
         const delay = (this.options.retryDelaySeconds ?? retryDelaySeconds)(message.attempts + 1);
         await this.repos.chatOutbox.markFailed(message.message_id, (error as Error).message, delay);
-        (this.options.log ?? console.warn)(`chat to ${message.channel} failed (attempt ${message.attempts + 1}, retry in ${delay} s): ${(error as Error).message}`);
+        (this.options.log ?? console.warn)(
+          `chat to ${message.channel} failed (attempt ${message.attempts + 1}, retry in ${delay} s): ${(error as Error).message}`,
+        );
       }
     }
     return delivered;

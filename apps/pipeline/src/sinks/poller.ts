@@ -7,7 +7,11 @@ export class Poller {
   private running: Promise<unknown> = Promise.resolve();
   private stopped = false;
 
-  constructor(private readonly work: () => Promise<unknown>, private readonly pollMs: number, private readonly onError: (error: Error) => void) {}
+  constructor(
+    private readonly work: () => Promise<unknown>,
+    private readonly pollMs: number,
+    private readonly onError: (error: Error) => void,
+  ) {}
 
   start(): void {
     const tick = () => {

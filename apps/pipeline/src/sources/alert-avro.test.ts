@@ -1,21 +1,21 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, dirname } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync, gzipSync } from 'node:zlib';
+
 import { describe, expect, it } from 'vitest';
+
 import { renderCutoutPng } from '../fits/render-png.ts';
-import { iterateBlocks, readContainerHeader, decompressBlock } from './avro-container.ts';
-import { buildType } from './avro-schema.ts';
 import { decodeAvroBuffer, decodeAvroFile, type DecodedRecord, type ZtfPacket } from './alert-avro.ts';
+import { decompressBlock, iterateBlocks, readContainerHeader } from './avro-container.ts';
+import { buildType } from './avro-schema.ts';
 
 // apps/pipeline/src/sources -> /work/shared/data (shared/ sits beside the repo root).
 const DATA = fileURLToPath(new URL('../../../../../shared/data', import.meta.url));
 const HAVE_DATA = existsSync(join(DATA, 'INDEX_alerts.csv'));
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
 async function collect(gen: AsyncIterable<DecodedRecord> | Iterable<DecodedRecord>): Promise<DecodedRecord[]> {
@@ -45,7 +45,16 @@ function writeContainer(schema: string, codec: string, blocks: Array<{ count: nu
     return Buffer.concat([varint(b.length), b]);
   };
   const sync = Buffer.alloc(16, 0xab);
-  const parts: Buffer[] = [Buffer.from('Obj\x01', 'latin1'), varint(2), str('avro.schema'), str(schema), str('avro.codec'), str(codec), varint(0), sync];
+  const parts: Buffer[] = [
+    Buffer.from('Obj\x01', 'latin1'),
+    varint(2),
+    str('avro.schema'),
+    str(schema),
+    str('avro.codec'),
+    str(codec),
+    varint(0),
+    sync,
+  ];
   for (const b of blocks) {
     const payload = codec === 'deflate' ? deflateRawSync(b.data) : b.data;
     parts.push(varint(b.count), varint(payload.length), payload, sync);
@@ -68,7 +77,11 @@ describe('exact longs', () => {
   });
 
   it('also applies to logical-type longs (Spark timestamp-micros)', () => {
-    const t = buildType({ type: 'record', name: 'r', fields: [{ name: 'ts', type: [{ type: 'long', logicalType: 'timestamp-micros' }, 'null'] }] });
+    const t = buildType({
+      type: 'record',
+      name: 'r',
+      fields: [{ name: 'ts', type: [{ type: 'long', logicalType: 'timestamp-micros' }, 'null'] }],
+    });
     // union branch 0, then the long (avsc cannot pick a union branch for a string-valued long)
     const buf = Buffer.concat([Buffer.from([0]), buildType('long').toBuffer('1234567890123456789')]);
     expect((t.fromBuffer(buf) as { ts: unknown }).ts).toBe('1234567890123456789');
@@ -105,7 +118,10 @@ describe('decodeAvroBuffer robustness', () => {
       expect(packets(rs)).toHaveLength(10);
       expect(errors(rs)).toEqual([{ file: 'cut.avro', index: 10, error: expect.stringMatching(/truncated block/) }]);
       // cut inside the header
-      expect([...decodeAvroBuffer(bytes.subarray(0, 500), 'head.avro')][0]).toMatchObject({ index: -1, error: expect.stringMatching(/header/) });
+      expect([...decodeAvroBuffer(bytes.subarray(0, 500), 'head.avro')][0]).toMatchObject({
+        index: -1,
+        error: expect.stringMatching(/header/),
+      });
     });
 
     it('skips a snappy block with a bad CRC and decodes the following blocks', () => {
@@ -114,7 +130,9 @@ describe('decodeAvroBuffer robustness', () => {
       const third = [...iterateBlocks(bytes, header)][2];
       bytes[third.offset + 5000] ^= 0x55;
       const rs = [...decodeAvroBuffer(bytes, 'crc.avro')];
-      expect(errors(rs)).toEqual([{ file: 'crc.avro', index: 4, error: expect.stringMatching(/block at byte 195083: .*(CRC32|snappy).*\(2 records skipped\)/i) }]);
+      expect(errors(rs)).toEqual([
+        { file: 'crc.avro', index: 4, error: expect.stringMatching(/block at byte 195083: .*(CRC32|snappy).*\(2 records skipped\)/i) },
+      ]);
       expect(packets(rs)).toHaveLength(52);
       expect(rs.map((r) => r.index)).toEqual([0, 1, 2, 3, 4, ...Array.from({ length: 48 }, (_, i) => i + 6)]);
     });
@@ -131,7 +149,15 @@ describe('decodeAvroBuffer robustness', () => {
       const rs = [...decodeAvroBuffer(bytes, 'sync.avro')];
       expect(errors(rs)).toHaveLength(1);
       expect(errors(rs)[0].error).toMatch(/sync marker mismatch/);
-      expect(packets(rs).map((p) => p.objectId)).toEqual(['ZTF19acmbvwi', 'ZTF19acmbuei', 'ZTF18aaacpxm', 'ZTF18aaeuwil', 'ZTF19aaflqpu', 'ZTF18acefvuh', 'ZTF18aabjigr']);
+      expect(packets(rs).map((p) => p.objectId)).toEqual([
+        'ZTF19acmbvwi',
+        'ZTF19acmbuei',
+        'ZTF18aaacpxm',
+        'ZTF18aaeuwil',
+        'ZTF19aaflqpu',
+        'ZTF18acefvuh',
+        'ZTF18aabjigr',
+      ]);
     });
 
     it('reports an undecodable record and keeps decoding later blocks', () => {
@@ -141,7 +167,13 @@ describe('decodeAvroBuffer robustness', () => {
       if (!first.ok) throw new Error('unexpected');
       first.data.fill(0xff, 0, 12); // garbage union index / varints at the start of record 0
       const rs = [...decodeAvroBuffer(bytes, 'rec.avro')];
-      expect(errors(rs)).toEqual([{ file: 'rec.avro', index: 0, error: expect.stringMatching(/cannot decode record 0 of block .*1 following records of the block skipped/) }]);
+      expect(errors(rs)).toEqual([
+        {
+          file: 'rec.avro',
+          index: 0,
+          error: expect.stringMatching(/cannot decode record 0 of block .*1 following records of the block skipped/),
+        },
+      ]);
       expect(packets(rs)).toHaveLength(9);
       expect(rs[1].index).toBe(2);
     });
@@ -281,7 +313,12 @@ describe.skipIf(!HAVE_DATA)('real alert data under shared/data', () => {
         }
       }
     }
-    const table = [...perFolder].map(([folder, s]) => ({ folder, decoded: s.decoded, errored: s.errored, reasons: [...s.reasons].join(' | ') }));
+    const table = [...perFolder].map(([folder, s]) => ({
+      folder,
+      decoded: s.decoded,
+      errored: s.errored,
+      reasons: [...s.reasons].join(' | '),
+    }));
     console.table(table);
     // Every ZTF and Rubin record of the index decodes, except the 7.4 schema's fake sample (a Unix time
     // where the MJD belongs); everything else is another survey's, and said so.
@@ -290,8 +327,10 @@ describe.skipIf(!HAVE_DATA)('real alert data under shared/data', () => {
     expect(table.reduce((n, t) => n + t.decoded, 0)).toBe(expected);
     for (const t of table) {
       if (!t.errored) continue;
-      if (t.folder === 'lsst-alert_packet/schema/7/4/sample_data') expect(t.reasons).toMatch(/^Rubin alert lsst:\d+ has midpointMjdTai 1480360995, which is not an MJD$/);
-      else expect(t.reasons, t.folder).toMatch(/^not a ZTF or Rubin alert packet \(schema [^)]+\)( \| not a ZTF or Rubin alert packet.*)?$/);
+      if (t.folder === 'lsst-alert_packet/schema/7/4/sample_data')
+        expect(t.reasons).toMatch(/^Rubin alert lsst:\d+ has midpointMjdTai 1480360995, which is not an MJD$/);
+      else
+        expect(t.reasons, t.folder).toMatch(/^not a ZTF or Rubin alert packet \(schema [^)]+\)( \| not a ZTF or Rubin alert packet.*)?$/);
     }
   }, 60_000);
 
@@ -302,7 +341,9 @@ describe.skipIf(!HAVE_DATA)('real alert data under shared/data', () => {
     const t0 = performance.now();
     for (let i = 0; i < 5; i++) for (const r of decodeAvroBuffer(bytes, file)) if ('packet' in r) n++;
     const ms = performance.now() - t0;
-    console.log(`decode: ${n} Spark/snappy alerts (incl. prv_candidates and cutouts) in ${ms.toFixed(0)} ms = ${Math.round((n / ms) * 1000)} alerts/s on one core`);
+    console.log(
+      `decode: ${n} Spark/snappy alerts (incl. prv_candidates and cutouts) in ${ms.toFixed(0)} ms = ${Math.round((n / ms) * 1000)} alerts/s on one core`,
+    );
     expect(n).toBe(270);
   }, 60_000);
 });

@@ -3,24 +3,24 @@
 // and a corrupt block does not stop the blocks after it.
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
+
 import type avro from 'avsc';
+
+import { isGzip } from '../bytes.ts';
 import { decompressBlock, iterateBlocks, readContainerHeader } from './avro-container.ts';
 import { buildType, SchemaCache } from './avro-schema.ts';
-import { isGzip } from '../bytes.ts';
+import { analyseLsstSchema, type LsstShape, toLsstPacket } from './lsst-packet.ts';
 import { analyseSchema, toZtfPacket, type ZtfShape } from './ztf-packet.ts';
-import { analyseLsstSchema, toLsstPacket, type LsstShape } from './lsst-packet.ts';
 
-export type { ZtfPacket, ZtfCutouts } from './ztf-packet.ts';
-export type { LsstPacket, LsstCutouts } from './lsst-packet.ts';
-import type { ZtfPacket } from './ztf-packet.ts';
+export type { LsstCutouts, LsstPacket } from './lsst-packet.ts';
+export type { ZtfCutouts, ZtfPacket } from './ztf-packet.ts';
 import type { LsstPacket } from './lsst-packet.ts';
+import type { ZtfPacket } from './ztf-packet.ts';
 
 /** A decoded alert packet of any survey we ingest; `survey` tells which. */
 export type AlertPacket = ZtfPacket | LsstPacket;
 
-export type DecodedRecord =
-  | { file: string; index: number; packet: AlertPacket }
-  | { file: string; index: number; error: string };
+export type DecodedRecord = { file: string; index: number; packet: AlertPacket } | { file: string; index: number; error: string };
 
 type Shape = { survey: 'ztf'; ztf: ZtfShape } | { survey: 'lsst'; lsst: LsstShape };
 type Compiled = { type: avro.Type; shape: Shape } | { reason: string };
@@ -51,7 +51,9 @@ function shapeOf(schema: unknown): Shape | { reason: string } {
   const lsst = analyseLsstSchema(schema);
   if (lsst) return { survey: 'lsst', lsst };
   const ztf = analyseSchema(schema);
-  return 'reason' in ztf ? { reason: ztf.reason.replace('not a ZTF alert packet', 'not a ZTF or Rubin alert packet') } : { survey: 'ztf', ztf };
+  return 'reason' in ztf
+    ? { reason: ztf.reason.replace('not a ZTF alert packet', 'not a ZTF or Rubin alert packet') }
+    : { survey: 'ztf', ztf };
 }
 
 /** Maps a decoded record to the packet of its survey; throws with a reason if mandatory parts are missing. */
@@ -110,7 +112,9 @@ export function* decodeAvroBuffer(bytes: Uint8Array, fileLabel: string): Generat
         yield {
           file,
           index,
-          error: `cannot decode record ${i} of ${where}: ${(err as Error).message}` + (skipped ? ` (${skipped} following records of the block skipped)` : ''),
+          error:
+            `cannot decode record ${i} of ${where}: ${(err as Error).message}` +
+            (skipped ? ` (${skipped} following records of the block skipped)` : ''),
         };
         index += block.count - i;
         break;

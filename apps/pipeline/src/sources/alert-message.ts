@@ -3,7 +3,7 @@
 // Confluent wire format (a zero byte, a 4-byte schema id, then the bare Avro record) whose writer
 // schema is fetched once per id from a schema registry.
 import { isAvroContainer, isGzip } from '../bytes.ts';
-import { decodeAvroBuffer, decodeSchemaless, type DecodedRecord } from './alert-avro.ts';
+import { decodeAvroBuffer, type DecodedRecord, decodeSchemaless } from './alert-avro.ts';
 
 /** Where writer schemas of Confluent-framed messages come from. */
 export interface SchemaSource {
@@ -41,7 +41,14 @@ export async function decodeAlertMessage(value: Buffer | null, label: string, sc
   if (isAvroContainer(value) || isGzip(value)) return [...decodeAvroBuffer(value, label)];
   if (value[0] === 0 && value.length > 5) {
     const id = value.readUInt32BE(1);
-    if (!schemas) return [{ file: label, index: -1, error: `Confluent-framed message (schema id ${id}) but no schema registry is configured (ANTARES_SCHEMA_REGISTRY_URL)` }];
+    if (!schemas)
+      return [
+        {
+          file: label,
+          index: -1,
+          error: `Confluent-framed message (schema id ${id}) but no schema registry is configured (ANTARES_SCHEMA_REGISTRY_URL)`,
+        },
+      ];
     let schemaText: string;
     try {
       schemaText = await schemas.schemaText(id);

@@ -3,6 +3,7 @@
 // Layout: "Obj\x01", metadata map<bytes> (avro.schema, avro.codec), 16-byte sync, then blocks of
 // (long count, long byteSize, data, sync).
 import { crc32 as zlibCrc32, inflateRawSync } from 'node:zlib';
+
 import { AVRO_CONTAINER_MAGIC, isAvroContainer } from '../bytes.ts';
 import { snappyUncompress } from './snappy.ts';
 
@@ -16,8 +17,7 @@ export interface ContainerHeader {
 }
 
 export type RawBlock =
-  | { ok: true; offset: number; count: number; data: Buffer }
-  | { ok: false; offset: number; count: number | undefined; error: string };
+  { ok: true; offset: number; count: number; data: Buffer } | { ok: false; offset: number; count: number | undefined; error: string };
 
 /** Reads zigzag varint longs from a buffer; throws on truncation. Block/map counts are small ints. */
 class Cursor {
@@ -69,7 +69,7 @@ export function readContainerHeader(buf: Buffer): ContainerHeader {
       }
     }
   } catch (err) {
-    throw new Error(`truncated or corrupt Avro header (${(err as Error).message})`);
+    throw new Error(`truncated or corrupt Avro header (${(err as Error).message})`, { cause: err });
   }
   if (cur.pos + 16 > buf.length) throw new Error('truncated Avro header (no sync marker)');
   const sync = buf.subarray(cur.pos, cur.pos + 16);

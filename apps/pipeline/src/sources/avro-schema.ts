@@ -2,6 +2,7 @@
 // invalid union defaults found in real ZTF files, decode longs exactly, and guard against corrupt
 // array/map lengths.
 import avro from 'avsc';
+
 import { exactLongType } from './avro-long.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -67,10 +68,11 @@ class GuardedMapType extends avro.types.MapType {
     const values = (this as unknown as { valuesType: ReadableType }).valuesType;
     const val: Record<string, unknown> = {};
     let n: number;
-    while ((n = readGuardedCount(tap))) while (n--) {
-      const key = tap.readString();
-      val[key] = values._read(tap);
-    }
+    while ((n = readGuardedCount(tap)))
+      while (n--) {
+        const key = tap.readString();
+        val[key] = values._read(tap);
+      }
     return val;
   }
 }

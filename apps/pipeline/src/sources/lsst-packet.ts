@@ -33,11 +33,23 @@ export interface LsstShape {
   extraFields: string[];
 }
 
-
 const STANDARD_FIELDS = new Set([
-  'alertId', 'diaSourceId', 'observation_reason', 'target_name', 'diaSource', 'prvDiaSources', 'prvDiaForcedSources',
-  'prvDiaNondetectionLimits', 'diaObject', 'ssObject', 'ssSource', 'mpc_orbits', 'MPCORB',
-  'cutoutDifference', 'cutoutScience', 'cutoutTemplate',
+  'alertId',
+  'diaSourceId',
+  'observation_reason',
+  'target_name',
+  'diaSource',
+  'prvDiaSources',
+  'prvDiaForcedSources',
+  'prvDiaNondetectionLimits',
+  'diaObject',
+  'ssObject',
+  'ssSource',
+  'mpc_orbits',
+  'MPCORB',
+  'cutoutDifference',
+  'cutoutScience',
+  'cutoutTemplate',
 ]);
 
 /** The shape of a Rubin alert schema, or undefined when the schema is not one. */
@@ -77,7 +89,8 @@ export function toLsstPacket(rec: Record<string, unknown>, shape: LsstShape): Ls
   if (diaSource.midpointMjdTai < 30000 || diaSource.midpointMjdTai > 100000) {
     throw new Error(`Rubin alert lsst:${diaSourceId} has midpointMjdTai ${diaSource.midpointMjdTai}, which is not an MJD`);
   }
-  if (typeof diaSource.ra !== 'number' || typeof diaSource.dec !== 'number') throw new Error(`Rubin alert lsst:${diaSourceId} without a position`);
+  if (typeof diaSource.ra !== 'number' || typeof diaSource.dec !== 'number')
+    throw new Error(`Rubin alert lsst:${diaSourceId} without a position`);
   const cutouts: LsstCutouts = {};
   const science = cutoutBytes(rec.cutoutScience);
   const template = cutoutBytes(rec.cutoutTemplate);

@@ -1,5 +1,6 @@
 import snappyjs from 'snappyjs';
 import { describe, expect, it } from 'vitest';
+
 import { snappyUncompress } from './snappy.ts';
 
 describe('snappyUncompress', () => {

@@ -29,7 +29,6 @@ export interface ZtfPacket {
   extra?: Record<string, unknown>;
 }
 
-
 /** Per-schema plan for turning decoded records into packets (computed once per writer schema). */
 export interface ZtfShape {
   objectIdField: 'objectId' | 'alertId';
@@ -38,8 +37,17 @@ export interface ZtfShape {
 }
 
 const STANDARD_FIELDS = new Set([
-  'schemavsn', 'publisher', 'objectId', 'alertId', 'candid', 'candidate', 'prv_candidates', 'fp_hists',
-  'cutoutScience', 'cutoutTemplate', 'cutoutDifference',
+  'schemavsn',
+  'publisher',
+  'objectId',
+  'alertId',
+  'candid',
+  'candidate',
+  'prv_candidates',
+  'fp_hists',
+  'cutoutScience',
+  'cutoutTemplate',
+  'cutoutDifference',
 ]);
 
 export function schemaFullName(schema: unknown): string {
@@ -56,7 +64,11 @@ export function analyseSchema(schema: unknown): ZtfShape | { reason: string } {
   const notZtf = () => {
     let desc = name;
     // Spark's generic "topLevelRecord" says nothing; list a few fields to make the reason useful.
-    if (top && name === 'topLevelRecord') desc += ` with fields ${top.fields.slice(0, 4).map((f) => f.name).join(', ')}, ...`;
+    if (top && name === 'topLevelRecord')
+      desc += ` with fields ${top.fields
+        .slice(0, 4)
+        .map((f) => f.name)
+        .join(', ')}, ...`;
     return { reason: `not a ZTF alert packet (schema ${desc})` };
   };
   if (!top) return notZtf();
@@ -93,7 +105,11 @@ export function toZtfPacket(rec: Record<string, unknown>, shape: ZtfShape): ZtfP
 
   const prv = rec.prv_candidates as Array<Record<string, unknown> | null> | null | undefined;
   // Spark writes array<record|null>; drop null entries rather than hand them downstream.
-  const prvCandidates = prv ? (prv.includes(null) ? (prv.filter((p) => p !== null) as Array<Record<string, unknown>>) : (prv as Array<Record<string, unknown>>)) : [];
+  const prvCandidates = prv
+    ? prv.includes(null)
+      ? (prv.filter((p) => p !== null) as Array<Record<string, unknown>>)
+      : (prv as Array<Record<string, unknown>>)
+    : [];
 
   const cutouts: ZtfCutouts = {};
   const sci = cutoutBytes(rec.cutoutScience);

@@ -34,8 +34,13 @@ export function level1(candidate: Record<string, unknown>, prefix = ''): Level1R
 // a moving object, not to a fixed position on the sky).
 const LSST_MIN_SNR = 5;
 const LSST_REJECTING_FLAGS = [
-  'psfFlux_flag', 'centroid_flag', 'pixelFlags_bad', 'pixelFlags_offimage', 'pixelFlags_nodataCenter',
-  'pixelFlags_saturatedCenter', 'pixelFlags_suspectCenter',
+  'psfFlux_flag',
+  'centroid_flag',
+  'pixelFlags_bad',
+  'pixelFlags_offimage',
+  'pixelFlags_nodataCenter',
+  'pixelFlags_saturatedCenter',
+  'pixelFlags_suspectCenter',
 ] as const;
 
 /** Level 1 for a Rubin DiaSource (its own field names). */

@@ -46,8 +46,7 @@ export function seriesFeatures(points: Measurement[]): FeatureSet {
   if (n >= 4 && std > 0) {
     // Unbiased excess kurtosis (G2).
     const m4 = deviations.reduce((s, d) => s + d ** 4, 0);
-    features.kurtosis = ((n * (n + 1)) / ((n - 1) * (n - 2) * (n - 3))) * (m4 / std ** 4)
-      - (3 * (n - 1) ** 2) / ((n - 2) * (n - 3));
+    features.kurtosis = ((n * (n + 1)) / ((n - 1) * (n - 2) * (n - 3))) * (m4 / std ** 4) - (3 * (n - 1) ** 2) / ((n - 2) * (n - 3));
   }
   return features;
 }
@@ -63,10 +62,18 @@ function stetsonK(points: Measurement[], weightedMean: number): number {
 
 /** Weighted least-squares slope of value against time (per day); null when all times are equal. */
 function linearFitSlope(points: Measurement[], weights: number[]): number | null {
-  let sw = 0, st = 0, sv = 0, stt = 0, stv = 0;
+  let sw = 0,
+    st = 0,
+    sv = 0,
+    stt = 0,
+    stv = 0;
   points.forEach((p, i) => {
     const w = weights[i];
-    sw += w; st += w * p.t; sv += w * p.value; stt += w * p.t * p.t; stv += w * p.t * p.value;
+    sw += w;
+    st += w * p.t;
+    sv += w * p.value;
+    stt += w * p.t * p.t;
+    stv += w * p.t * p.value;
   });
   const denominator = sw * stt - st * st;
   if (Math.abs(denominator) < 1e-12 * Math.max(1, sw * stt)) return null;

@@ -1,11 +1,22 @@
 import { htmId } from '@antares/astro';
+
 import { lightcurveFeatures } from './lightcurve-features.ts';
 
 /** The alert properties that locus properties are computed from (all others are not read). */
 export const SUMMARY_ALERT_PROPERTIES = [
-  'ant_mag', 'ant_magerr', 'ant_passband', 'ant_ra', 'ant_dec', 'ant_mag_corrected',
-  'ztf_object_id', 'ztf_ssnamenr', 'ztf_rcid', 'ztf_field',
-  'lsst_diaSource_diaObjectId', 'lsst_diaSource_ssObjectId', 'lsst_diaForcedSource_diaObjectId',
+  'ant_mag',
+  'ant_magerr',
+  'ant_passband',
+  'ant_ra',
+  'ant_dec',
+  'ant_mag_corrected',
+  'ztf_object_id',
+  'ztf_ssnamenr',
+  'ztf_rcid',
+  'ztf_field',
+  'lsst_diaSource_diaObjectId',
+  'lsst_diaSource_ssObjectId',
+  'lsst_diaForcedSource_diaObjectId',
 ] as const;
 
 /** The part of an alert's properties that summarizeLocus reads; stored beside the alert. */
@@ -60,7 +71,10 @@ export function summarizeLocus(alerts: LocusAlert[], fallback: { ra: number; dec
     const ids = distinct(ztfAlerts.map((a) => a.properties.ztf_object_id));
     const ssnames = distinct(detections.map((a) => a.properties.ztf_ssnamenr).filter(isRealSsname));
     properties.ztf_object_id = ids[0];
-    const newestSsname = [...detections].reverse().map((a) => a.properties.ztf_ssnamenr).find(isRealSsname);
+    const newestSsname = [...detections]
+      .reverse()
+      .map((a) => a.properties.ztf_ssnamenr)
+      .find(isRealSsname);
     if (newestSsname !== undefined) properties.ztf_ssnamenr = newestSsname;
     survey.ztf = {
       id: ids,
@@ -72,14 +86,19 @@ export function summarizeLocus(alerts: LocusAlert[], fallback: { ra: number; dec
   const lsst = lsstBlock(alerts);
   if (lsst) survey.lsst = lsst;
   if (Object.keys(survey).length > 0) properties.survey = survey;
-  Object.assign(properties, lightcurveFeatures(detections
-    .filter((a) => typeof a.properties.ant_magerr === 'number' && typeof a.properties.ant_passband === 'string')
-    .map((a) => ({
-      mjd: a.mjd,
-      band: a.properties.ant_passband as string,
-      mag: a.properties.ant_mag as number,
-      magerr: a.properties.ant_magerr as number,
-    }))));
+  Object.assign(
+    properties,
+    lightcurveFeatures(
+      detections
+        .filter((a) => typeof a.properties.ant_magerr === 'number' && typeof a.properties.ant_passband === 'string')
+        .map((a) => ({
+          mjd: a.mjd,
+          band: a.properties.ant_passband as string,
+          mag: a.properties.ant_mag as number,
+          magerr: a.properties.ant_magerr as number,
+        })),
+    ),
+  );
   return { ra: position.ra, dec: position.dec, htm16: htmId(position.ra, position.dec), properties };
 }
 
@@ -89,9 +108,19 @@ export function summarizeLocus(alerts: LocusAlert[], fallback: { ra: number; dec
  * detection was attributed to a known solar-system object (0 means none).
  */
 function lsstBlock(alerts: LocusAlert[]): Record<string, string[]> | undefined {
-  const objectIds = distinct(alerts.map((a) => a.properties.lsst_diaSource_diaObjectId ?? a.properties.lsst_diaForcedSource_diaObjectId).filter(isRealId).map(String));
+  const objectIds = distinct(
+    alerts
+      .map((a) => a.properties.lsst_diaSource_diaObjectId ?? a.properties.lsst_diaForcedSource_diaObjectId)
+      .filter(isRealId)
+      .map(String),
+  );
   if (objectIds.length === 0 && !alerts.some((a) => a.alert_id.startsWith('lsst'))) return undefined;
-  const ssIds = distinct(alerts.map((a) => a.properties.lsst_diaSource_ssObjectId).filter(isRealId).map(String));
+  const ssIds = distinct(
+    alerts
+      .map((a) => a.properties.lsst_diaSource_ssObjectId)
+      .filter(isRealId)
+      .map(String),
+  );
   return { dia_object_id: objectIds, ss_object_id: ssIds };
 }
 
@@ -113,14 +142,20 @@ function mag(alert: LocusAlert): number {
 
 /** Mean of unit vectors, so that positions either side of RA 0/360 average correctly. */
 function meanPosition(detections: LocusAlert[]): { ra: number; dec: number } | null {
-  let x = 0, y = 0, z = 0, n = 0;
+  let x = 0,
+    y = 0,
+    z = 0,
+    n = 0;
   for (const a of detections) {
     const ra = a.properties.ant_ra;
     const dec = a.properties.ant_dec;
     if (typeof ra !== 'number' || typeof dec !== 'number') continue;
     const r = (ra * Math.PI) / 180;
     const d = (dec * Math.PI) / 180;
-    x += Math.cos(d) * Math.cos(r); y += Math.cos(d) * Math.sin(r); z += Math.sin(d); n++;
+    x += Math.cos(d) * Math.cos(r);
+    y += Math.cos(d) * Math.sin(r);
+    z += Math.sin(d);
+    n++;
   }
   if (n === 0) return null;
   const ra = (Math.atan2(y, x) * 180) / Math.PI;

@@ -1,6 +1,6 @@
-import { level1Lsst } from './level1.ts';
 import type { LsstPacket } from '../sources/lsst-packet.ts';
 import type { AlertRecord, PacketRow } from './alert-record.ts';
+import { level1Lsst } from './level1.ts';
 
 /**
  * `ant_survey` of every Rubin alert, detection or forced photometry: clients (TOM Toolkit, the

@@ -1,12 +1,12 @@
-import { describe, expect, it } from 'vitest';
 import { htmId } from '@antares/astro';
-import { seriesFeatures, lightcurveFeatures } from './lightcurve-features.ts';
-import { level1 } from './level1.ts';
-import { summarizeLocus } from './locus-properties.ts';
-import { LocusIndex, nearestLocus, newLocusId } from './associate.ts';
+import { describe, expect, it } from 'vitest';
 
-const series = (values: number[], errors = values.map(() => 1)) =>
-  values.map((value, i) => ({ t: i, value, error: errors[i] }));
+import { LocusIndex, nearestLocus, newLocusId } from './associate.ts';
+import { level1 } from './level1.ts';
+import { lightcurveFeatures, seriesFeatures } from './lightcurve-features.ts';
+import { summarizeLocus } from './locus-properties.ts';
+
+const series = (values: number[], errors = values.map(() => 1)) => values.map((value, i) => ({ t: i, value, error: errors[i] }));
 
 describe('light-curve features (values computed by hand)', () => {
   it('matches the textbook values of 1, 2, 3, 4', () => {
@@ -74,16 +74,43 @@ describe('locus summary', () => {
   it('computes the standard properties from detections and upper limits', () => {
     const alerts = [
       alert('ztf_upper_limit:ZTF1-1', 100, { ant_maglim: 20.5, ant_passband: 'g', ztf_object_id: 'ZTF1' }),
-      alert('ztf_candidate:2', 101, { ant_mag: 19, ant_magerr: 0.1, ant_passband: 'g', ant_ra: 359.99999, ant_dec: 10, ztf_object_id: 'ZTF1', ztf_rcid: 3, ztf_field: 500 }),
-      alert('ztf_candidate:3', 102, { ant_mag: 18, ant_magerr: 0.1, ant_passband: 'g', ant_ra: 0.00001, ant_dec: 10, ztf_object_id: 'ZTF1', ztf_rcid: 3, ztf_field: 501, ztf_ssnamenr: 'null', ant_mag_corrected: 17.9 }),
+      alert('ztf_candidate:2', 101, {
+        ant_mag: 19,
+        ant_magerr: 0.1,
+        ant_passband: 'g',
+        ant_ra: 359.99999,
+        ant_dec: 10,
+        ztf_object_id: 'ZTF1',
+        ztf_rcid: 3,
+        ztf_field: 500,
+      }),
+      alert('ztf_candidate:3', 102, {
+        ant_mag: 18,
+        ant_magerr: 0.1,
+        ant_passband: 'g',
+        ant_ra: 0.00001,
+        ant_dec: 10,
+        ztf_object_id: 'ZTF1',
+        ztf_rcid: 3,
+        ztf_field: 501,
+        ztf_ssnamenr: 'null',
+        ant_mag_corrected: 17.9,
+      }),
     ];
     const s = summarizeLocus(alerts, { ra: 0, dec: 0 });
     expect(s.properties).toMatchObject({
-      num_alerts: 3, num_mag_values: 2,
-      oldest_alert_id: 'ztf_candidate:2', oldest_alert_magnitude: 19, oldest_alert_observation_time: 101,
-      newest_alert_id: 'ztf_candidate:3', newest_alert_magnitude: 18, newest_alert_observation_time: 102,
-      brightest_alert_id: 'ztf_candidate:3', brightest_alert_magnitude: 18,
-      is_corrected: 'true', ztf_object_id: 'ZTF1',
+      num_alerts: 3,
+      num_mag_values: 2,
+      oldest_alert_id: 'ztf_candidate:2',
+      oldest_alert_magnitude: 19,
+      oldest_alert_observation_time: 101,
+      newest_alert_id: 'ztf_candidate:3',
+      newest_alert_magnitude: 18,
+      newest_alert_observation_time: 102,
+      brightest_alert_id: 'ztf_candidate:3',
+      brightest_alert_magnitude: 18,
+      is_corrected: 'true',
+      ztf_object_id: 'ZTF1',
       survey: { ztf: { id: ['ZTF1'], rcid: [3], field: [500, 501], ssnamenr: [] } },
     });
     expect(s.properties.ztf_ssnamenr).toBeUndefined();
@@ -95,20 +122,29 @@ describe('locus summary', () => {
 
 describe('association', () => {
   it('takes the nearest locus within 1 arcsecond', () => {
-    const loci = [{ locus_id: 'a', ra: 10, dec: 10 }, { locus_id: 'b', ra: 10 + 0.5 / 3600, dec: 10 }];
+    const loci = [
+      { locus_id: 'a', ra: 10, dec: 10 },
+      { locus_id: 'b', ra: 10 + 0.5 / 3600, dec: 10 },
+    ];
     expect(nearestLocus(10 + 0.4 / 3600, 10, loci)?.locus_id).toBe('b');
     expect(nearestLocus(10, 10 + 1.01 / 3600, loci)).toBeNull();
   });
   it('finds through the declination-band index exactly what a search of all loci finds', () => {
     let seed = 1;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const loci = Array.from({ length: 3000 }, (_, i) => ({ locus_id: `L${i}`, ra: 10 + random() * 0.01, dec: -89.999 + random() * 0.002 }));
-    loci.push(...Array.from({ length: 3000 }, (_, i) => ({ locus_id: `M${i}`, ra: 359.999 + random() * 0.002 - (random() < 0.5 ? 360 : 0) + 0, dec: 20 + random() * 0.005 })).map((l) => ({ ...l, ra: (l.ra + 360) % 360 })));
+    loci.push(
+      ...Array.from({ length: 3000 }, (_, i) => ({
+        locus_id: `M${i}`,
+        ra: 359.999 + random() * 0.002 - (random() < 0.5 ? 360 : 0) + 0,
+        dec: 20 + random() * 0.005,
+      })).map((l) => ({ ...l, ra: (l.ra + 360) % 360 })),
+    );
     const index = new LocusIndex(loci);
     for (let i = 0; i < 2000; i++) {
       const probe = loci[Math.floor(random() * loci.length)];
-      const ra = (probe.ra + (random() - 0.5) * 2 / 3600 + 360) % 360;
-      const dec = Math.max(-90, Math.min(90, probe.dec + (random() - 0.5) * 2 / 3600));
+      const ra = (probe.ra + ((random() - 0.5) * 2) / 3600 + 360) % 360;
+      const dec = Math.max(-90, Math.min(90, probe.dec + ((random() - 0.5) * 2) / 3600));
       expect(index.nearest(ra, dec)?.locus_id).toBe(nearestLocus(ra, dec, loci)?.locus_id);
     }
   });

@@ -1,9 +1,9 @@
 // One entry point per pipeline step for a packet of any survey: ingestion does not need to know
 // whether it holds a ZTF or a Rubin packet.
 import type { AlertPacket } from '../sources/alert-avro.ts';
+import type { AlertRecord, PacketRow } from './alert-record.ts';
 import { level1, level1Lsst, type Level1Result } from './level1.ts';
 import { lsstAlertFromRow, lsstHistoryRowPasses, lsstPacketRows } from './lsst-alerts.ts';
-import type { AlertRecord, PacketRow } from './alert-record.ts';
 import { alertFromRow, packetRows } from './ztf-alerts.ts';
 
 /** Level 1 of the packet's triggering detection. */

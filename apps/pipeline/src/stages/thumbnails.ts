@@ -1,4 +1,5 @@
 import type { NewThumbnail } from '@antares/db';
+
 import { isGzip } from '../bytes.ts';
 import type { AlertPacket } from '../sources/alert-avro.ts';
 

@@ -102,7 +102,9 @@ export class WatchMatcher {
     const band = String(alert.properties.ant_passband ?? '?');
     const utc = new Date((alert.mjd - 40587) * 86_400_000).toISOString().replace('T', ' ').slice(0, 19);
     const what = target.comment ? `"${target.comment}" ` : '';
-    return `Watch list *${target.list_name}*: object ${what}(RA ${target.ra.toFixed(5)}, Dec ${target.dec.toFixed(5)}) `
-      + `has a new alert on <${this.siteUrl}/loci/${locusId}|${locusId}>: ${band}-band magnitude ${mag} at ${utc} UTC (MJD ${alert.mjd.toFixed(5)}).`;
+    return (
+      `Watch list *${target.list_name}*: object ${what}(RA ${target.ra.toFixed(5)}, Dec ${target.dec.toFixed(5)}) ` +
+      `has a new alert on <${this.siteUrl}/loci/${locusId}|${locusId}>: ${band}-band magnitude ${mag} at ${utc} UTC (MJD ${alert.mjd.toFixed(5)}).`
+    );
   }
 }

@@ -1,4 +1,5 @@
 import { correctedMagnitude, type IsDiffPos } from '@antares/astro';
+
 import type { ZtfPacket } from '../sources/alert-avro.ts';
 import type { AlertRecord, PacketRow } from './alert-record.ts';
 
@@ -34,9 +35,7 @@ export function packetRows(packet: ZtfPacket): PacketRow[] {
 }
 
 export function alertFromRow(objectId: string, packetRow: PacketRow, timeReceived: number): AlertRecord {
-  return packetRow.isDetection
-    ? detection(objectId, packetRow.row, timeReceived)
-    : upperLimit(objectId, packetRow.row, timeReceived);
+  return packetRow.isDetection ? detection(objectId, packetRow.row, timeReceived) : upperLimit(objectId, packetRow.row, timeReceived);
 }
 
 function detection(objectId: string, candidate: Record<string, unknown>, timeReceived: number): AlertRecord {
@@ -58,15 +57,18 @@ function detection(objectId: string, candidate: Record<string, unknown>, timeRec
   const magpsf = num(candidate.magpsf);
   const sigmapsf = num(candidate.sigmapsf);
   const isdiffpos = diffSign(candidate.isdiffpos);
-  const corrected = magpsf === null || sigmapsf === null || isdiffpos === null ? null : correctedMagnitude({
-    magpsf,
-    sigmapsf,
-    magnr: num(candidate.magnr),
-    sigmagnr: num(candidate.sigmagnr),
-    isdiffpos,
-    distnr: num(candidate.distnr),
-    maglim: num(candidate.diffmaglim),
-  });
+  const corrected =
+    magpsf === null || sigmapsf === null || isdiffpos === null
+      ? null
+      : correctedMagnitude({
+          magpsf,
+          sigmapsf,
+          magnr: num(candidate.magnr),
+          sigmagnr: num(candidate.sigmagnr),
+          isdiffpos,
+          distnr: num(candidate.distnr),
+          maglim: num(candidate.diffmaglim),
+        });
   if (corrected) {
     properties.ant_mag_corrected = corrected.mag;
     properties.ant_magerr_corrected = corrected.magerr;

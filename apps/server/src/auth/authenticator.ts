@@ -1,9 +1,11 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+
 import { MESSAGES } from '@antares/contract';
 import type { Repositories, UserRow } from '@antares/db';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
 import { ApiError } from '../errors.ts';
-import { randomUUID } from 'node:crypto';
-import { passwordFingerprint, sessionRevocationId, TokenError, type TokenClaims, type TokenService, type TokenSubject } from './tokens.ts';
+import { passwordFingerprint, sessionRevocationId, type TokenClaims, TokenError, type TokenService, type TokenSubject } from './tokens.ts';
 
 export interface Identity {
   user: UserRow;
@@ -59,7 +61,10 @@ export function csrfError(): ApiError {
  * A present but bad token is an error rather than anonymity, so that the web app learns to refresh.
  */
 export class Authenticator {
-  constructor(private readonly tokens: TokenService, private readonly repos: Repositories) {}
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly repos: Repositories,
+  ) {}
 
   async identify(request: FastifyRequest): Promise<Identity | null> {
     const bearer = bearerToken(request);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { clientKey, LoginLimiter } from './login-limiter.ts';
 
 // The throttle with its own clock (the `now` arguments): delays in seconds, without waiting for them.

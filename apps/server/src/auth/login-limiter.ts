@@ -35,7 +35,10 @@ export class LoginLimiter {
   private readonly tallies = new Map<string, Tally>();
   private readonly forgetMs: number;
 
-  constructor(private readonly limits: LoginLimits, private readonly maxTallies = MAX_TALLIES) {
+  constructor(
+    private readonly limits: LoginLimits,
+    private readonly maxTallies = MAX_TALLIES,
+  ) {
     this.forgetMs = Math.max(QUIET_MS, 2 * limits.maxDelaySeconds * 1000);
   }
 

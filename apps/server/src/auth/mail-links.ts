@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { ownUrlOf, type Config } from '../config.ts';
+
+import { type Config, ownUrlOf } from '../config.ts';
 
 /**
  * The base URL of links that leave by mail (password reset): ANTARES_PUBLIC_URL, else the URL `npm start`
@@ -7,7 +8,10 @@ import { ownUrlOf, type Config } from '../config.ts';
  * configuration requires ANTARES_PUBLIC_URL with SMTP). Never a request's Host or X-Forwarded-* headers,
  * which anyone can set: a link built from them would hand a victim's reset token to the sender's host.
  */
-export function mailLinkBase(config: Pick<Config, 'publicUrl' | 'ownUrl' | 'host' | 'port'>, listening: AddressInfo | string | null): string {
+export function mailLinkBase(
+  config: Pick<Config, 'publicUrl' | 'ownUrl' | 'host' | 'port'>,
+  listening: AddressInfo | string | null,
+): string {
   if (config.publicUrl) return config.publicUrl.replace(/\/$/, '');
   if (config.ownUrl) return config.ownUrl.replace(/\/$/, '');
   if (listening && typeof listening === 'object') return ownUrlListening(listening);

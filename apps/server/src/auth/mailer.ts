@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+
 import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+
 import type { Config } from '../config.ts';
 
 export interface Mail {
@@ -14,7 +16,10 @@ export interface Mail {
 export class Mailer {
   private readonly transport;
 
-  constructor(private readonly config: Config, private readonly log: FastifyBaseLogger) {
+  constructor(
+    private readonly config: Config,
+    private readonly log: FastifyBaseLogger,
+  ) {
     this.transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
   }
 

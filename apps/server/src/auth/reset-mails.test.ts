@@ -1,24 +1,39 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
+
 import { ResetMailQueue } from './reset-mails.ts';
 
 /** A logger that keeps what it is told. */
 function recordingLog() {
   const lines: string[] = [];
-  const log = { warn: (...args: unknown[]) => lines.push(`warn ${args.map(String).join(' ')}`), error: (...args: unknown[]) => lines.push(`error ${args.map((a) => (a as { err?: Error })?.err?.message ?? String(a)).join(' ')}`) };
+  const log = {
+    warn: (...args: unknown[]) => lines.push(`warn ${args.map(String).join(' ')}`),
+    error: (...args: unknown[]) => lines.push(`error ${args.map((a) => (a as { err?: Error })?.err?.message ?? String(a)).join(' ')}`),
+  };
   return { lines, log: log as unknown as FastifyBaseLogger };
 }
 
 describe('reset mail queue', () => {
-  it('runs jobs one at a time in order, none in the caller\'s turn; a failure is logged and the next runs', async () => {
+  it("runs jobs one at a time in order, none in the caller's turn; a failure is logged and the next runs", async () => {
     const { lines, log } = recordingLog();
     const queue = new ResetMailQueue(log, { perAccountPerHour: 3, maxPending: 10 });
     const ran: string[] = [];
     let release = () => {};
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    queue.enqueue(async () => { ran.push('a start'); await held; ran.push('a end'); });
-    queue.enqueue(async () => { ran.push('b'); throw new Error('SMTP refused'); });
-    queue.enqueue(async () => { ran.push('c'); });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    queue.enqueue(async () => {
+      ran.push('a start');
+      await held;
+      ran.push('a end');
+    });
+    queue.enqueue(async () => {
+      ran.push('b');
+      throw new Error('SMTP refused');
+    });
+    queue.enqueue(async () => {
+      ran.push('c');
+    });
     expect(ran).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
@@ -33,11 +48,19 @@ describe('reset mail queue', () => {
     const { lines, log } = recordingLog();
     const queue = new ResetMailQueue(log, { perAccountPerHour: 3, maxPending: 2 });
     let release = () => {};
-    const held = new Promise<void>((resolve) => { release = resolve; });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     let done = 0;
-    queue.enqueue(async () => { await held; done++; });
+    queue.enqueue(async () => {
+      await held;
+      done++;
+    });
     await new Promise((resolve) => setImmediate(resolve));
-    for (let i = 0; i < 3; i++) queue.enqueue(async () => { done++; });
+    for (let i = 0; i < 3; i++)
+      queue.enqueue(async () => {
+        done++;
+      });
     expect(lines.filter((line) => line.startsWith('warn'))).toHaveLength(1);
     release();
     await queue.idle();

@@ -20,7 +20,10 @@ export class ResetMailQueue {
   private running: Promise<void> | undefined;
   private readonly mailed = new Map<number, number[]>();
 
-  constructor(private readonly log: FastifyBaseLogger, private readonly limits: ResetMailLimits = { perAccountPerHour: 3, maxPending: 1000 }) {}
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly limits: ResetMailLimits = { perAccountPerHour: 3, maxPending: 1000 },
+  ) {}
 
   enqueue(job: () => Promise<void>): void {
     if (this.pending.length >= this.limits.maxPending) {
@@ -34,7 +37,9 @@ export class ResetMailQueue {
   /** Resolves once every queued job has run, or after `maxMs` (shutdown: a hung mail server must not hold it). */
   async idle(maxMs = 5000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const giveUp = new Promise<void>((resolve) => { timer = setTimeout(resolve, maxMs); });
+    const giveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxMs);
+    });
     const done = (async () => {
       while (this.running) await this.running;
     })();
@@ -47,7 +52,10 @@ export class ResetMailQueue {
     const recent = (this.mailed.get(userId) ?? []).filter((time) => now - time < HOUR_MS);
     if (recent.length >= this.limits.perAccountPerHour) {
       this.mailed.set(userId, recent);
-      this.log.warn({ user_id: userId }, `password-reset mail not sent: the account had its ${this.limits.perAccountPerHour} for this hour`);
+      this.log.warn(
+        { user_id: userId },
+        `password-reset mail not sent: the account had its ${this.limits.perAccountPerHour} for this hour`,
+      );
       return false;
     }
     recent.push(now);

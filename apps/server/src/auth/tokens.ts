@@ -1,7 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+
 import type { Config } from '../config.ts';
 
 export type TokenType = 'access' | 'refresh' | 'reset';
@@ -60,7 +62,11 @@ export class TokenService {
     return this.config.resetTokenMinutes * 60;
   }
 
-  async issue(type: TokenType, subject: TokenSubject, options: { fresh?: boolean; sid?: string } = {}): Promise<{ token: string; claims: TokenClaims }> {
+  async issue(
+    type: TokenType,
+    subject: TokenSubject,
+    options: { fresh?: boolean; sid?: string } = {},
+  ): Promise<{ token: string; claims: TokenClaims }> {
     const claims: TokenClaims = {
       sub: String(subject.user_id),
       jti: randomUUID(),
@@ -74,7 +80,10 @@ export class TokenService {
     const session = claims.sid ? { sid: claims.sid } : {};
     const token = await new SignJWT({ type: claims.type, csrf: claims.csrf, fresh: claims.fresh, pwd: claims.pwd, ...session })
       .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(claims.sub).setJti(claims.jti).setIssuedAt().setExpirationTime(claims.exp)
+      .setSubject(claims.sub)
+      .setJti(claims.jti)
+      .setIssuedAt()
+      .setExpirationTime(claims.exp)
       .sign(this.key);
     return { token, claims };
   }
@@ -86,8 +95,14 @@ export class TokenService {
         throw new TokenError('invalid');
       }
       return {
-        sub: payload.sub, jti: payload.jti, type, csrf: String(payload.csrf ?? ''),
-        fresh: payload.fresh === true, pwd: String(payload.pwd ?? ''), sid: typeof payload.sid === 'string' ? payload.sid : '', exp: payload.exp ?? 0,
+        sub: payload.sub,
+        jti: payload.jti,
+        type,
+        csrf: String(payload.csrf ?? ''),
+        fresh: payload.fresh === true,
+        pwd: String(payload.pwd ?? ''),
+        sid: typeof payload.sid === 'string' ? payload.sid : '',
+        exp: payload.exp ?? 0,
       };
     } catch (error) {
       if (error instanceof TokenError) throw error;

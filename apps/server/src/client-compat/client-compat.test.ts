@@ -3,9 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { SHARED_DATA } from '../testing/test-server.ts';
-import { startCompatServer, type CompatServer } from './compat-server.ts';
+import { type CompatServer, startCompatServer } from './compat-server.ts';
 
 // The published antares-client 1.13.0 (../shared/clients, unmodified) against a real server: the pytest
 // suite in python/ calls every client function that talks HTTP. Each pytest test is one test here, so
@@ -15,16 +17,23 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SUITE = path.join(HERE, 'python');
 const CLIENTS = path.resolve(SHARED_DATA, '../clients');
 export const CLIENT_PYTHONPATH = [path.join(CLIENTS, 'antares-client-1.13.0'), path.join(CLIENTS, 'marshmallow-jsonapi-0.24.0')];
-const APT = 'apt-get install -y python3-requests python3-marshmallow python3-astropy python3-pandas python3-astropy-healpix python3-pytest python3-avro';
+const APT =
+  'apt-get install -y python3-requests python3-marshmallow python3-astropy python3-pandas python3-astropy-healpix python3-pytest python3-avro';
 
 function missingPrerequisites(): string[] {
   const missing: string[] = [];
   if (!existsSync(SHARED_DATA)) missing.push(`the shared data (${SHARED_DATA})`);
   if (!CLIENT_PYTHONPATH.every((dir) => existsSync(dir))) missing.push(`the published client (${CLIENTS})`);
-  const probe = spawnSync('/usr/bin/python3', ['-c', 'import requests, marshmallow, astropy, pandas, astropy_healpix, typing_extensions, pytest, avro'], {
-    encoding: 'utf8', timeout: 60_000,
-  });
-  if (probe.status !== 0) missing.push(`Debian's Python packages (${(probe.stderr || probe.error?.message || '').trim().split('\n').pop()}): ${APT}`);
+  const probe = spawnSync(
+    '/usr/bin/python3',
+    ['-c', 'import requests, marshmallow, astropy, pandas, astropy_healpix, typing_extensions, pytest, avro'],
+    {
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
+  if (probe.status !== 0)
+    missing.push(`Debian's Python packages (${(probe.stderr || probe.error?.message || '').trim().split('\n').pop()}): ${APT}`);
   return missing;
 }
 
@@ -36,25 +45,41 @@ if (missing.length > 0) {
 }
 
 const pythonEnv = (extra: Record<string, string> = {}) => ({
-  ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: CLIENT_PYTHONPATH.join(path.delimiter), ...extra,
+  ...process.env,
+  PYTHONDONTWRITEBYTECODE: '1',
+  PYTHONPATH: CLIENT_PYTHONPATH.join(path.delimiter),
+  ...extra,
 });
 
 /** The pytest node ids, collected without a server (pytest imports the test files only). */
 function collect(): string[] {
   const run = spawnSync('/usr/bin/python3', ['-m', 'pytest', SUITE, '--collect-only', '-q', '-p', 'no:cacheprovider'], {
-    cwd: SUITE, encoding: 'utf8', timeout: 120_000, env: pythonEnv(),
+    cwd: SUITE,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: pythonEnv(),
   });
   const ids = run.stdout.split('\n').filter((line) => line.includes('::'));
   if (ids.length === 0) throw new Error(`pytest collected nothing:\n${run.stdout}\n${run.stderr}`);
   return ids;
 }
 
-interface Outcome { status: 'passed' | 'failed' | 'skipped'; message: string }
+interface Outcome {
+  status: 'passed' | 'failed' | 'skipped';
+  message: string;
+}
 
 /** Outcomes by node id (file::name, as --collect-only prints them) from pytest's JUnit XML. */
 function outcomes(xml: string): Map<string, Outcome> {
   const result = new Map<string, Outcome>();
-  const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#10;/g, '\n').replace(/&amp;/g, '&');
+  const unescape = (s: string) =>
+    s
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&#10;/g, '\n')
+      .replace(/&amp;/g, '&');
   for (const match of xml.matchAll(/<testcase ([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const attrs = Object.fromEntries([...match[1].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], unescape(m[2])]));
     const body = match[3] ?? '';
@@ -81,12 +106,20 @@ describe.skipIf(missing.length > 0)('the published antares-client against a real
     const junit = path.join(reports, 'junit.xml');
     // Asynchronously: the server answers from this same process while pytest runs.
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn('/usr/bin/python3', ['-m', 'pytest', SUITE, '-q', '-p', 'no:cacheprovider', '-o', 'junit_family=xunit1', `--junitxml=${junit}`], {
-        cwd: SUITE,
-        env: pythonEnv({ ANTARES_API_BASE_URL: `${compat!.server.url}/v1/`, ANTARES_COMPAT_FACTS: compat!.factsFile }),
+      const child = spawn(
+        '/usr/bin/python3',
+        ['-m', 'pytest', SUITE, '-q', '-p', 'no:cacheprovider', '-o', 'junit_family=xunit1', `--junitxml=${junit}`],
+        {
+          cwd: SUITE,
+          env: pythonEnv({ ANTARES_API_BASE_URL: `${compat!.server.url}/v1/`, ANTARES_COMPAT_FACTS: compat!.factsFile }),
+        },
+      );
+      child.stdout.on('data', (chunk) => {
+        log += chunk;
       });
-      child.stdout.on('data', (chunk) => { log += chunk; });
-      child.stderr.on('data', (chunk) => { log += chunk; });
+      child.stderr.on('data', (chunk) => {
+        log += chunk;
+      });
       child.on('close', resolve);
     });
     console.log(log.trim().split('\n').slice(-3).join('\n'));

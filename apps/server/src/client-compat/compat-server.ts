@@ -1,10 +1,23 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+
 import {
-  ensureShippedFilters, expandInputs, FilterSandboxPool, GwMatcher, importCatalog, ingestFiles, ingestNotice,
-  Level2Stage, missingSandboxPrerequisites, parseIgwnNotice, readCatalogRows, type CatalogColumns, type CatalogFormat,
+  type CatalogColumns,
+  type CatalogFormat,
+  ensureShippedFilters,
+  expandInputs,
+  FilterSandboxPool,
+  GwMatcher,
+  importCatalog,
+  ingestFiles,
+  ingestNotice,
+  Level2Stage,
+  missingSandboxPrerequisites,
+  parseIgwnNotice,
+  readCatalogRows,
 } from '@antares/pipeline';
+
 import { SHARED_DATA, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 // The server the published antares-client is tested against: real ZTF and Rubin packets, real catalogs,
@@ -19,8 +32,12 @@ const REAL_RUBIN = ['fink-broker/rubin_v9.0_fink_subset', 'fink-broker/rubin_v7.
 /** S240116o's 90% region covers 3,083 deg², so a few dozen demo objects fall inside it. */
 const GW_FOR_DEMO = 'fink-broker/gcn_alerts/S240116o_raw_event_extracted_from_fake_gw_gcn.json';
 /** MS260605l comes twice: its preliminary notice, then its retraction (two versions of one superevent). */
-const GW_NOTICES = [GW_FOR_DEMO, 'fink-mm/lvk/MS230518e_INITIAL_mock.json', 'skyportal/gw/igwn_gwalert_preliminary.json',
-  'skyportal/gw/igwn_gwalert_retraction.json'];
+const GW_NOTICES = [
+  GW_FOR_DEMO,
+  'fink-mm/lvk/MS230518e_INITIAL_mock.json',
+  'skyportal/gw/igwn_gwalert_preliminary.json',
+  'skyportal/gw/igwn_gwalert_retraction.json',
+];
 
 export interface CatalogFact {
   name: string;
@@ -55,8 +72,17 @@ export interface CompatServer {
 const CATALOGS: CatalogFact[] = [
   // Named extended objects: a match circle of half the major axis.
   {
-    name: 'openngc', file: 'catalogs/kstars-data/OpenNGC_v20210306_from_kstars.csv', format: 'csv',
-    columns: { raCol: 'ra_deg', decCol: 'dec_deg', idCol: 'catalog_identifier', nameCol: 'name', diameterCol: 'major_axis_arcmin', radiusUnit: 'arcmin' },
+    name: 'openngc',
+    file: 'catalogs/kstars-data/OpenNGC_v20210306_from_kstars.csv',
+    format: 'csv',
+    columns: {
+      raCol: 'ra_deg',
+      decCol: 'dec_deg',
+      idCol: 'catalog_identifier',
+      nameCol: 'name',
+      diameterCol: 'major_axis_arcmin',
+      radiusUnit: 'arcmin',
+    },
   },
   // Point sources with no name column (the built-in Hipparcos catalog is like this): object_name is absent.
   { name: 'hipparcos', file: 'catalogs/d3-celestial/stars.6.json', format: 'json', columns: { idCol: 'id' } },
@@ -83,7 +109,14 @@ export async function startCompatServer(): Promise<CompatServer> {
 
     const demoDir = path.join(work, 'demo');
     const { simulateSurvey } = await import('@antares/pipeline/simulate');
-    await simulateSurvey({ objects: 240, nights: 4, seed: 2026, outDir: demoDir, startMjd: demoStartMjd(), anchors: await anchors(server) });
+    await simulateSurvey({
+      objects: 240,
+      nights: 4,
+      seed: 2026,
+      outDir: demoDir,
+      startMjd: demoStartMjd(),
+      anchors: await anchors(server),
+    });
     await ingestFiles(repos, expandInputs([demoDir]), { gw: new GwMatcher(), level2 });
 
     const loci = await repos.loci.newestForFilters(1_000_000, 0);
@@ -104,7 +137,9 @@ export async function startCompatServer(): Promise<CompatServer> {
     const factsFile = path.join(work, 'facts.json');
     writeFileSync(factsFile, JSON.stringify(facts, null, 1));
     return {
-      server, facts, factsFile,
+      server,
+      facts,
+      factsFile,
       async close() {
         await pool?.close();
         await server.close();
@@ -137,8 +172,14 @@ async function anchors(server: TestServer) {
   const ngc = CATALOGS[0];
   const galaxies = readCatalogRows(path.join(SHARED_DATA, ngc.file), ngc.format)
     .map((row) => row.values)
-    .filter((v) => v.type_name === 'galaxy' && Number(v.major_axis_arcmin) >= 1 && Number(v.major_axis_arcmin) <= 6
-      && Number(v.dec_deg) > -25 && Number(v.dec_deg) < 85)
+    .filter(
+      (v) =>
+        v.type_name === 'galaxy' &&
+        Number(v.major_axis_arcmin) >= 1 &&
+        Number(v.major_axis_arcmin) <= 6 &&
+        Number(v.dec_deg) > -25 &&
+        Number(v.dec_deg) < 85,
+    )
     .slice(0, 40)
     .map((v) => ({ ra: Number(v.ra_deg), dec: Number(v.dec_deg), radiusDeg: Number(v.major_axis_arcmin) / 120 }));
   const stars = await server.repos.catalogs.someObjects('hipparcos', 40);

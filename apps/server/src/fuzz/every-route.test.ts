@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { FuzzServer } from './fuzz-server.ts';
 import { answerProblem, sendRaw } from './raw-http.ts';
-import { routeRequests, SELF, type FuzzRequest } from './route-requests.ts';
+import { type FuzzRequest, routeRequests, SELF } from './route-requests.ts';
 
 // Property-based fuzzing of every route the server registers (hardening, issue 16): random path
 // parameters, query strings, headers and bodies, full of NUL characters, lone surrogates, prototype
@@ -25,7 +26,11 @@ afterAll(async () => fuzz?.close());
 
 async function send(request: FuzzRequest) {
   const self = request.caller === 'anonymous' ? '0' : String(await fuzz.userIdOf(request.caller));
-  return fuzz.send(request.caller, { method: request.method, path: request.path.replaceAll(SELF, self), headers: request.headers, body: request.body }, { csrf: request.csrf });
+  return fuzz.send(
+    request.caller,
+    { method: request.method, path: request.path.replaceAll(SELF, self), headers: request.headers, body: request.body },
+    { csrf: request.csrf },
+  );
 }
 
 describe('every route under hostile input', () => {
@@ -57,7 +62,14 @@ describe('every route under hostile input', () => {
     );
     // ANTARES_FUZZ_REPORT=1: the answers each route gave, to see how deep the random requests reach.
     if (process.env.ANTARES_FUZZ_REPORT) {
-      for (const [route, counts] of [...byRoute].sort()) console.log(route.padEnd(60), [...counts].sort().map(([s, n]) => `${s}:${n}`).join(' '));
+      for (const [route, counts] of [...byRoute].sort())
+        console.log(
+          route.padEnd(60),
+          [...counts]
+            .sort()
+            .map(([s, n]) => `${s}:${n}`)
+            .join(' '),
+        );
     }
     // Every route was tried (the runs are spread over them), most of them many times.
     expect(fuzz.routes.filter((route) => !seen.has(route))).toEqual([]);

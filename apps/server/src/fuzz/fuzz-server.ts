@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import type { FilterTestReport } from '@antares/contract';
+
 import { hashPassword } from '../auth/passwords.ts';
 import { HttpSession } from '../testing/http-session.ts';
 import { SHARED_DATA, startTestServer, type TestServer } from '../testing/test-server.ts';
-import { closeRawConnections, sendRaw, type RawAnswer, type RawRequest } from './raw-http.ts';
+import { closeRawConnections, type RawAnswer, type RawRequest, sendRaw } from './raw-http.ts';
 
 /**
  * A real server with real alerts and one record of every kind (filter, version, watch list, annotation,
@@ -17,9 +19,14 @@ export type Caller = 'anonymous' | 'user' | 'admin';
 const PASSWORD = 'Galaxy2026';
 // Filter code is never run here: the sandbox stub accepts it and reports an empty dry run.
 const EMPTY_DRY_RUN: FilterTestReport = {
-  loaded: true, load_error: null, outputs: { tags: [], locus_properties: [], alert_properties: [], class_name: null, filter_classes: [] }, stdout: '', loci: [],
+  loaded: true,
+  load_error: null,
+  outputs: { tags: [], locus_properties: [], alert_properties: [], class_name: null, filter_classes: [] },
+  stdout: '',
+  loci: [],
   stopped_early: null,
-  timing: { p50_ms: null, p90_ms: null, p99_ms: null }, counts: { loci: 0, ok: 0, skipped: 0, error: 0, tagged: 0 },
+  timing: { p50_ms: null, p90_ms: null, p99_ms: null },
+  counts: { loci: 0, ok: 0, skipped: 0, error: 0, tagged: 0 },
 };
 
 interface SignedIn {
@@ -72,7 +79,11 @@ export class FuzzServer {
     }
     const answer = await sendRaw(this.url, { ...request, headers });
     if (signedIn && caller !== 'anonymous' && /^\/v1\/(auth|users)\b/.test(request.path) && request.method !== 'GET') {
-      const check = await sendRaw(this.url, { method: 'GET', path: '/v1/auth/check', headers: { cookie: [...signedIn.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+      const check = await sendRaw(this.url, {
+        method: 'GET',
+        path: '/v1/auth/check',
+        headers: { cookie: [...signedIn.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      });
       if (check.status !== 200) delete this.current[caller];
     }
     return answer;
@@ -98,13 +109,26 @@ export class FuzzServer {
     if (existing) return existing;
     const n = ++this.accounts;
     const username = `fuzz-${caller}-${n}`;
-    const user = await this.server.repos.users.create({ username, email: `${username}@example.org`, name: username, password_hash: this.passwordHash, admin: caller === 'admin' });
+    const user = await this.server.repos.users.create({
+      username,
+      email: `${username}@example.org`,
+      name: username,
+      password_hash: this.passwordHash,
+      admin: caller === 'admin',
+    });
     const login = await sendRaw(this.url, {
-      method: 'POST', path: '/v1/auth/login?type=cookie', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password: PASSWORD }), from: `127.0.${Math.floor(n / 250)}.${2 + (n % 250)}`,
+      method: 'POST',
+      path: '/v1/auth/login?type=cookie',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password: PASSWORD }),
+      from: `127.0.${Math.floor(n / 250)}.${2 + (n % 250)}`,
     });
     if (login.status !== 200) throw new Error(`login of ${username} answered ${login.status}: ${login.text}`);
-    const cookies = new Map((login.setCookies ?? []).map((header) => header.split(';')[0]).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]));
+    const cookies = new Map(
+      (login.setCookies ?? [])
+        .map((header) => header.split(';')[0])
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]),
+    );
     const signedIn = { cookies, userId: user!.user_id };
     this.current[caller] = signedIn;
     return signedIn;
@@ -123,7 +147,9 @@ export class FuzzServer {
       const alerts = (await anonymous.get(`/v1/loci/${locus.id}/alerts`)).body.data as Array<{ id: string }>;
       this.add('alertId', ...alerts.slice(0, 2).map((a) => a.id));
       for (const alert of alerts.slice(0, 2)) {
-        const thumbnails = (await anonymous.get(`/v1/alerts/${encodeURIComponent(alert.id)}/thumbnails`)).body.data as Array<{ id: string }>;
+        const thumbnails = (await anonymous.get(`/v1/alerts/${encodeURIComponent(alert.id)}/thumbnails`)).body.data as Array<{
+          id: string;
+        }>;
         this.add('filename', ...thumbnails.slice(0, 1).map((t) => t.id));
       }
     }
@@ -131,29 +157,63 @@ export class FuzzServer {
     this.add('file', 'science.fits', 'template.fits', 'difference.fits');
     const created = async (session: HttpSession, url: string, body: unknown) => {
       const answer = await session.post(url, body);
-      if (answer.status !== 201 && answer.status !== 200) throw new Error(`${url} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      if (answer.status !== 201 && answer.status !== 200)
+        throw new Error(`${url} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       return String(answer.body.data.id);
     };
-    const filterId = await created(user.session, `/v1/users/${userId}/filters`, { data: { type: 'filter', attributes: { name: 'Fuzz finder', description: 'Finds things' } } });
+    const filterId = await created(user.session, `/v1/users/${userId}/filters`, {
+      data: { type: 'filter', attributes: { name: 'Fuzz finder', description: 'Finds things' } },
+    });
     this.add('filterId', filterId);
-    this.add('versionId', await created(user.session, `/v1/filters/${filterId}/versions`, { data: { type: 'filter_version', attributes: { code: 'x = 1', comment: 'first' } } }));
-    this.add('id', await created(user.session, `/v1/users/${userId}/watch_lists`, {
-      data: { type: 'watch_list', attributes: { name: 'Fuzz list', description: 'Around a source', objects: [{ right_ascension: 10, declination: 20, radius: 0.001 }] } },
-    }));
-    this.add('annotationId', await created(user.session, `/v1/users/${userId}/locus_annotations`, {
-      data: { type: 'locus_annotation', attributes: { comment: 'note' }, relationships: { locus: { data: { type: 'locus', id: loci[0].id } } } },
-    }));
-    this.add('id', await created(admin.session, '/v1/announcements', { data: { type: 'announcement', attributes: { message: 'Hi', variant: 'info' } } }));
+    this.add(
+      'versionId',
+      await created(user.session, `/v1/filters/${filterId}/versions`, {
+        data: { type: 'filter_version', attributes: { code: 'x = 1', comment: 'first' } },
+      }),
+    );
+    this.add(
+      'id',
+      await created(user.session, `/v1/users/${userId}/watch_lists`, {
+        data: {
+          type: 'watch_list',
+          attributes: {
+            name: 'Fuzz list',
+            description: 'Around a source',
+            objects: [{ right_ascension: 10, declination: 20, radius: 0.001 }],
+          },
+        },
+      }),
+    );
+    this.add(
+      'annotationId',
+      await created(user.session, `/v1/users/${userId}/locus_annotations`, {
+        data: {
+          type: 'locus_annotation',
+          attributes: { comment: 'note' },
+          relationships: { locus: { data: { type: 'locus', id: loci[0].id } } },
+        },
+      }),
+    );
+    this.add(
+      'id',
+      await created(admin.session, '/v1/announcements', { data: { type: 'announcement', attributes: { message: 'Hi', variant: 'info' } } }),
+    );
     const notice = JSON.parse(readFileSync(path.join(SHARED_DATA, 'skyportal/gw/igwn_gwalert_preliminary.json'), 'utf8'));
     await created(admin.session, '/v1/grav_wave_notices', notice);
     this.add('gracedbId', String(notice.superevent_id));
     this.add('noticeDatetime', String(notice.time_created ?? '2024-01-01T00:00:00Z'));
     const upload = await admin.session.request('POST', '/v1/alert_uploads', {
-      raw: readFileSync(path.join(SHARED_DATA, 'ztf-avro-alert/samples/1661382530015060001_v3.5_ZTF18aaxjdyr.avro')), headers: { 'content-type': 'application/avro' },
+      raw: readFileSync(path.join(SHARED_DATA, 'ztf-avro-alert/samples/1661382530015060001_v3.5_ZTF18aaxjdyr.avro')),
+      headers: { 'content-type': 'application/avro' },
     });
     this.add('uploadId', String(upload.body?.data?.id ?? ''));
     // An enabled filter with a tag: the tag, its output stream (messages, events) and the runner entry.
-    const version = await this.server.repos.filters.createVersion({ filter_id: Number(filterId), code: '#', comment: 'v1', declared_outputs: { tags: ['fuzz_tag'] } });
+    const version = await this.server.repos.filters.createVersion({
+      filter_id: Number(filterId),
+      code: '#',
+      comment: 'v1',
+      declared_outputs: { tags: ['fuzz_tag'] },
+    });
     await this.server.repos.filters.transition(Number(filterId), version.filter_version_id, 'ENABLED', null);
     this.add('name', 'num_mag_values', 'ztf_object_id', 'Fuzz finder', 'fuzz_tag');
     this.add('ra', '10', '359.5', '0');
@@ -161,7 +221,13 @@ export class FuzzServer {
   }
 
   private async ownerSession(username: string, admin: boolean): Promise<{ session: HttpSession; userId: number }> {
-    const user = await this.server.repos.users.create({ username, email: `${username}@example.org`, name: username, password_hash: this.passwordHash, admin });
+    const user = await this.server.repos.users.create({
+      username,
+      email: `${username}@example.org`,
+      name: username,
+      password_hash: this.passwordHash,
+      admin,
+    });
     const session = new HttpSession(this.url);
     const login = await session.post('/v1/auth/login?type=cookie', { username, password: PASSWORD });
     if (login.status !== 200) throw new Error(`login of ${username} answered ${login.status}`);

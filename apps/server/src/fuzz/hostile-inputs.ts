@@ -8,23 +8,85 @@ import fc from 'fast-check';
  */
 
 /** Names every plain JavaScript object inherits: a lookup table indexed by one must not find anything. */
-export const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'prototype', 'isPrototypeOf', '__defineGetter__'];
+export const PROTOTYPE_NAMES = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'prototype',
+  'isPrototypeOf',
+  '__defineGetter__',
+];
 
 /** Texts that broke, or could break, a handler or the database behind it. */
 const HOSTILE_TEXTS = [
-  '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\ud83d', '\udc00\ud800', ...PROTOTYPE_NAMES, ...PROTOTYPE_NAMES.map((name) => `-${name}`),
-  'properties.__proto__', 'properties.constructor', 'properties.toString.x', '9223372036854775808', '-9223372036854775809',
-  '2147483648', '1e308', '-1e308', '1e-400', 'NaN', 'Infinity', '-0', '0x10', '1_000', '', ' ', '-', ',', '*', '?', '%', '..',
-  '../../etc/passwd', '\\', "'; DROP TABLE locus; --", '" OR 1=1 --', '{"a":', '[]', '{}', 'null', 'true', '\u202e', '\ufeff',
-  '\u{1d518}\u{1d52b}', 'é', '\r\n', '\t', 'not-a-date', '0001-01-01T00:00:00Z', '99999-01-01',
-  '-271821-04-20T00:00:00Z', '+275760-09-13T00:00:00Z', '0000-01-01', '2024-02-30', 'ZTF18aaxjdyr', 'ANT2020aaaaa',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff',
+  '\ud83d',
+  '\udc00\ud800',
+  ...PROTOTYPE_NAMES,
+  ...PROTOTYPE_NAMES.map((name) => `-${name}`),
+  'properties.__proto__',
+  'properties.constructor',
+  'properties.toString.x',
+  '9223372036854775808',
+  '-9223372036854775809',
+  '2147483648',
+  '1e308',
+  '-1e308',
+  '1e-400',
+  'NaN',
+  'Infinity',
+  '-0',
+  '0x10',
+  '1_000',
+  '',
+  ' ',
+  '-',
+  ',',
+  '*',
+  '?',
+  '%',
+  '..',
+  '../../etc/passwd',
+  '\\',
+  "'; DROP TABLE locus; --",
+  '" OR 1=1 --',
+  '{"a":',
+  '[]',
+  '{}',
+  'null',
+  'true',
+  '\u202e',
+  '\ufeff',
+  '\u{1d518}\u{1d52b}',
+  'é',
+  '\r\n',
+  '\t',
+  'not-a-date',
+  '0001-01-01T00:00:00Z',
+  '99999-01-01',
+  '-271821-04-20T00:00:00Z',
+  '+275760-09-13T00:00:00Z',
+  '0000-01-01',
+  '2024-02-30',
+  'ZTF18aaxjdyr',
+  'ANT2020aaaaa',
 ];
 
 /** Text for any slot: hostile texts, random Unicode (surrogates included), numbers as text, long text. */
 export const hostileText: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_TEXTS) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 4 }), fc.integer({ min: 0xd800, max: 0xdfff })).map(([s, unit]) => s + String.fromCharCode(unit)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.string({ maxLength: 4 }), fc.integer({ min: 0xd800, max: 0xdfff }))
+      .map(([s, unit]) => s + String.fromCharCode(unit)),
+  },
   { weight: 2, arbitrary: numberText() },
   { weight: 1, arbitrary: fc.constantFrom(2000, 70_000).map((n) => 'x'.repeat(n)) },
 );
@@ -41,7 +103,23 @@ export function numberText(): fc.Arbitrary<string> {
 
 /** Numbers for JSON bodies: the extremes of every column type, and ordinary ones. */
 export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
-  fc.constantFrom(1e308, -1e308, Number.MAX_VALUE, Number.MIN_VALUE, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 + 2, 9223372036854775808, 0.5, -0, 0, 1, -1, 360.1, 91),
+  fc.constantFrom(
+    1e308,
+    -1e308,
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    2 ** 53 + 2,
+    9223372036854775808,
+    0.5,
+    -0,
+    0,
+    1,
+    -1,
+    360.1,
+    91,
+  ),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.integer(),
 );
@@ -65,58 +143,126 @@ export function hostileJson(keys: string[] = [], maxDepth = 3): fc.Arbitrary<unk
 
 /** Fields of the locus document a search names, real and hostile. */
 const LOCUS_FIELDS = [
-  'locus_id', 'id', 'ra', 'dec', 'htm16', 'tags', 'catalogs', 'grav_wave_events', 'watch_list_ids', 'watch_object_ids',
-  'properties.ztf_object_id', 'properties.num_mag_values', 'properties.newest_alert_observation_time',
-  'properties.oldest_alert_observation_time', 'properties.survey.lsst.dia_object_id', 'properties.brightest_alert_magnitude',
+  'locus_id',
+  'id',
+  'ra',
+  'dec',
+  'htm16',
+  'tags',
+  'catalogs',
+  'grav_wave_events',
+  'watch_list_ids',
+  'watch_object_ids',
+  'properties.ztf_object_id',
+  'properties.num_mag_values',
+  'properties.newest_alert_observation_time',
+  'properties.oldest_alert_observation_time',
+  'properties.survey.lsst.dia_object_id',
+  'properties.brightest_alert_magnitude',
 ];
 const searchField = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...LOCUS_FIELDS) }, { weight: 1, arbitrary: hostileText });
 const scalar = fc.oneof(hostileText, hostileNumber, fc.boolean(), fc.constant(null));
 
 /** A search document of the Elasticsearch subset (wire format section 4), with hostile fields and values. */
-export const searchDocument: fc.Arbitrary<unknown> = fc.letrec<{ clause: unknown }>((tie) => ({
-  clause: fc.oneof(
-    { depthSize: 'small', maxDepth: 3 },
-    fc.record({ term: fc.dictionary(searchField, fc.oneof(scalar, fc.record({ value: scalar })), { minKeys: 1, maxKeys: 1 }) }),
-    fc.record({ match: fc.dictionary(searchField, scalar, { minKeys: 1, maxKeys: 1 }) }),
-    fc.record({ terms: fc.dictionary(searchField, fc.array(scalar, { maxLength: 3 }), { minKeys: 1, maxKeys: 1 }) }),
-    fc.record({ range: fc.dictionary(searchField, fc.dictionary(fc.constantFrom('gt', 'gte', 'lt', 'lte', 'format', ...PROTOTYPE_NAMES), scalar, { maxKeys: 2 }), { minKeys: 1, maxKeys: 1 }) }),
-    fc.record({ wildcard: fc.dictionary(searchField, fc.oneof(scalar, fc.record({ value: scalar, case_insensitive: fc.boolean() })), { minKeys: 1, maxKeys: 1 }) }),
-    fc.record({ exists: fc.record({ field: fc.oneof(searchField, scalar) }) }),
-    fc.record({ query_string: fc.record({ query: fc.oneof(hostileText, scalar), fields: fc.array(searchField, { maxLength: 2 }) }, { requiredKeys: ['query'] }) }),
-    fc.record({ sky_distance: fc.record({ distance: fc.oneof(fc.constantFrom('1 degree', '10 arcsec', '181 degrees', '0 degree', '1e308 degree'), hostileText), htm16: fc.record({ center: fc.oneof(fc.constantFrom('10 20', '359.9 -89.9', '1e308 0'), hostileText) }) }) }),
-    fc.record({
-      bool: fc.record({
-        filter: fc.array(tie('clause'), { maxLength: 2 }), must: tie('clause'), should: fc.array(tie('clause'), { maxLength: 3 }),
-        must_not: fc.array(tie('clause'), { maxLength: 2 }), minimum_should_match: fc.oneof(hostileNumber, hostileText),
-      }, { requiredKeys: [] }),
-    }),
-    fc.record({ function_score: fc.record({ random_score: fc.constant({}), query: tie('clause') }, { requiredKeys: [] }) }),
-    fc.constantFrom({ match_all: {} }, { match_none: {} }),
-    hostileJson(['query', 'bool', 'term', 'range'], 2),
-  ),
-})).clause.map((query) => ({ query }));
+export const searchDocument: fc.Arbitrary<unknown> = fc
+  .letrec<{ clause: unknown }>((tie) => ({
+    clause: fc.oneof(
+      { depthSize: 'small', maxDepth: 3 },
+      fc.record({ term: fc.dictionary(searchField, fc.oneof(scalar, fc.record({ value: scalar })), { minKeys: 1, maxKeys: 1 }) }),
+      fc.record({ match: fc.dictionary(searchField, scalar, { minKeys: 1, maxKeys: 1 }) }),
+      fc.record({ terms: fc.dictionary(searchField, fc.array(scalar, { maxLength: 3 }), { minKeys: 1, maxKeys: 1 }) }),
+      fc.record({
+        range: fc.dictionary(
+          searchField,
+          fc.dictionary(fc.constantFrom('gt', 'gte', 'lt', 'lte', 'format', ...PROTOTYPE_NAMES), scalar, { maxKeys: 2 }),
+          { minKeys: 1, maxKeys: 1 },
+        ),
+      }),
+      fc.record({
+        wildcard: fc.dictionary(searchField, fc.oneof(scalar, fc.record({ value: scalar, case_insensitive: fc.boolean() })), {
+          minKeys: 1,
+          maxKeys: 1,
+        }),
+      }),
+      fc.record({ exists: fc.record({ field: fc.oneof(searchField, scalar) }) }),
+      fc.record({
+        query_string: fc.record(
+          { query: fc.oneof(hostileText, scalar), fields: fc.array(searchField, { maxLength: 2 }) },
+          { requiredKeys: ['query'] },
+        ),
+      }),
+      fc.record({
+        sky_distance: fc.record({
+          distance: fc.oneof(fc.constantFrom('1 degree', '10 arcsec', '181 degrees', '0 degree', '1e308 degree'), hostileText),
+          htm16: fc.record({ center: fc.oneof(fc.constantFrom('10 20', '359.9 -89.9', '1e308 0'), hostileText) }),
+        }),
+      }),
+      fc.record({
+        bool: fc.record(
+          {
+            filter: fc.array(tie('clause'), { maxLength: 2 }),
+            must: tie('clause'),
+            should: fc.array(tie('clause'), { maxLength: 3 }),
+            must_not: fc.array(tie('clause'), { maxLength: 2 }),
+            minimum_should_match: fc.oneof(hostileNumber, hostileText),
+          },
+          { requiredKeys: [] },
+        ),
+      }),
+      fc.record({ function_score: fc.record({ random_score: fc.constant({}), query: tie('clause') }, { requiredKeys: [] }) }),
+      fc.constantFrom({ match_all: {} }, { match_none: {} }),
+      hostileJson(['query', 'bool', 'term', 'range'], 2),
+    ),
+  }))
+  .clause.map((query) => ({ query }));
 
 /** The `filter` parameter of list routes: `[{field, op, value}]` with hostile parts. */
 export const listFilter: fc.Arbitrary<unknown> = fc.array(
-  fc.record({
-    field: fc.oneof(fc.constantFrom('id', 'message', 'variant', 'active', 'created_at'), hostileText, hostileNumber),
-    op: fc.oneof(fc.constantFrom('eq', 'ne', 'lt', 'le', 'gt', 'ge', 'in'), hostileText),
-    value: fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), hostileJson([], 1)),
-  }, { requiredKeys: [] }),
+  fc.record(
+    {
+      field: fc.oneof(fc.constantFrom('id', 'message', 'variant', 'active', 'created_at'), hostileText, hostileNumber),
+      op: fc.oneof(fc.constantFrom('eq', 'ne', 'lt', 'le', 'gt', 'ge', 'in'), hostileText),
+      value: fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), hostileJson([], 1)),
+    },
+    { requiredKeys: [] },
+  ),
   { maxLength: 3 },
 );
 
 /** `sort` values: comma-separated fields, some descending, real and hostile. */
 export function sortText(fields: string[]): fc.Arbitrary<string> {
-  const one = fc.tuple(fc.boolean(), fc.oneof(fc.constantFrom(...fields, ...LOCUS_FIELDS, 'created_at', 'name', 'id'), hostileText))
+  const one = fc
+    .tuple(fc.boolean(), fc.oneof(fc.constantFrom(...fields, ...LOCUS_FIELDS, 'created_at', 'name', 'id'), hostileText))
     .map(([descending, field]) => `${descending ? '-' : ''}${field}`);
   return fc.array(one, { minLength: 1, maxLength: 3 }).map((parts) => parts.join(','));
 }
 
 /** Header values the HTTP client can send (no control characters), some of them long. */
 export const headerText: fc.Arbitrary<string> = fc.oneof(
-  { weight: 4, arbitrary: fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 40 }) },
-  { weight: 4, arbitrary: fc.constantFrom(...PROTOTYPE_NAMES, 'Bearer ', 'Bearer x.y.z', 'Basic Zm9vOmJhcg==', 'application/json', '*/*', '0', '-1', '99999999999999999999') },
+  {
+    weight: 4,
+    arbitrary: fc.string({
+      unit: fc
+        .integer({ min: 0x20, max: 0xff })
+        .filter((c) => c !== 0x7f)
+        .map((c) => String.fromCharCode(c)),
+      maxLength: 40,
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      ...PROTOTYPE_NAMES,
+      'Bearer ',
+      'Bearer x.y.z',
+      'Basic Zm9vOmJhcg==',
+      'application/json',
+      '*/*',
+      '0',
+      '-1',
+      '99999999999999999999',
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(4000, 20_000).map((n) => 'h'.repeat(n)) },
 );
 
@@ -135,7 +281,9 @@ export function percentEncode(text: string): string {
       i++;
     }
     const char = String.fromCodePoint(codePoint);
-    out += /^[A-Za-z0-9\-._~]$/.test(char) ? char : [...utf8Bytes(codePoint)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    out += /^[A-Za-z0-9\-._~]$/.test(char)
+      ? char
+      : [...utf8Bytes(codePoint)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
   }
   return out;
 }
@@ -149,5 +297,20 @@ function utf8Bytes(codePoint: number): number[] {
 
 /** Fragments already in URL form that no encoder produces: broken escapes, encoded NUL and separators. */
 export const rawUrlFragment: fc.Arbitrary<string> = fc.constantFrom(
-  '%ff', '%', '%z', '%zz', '%c3%28', '%ED%A0%80', '%00', '%2e%2e', '%2F', '%25', '%E0%80%80', '%C0%AF', ';', '..', '%20', '+',
+  '%ff',
+  '%',
+  '%z',
+  '%zz',
+  '%c3%28',
+  '%ED%A0%80',
+  '%00',
+  '%2e%2e',
+  '%2F',
+  '%25',
+  '%E0%80%80',
+  '%C0%AF',
+  ';',
+  '..',
+  '%20',
+  '+',
 );

@@ -69,7 +69,12 @@ export function sendBytes(baseUrl: string, bytes: string | Uint8Array, timeoutMs
     socket.on('close', () => {
       const answer = parseAnswer(Buffer.concat(chunks).toString('latin1'));
       if (answer) resolve(answer);
-      else reject(new Error(`connection closed without a complete answer: ${JSON.stringify(Buffer.concat(chunks).toString('latin1').slice(0, 200))}`));
+      else
+        reject(
+          new Error(
+            `connection closed without a complete answer: ${JSON.stringify(Buffer.concat(chunks).toString('latin1').slice(0, 200))}`,
+          ),
+        );
     });
     socket.write(bytes);
   });
@@ -79,11 +84,17 @@ function parseAnswer(raw: string): RawAnswer | undefined {
   const end = raw.indexOf('\r\n\r\n');
   if (end < 0) return undefined;
   const [statusLine, ...headerLines] = raw.slice(0, end).split('\r\n');
-  const headers = new Map(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = new Map(
+    headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   const length = Number(headers.get('content-length') ?? Number.NaN);
   const body = Buffer.from(raw.slice(end + 4), 'latin1');
   if (!Number.isFinite(length) || body.length < length) return undefined;
-  return { status: Number(statusLine.split(' ')[1]), contentType: headers.get('content-type') ?? '', text: body.subarray(0, length).toString('utf8') };
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    contentType: headers.get('content-type') ?? '',
+    text: body.subarray(0, length).toString('utf8'),
+  };
 }
 
 /**
@@ -93,7 +104,8 @@ function parseAnswer(raw: string): RawAnswer | undefined {
 export function answerProblem(answer: RawAnswer, method = 'GET'): string | undefined {
   if (answer.status >= 500) return `answered ${answer.status}: ${answer.text.slice(0, 300)}`;
   if (answer.status < 400 || method === 'HEAD') return undefined;
-  if (!/json/.test(answer.contentType)) return `error ${answer.status} is ${answer.contentType || 'untyped'}, not JSON: ${answer.text.slice(0, 200)}`;
+  if (!/json/.test(answer.contentType))
+    return `error ${answer.status} is ${answer.contentType || 'untyped'}, not JSON: ${answer.text.slice(0, 200)}`;
   let document: { errors?: Array<{ status?: unknown; title?: unknown; detail?: unknown }> };
   try {
     document = JSON.parse(answer.text);
@@ -101,9 +113,15 @@ export function answerProblem(answer: RawAnswer, method = 'GET'): string | undef
     return `error ${answer.status} body is not JSON: ${answer.text.slice(0, 200)}`;
   }
   const errors = document?.errors;
-  if (!Array.isArray(errors) || errors.length === 0) return `error ${answer.status} is not a JSON:API error document: ${answer.text.slice(0, 200)}`;
+  if (!Array.isArray(errors) || errors.length === 0)
+    return `error ${answer.status} is not a JSON:API error document: ${answer.text.slice(0, 200)}`;
   for (const error of errors) {
-    if (error?.status !== String(answer.status) || typeof error.title !== 'string' || typeof error.detail !== 'string' || error.detail === '') {
+    if (
+      error?.status !== String(answer.status) ||
+      typeof error.title !== 'string' ||
+      typeof error.detail !== 'string' ||
+      error.detail === ''
+    ) {
       return `error ${answer.status} has an error object without the matching status, a title and a detail: ${answer.text.slice(0, 200)}`;
     }
   }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FuzzServer, type Caller } from './fuzz-server.ts';
+
+import { type Caller, FuzzServer } from './fuzz-server.ts';
 import { PROTOTYPE_NAMES } from './hostile-inputs.ts';
-import { answerProblem, sendBytes, sendRaw, type RawAnswer } from './raw-http.ts';
+import { answerProblem, type RawAnswer, sendBytes, sendRaw } from './raw-http.ts';
 
 // The inputs that once answered 500 or a non-JSON:API error (issue 16), and their neighbours, each with
 // the answer it must get now: one row per input, so a regression names itself.
@@ -34,55 +35,157 @@ const CASES: Case[] = [
   { name: 'NUL stream name', path: '/v1/streams/%00/messages', status: 400, detail: NUL },
   { name: 'NUL in a search term', path: `/v1/loci?${search({ term: { tags: '\u0000' } })}`, status: 400, detail: NUL },
   { name: 'NUL in a search field name', path: `/v1/loci?${search({ term: { 'properties.a\u0000': 1 } })}`, status: 400, detail: NUL },
-  { name: 'NUL username at login', method: 'POST', path: '/v1/auth/login', json: { username: '\u0000', password: 'x' }, status: 400, detail: NUL },
+  {
+    name: 'NUL username at login',
+    method: 'POST',
+    path: '/v1/auth/login',
+    json: { username: '\u0000', password: 'x' },
+    status: 400,
+    detail: NUL,
+  },
   { name: 'NUL username at forgot', method: 'POST', path: '/v1/auth/forgot', json: { username: '\u0000' }, status: 400, detail: NUL },
   {
-    name: 'NUL watch list name', caller: 'user', method: 'POST', path: '/v1/users/@self/watch_lists', status: 400, detail: NUL,
-    json: { data: { type: 'watch_list', attributes: { name: '\u0000', description: 'd', objects: [{ right_ascension: 1, declination: 1, radius: 0.001 }] } } },
+    name: 'NUL watch list name',
+    caller: 'user',
+    method: 'POST',
+    path: '/v1/users/@self/watch_lists',
+    status: 400,
+    detail: NUL,
+    json: {
+      data: {
+        type: 'watch_list',
+        attributes: { name: '\u0000', description: 'd', objects: [{ right_ascension: 1, declination: 1, radius: 0.001 }] },
+      },
+    },
   },
   {
-    name: 'NUL annotation locus id', caller: 'user', method: 'POST', path: '/v1/users/@self/locus_annotations', status: 400, detail: NUL,
-    json: { data: { type: 'locus_annotation', attributes: { comment: 'note' }, relationships: { locus: { data: { type: 'locus', id: '\u0000' } } } } },
+    name: 'NUL annotation locus id',
+    caller: 'user',
+    method: 'POST',
+    path: '/v1/users/@self/locus_annotations',
+    status: 400,
+    detail: NUL,
+    json: {
+      data: {
+        type: 'locus_annotation',
+        attributes: { comment: 'note' },
+        relationships: { locus: { data: { type: 'locus', id: '\u0000' } } },
+      },
+    },
   },
   { name: 'NUL in a query parameter', path: '/v1/tags?sort=%00', status: 400, detail: NUL },
   { name: 'NUL in a cookie', path: '/v1/auth/check', headers: { cookie: 'access_token_cookie=%00' }, status: 400, detail: NUL },
   { name: 'NUL in a member name', method: 'POST', path: '/v1/auth/forgot', json: { 'user\u0000name': 'a' }, status: 400, detail: NUL },
   // Lone surrogates: not Unicode text.
-  { name: 'lone surrogate in a body', method: 'POST', path: '/v1/auth/forgot', json: { username: 'a\ud800' }, status: 400, detail: SURROGATE },
+  {
+    name: 'lone surrogate in a body',
+    method: 'POST',
+    path: '/v1/auth/forgot',
+    json: { username: 'a\ud800' },
+    status: 400,
+    detail: SURROGATE,
+  },
   // JSON.stringify writes a lone surrogate as the escape \udfff: the server meets it only once it parses the search.
   { name: 'lone surrogate in a search', path: `/v1/loci?${search({ term: { locus_id: '\udfff' } })}`, status: 400, detail: SURROGATE },
   { name: 'lone surrogate in a path (WTF-8)', path: '/v1/loci/%ED%A0%80', status: 400 },
   // Built-in JavaScript property names as fields.
-  ...PROTOTYPE_NAMES.map((name): Case => ({ name: `sort=${name} on /v1/tags`, path: `/v1/tags?sort=${name}`, status: 400, detail: /sort field/ })),
-  { name: 'filter on __proto__', path: `/v1/announcements?${filter([{ field: '__proto__', op: 'eq', value: 1 }])}`, status: 400, detail: /Cannot filter on "__proto__"/ },
-  { name: 'filter on constructor', path: `/v1/announcements?${filter([{ field: 'constructor', op: 'eq', value: 1 }])}`, status: 400, detail: /Cannot filter/ },
-  { name: 'filter op toString', path: `/v1/announcements?${filter([{ field: 'id', op: 'toString', value: 1 }])}`, status: 400, detail: /Unknown filter op/ },
+  ...PROTOTYPE_NAMES.map((name): Case => ({
+    name: `sort=${name} on /v1/tags`,
+    path: `/v1/tags?sort=${name}`,
+    status: 400,
+    detail: /sort field/,
+  })),
+  {
+    name: 'filter on __proto__',
+    path: `/v1/announcements?${filter([{ field: '__proto__', op: 'eq', value: 1 }])}`,
+    status: 400,
+    detail: /Cannot filter on "__proto__"/,
+  },
+  {
+    name: 'filter on constructor',
+    path: `/v1/announcements?${filter([{ field: 'constructor', op: 'eq', value: 1 }])}`,
+    status: 400,
+    detail: /Cannot filter/,
+  },
+  {
+    name: 'filter op toString',
+    path: `/v1/announcements?${filter([{ field: 'id', op: 'toString', value: 1 }])}`,
+    status: 400,
+    detail: /Unknown filter op/,
+  },
   { name: 'search on field constructor', path: `/v1/loci?${search({ term: { constructor: 1 } })}`, status: 400, detail: /Unknown field/ },
-  { name: 'range operator __proto__', path: `/v1/loci?elasticsearch_query%5Blocus_listing%5D=${q('{"query":{"range":{"ra":{"__proto__":1}}}}')}`, status: 400, detail: /range operator "__proto__"/ },
+  {
+    name: 'range operator __proto__',
+    path: `/v1/loci?elasticsearch_query%5Blocus_listing%5D=${q('{"query":{"range":{"ra":{"__proto__":1}}}}')}`,
+    status: 400,
+    detail: /range operator "__proto__"/,
+  },
   { name: 'sort on properties.constructor is a property path', path: '/v1/loci?sort=properties.constructor', status: 200 },
   // Numbers too large for their column.
-  { name: 'range gte 1e308 on num_mag_values', path: `/v1/loci?${search({ range: { 'properties.num_mag_values': { gte: 1e308 } } })}`, status: 400, detail: /out of range/ },
-  { name: 'match htm16 2^63', path: `/v1/loci?elasticsearch_query%5Blocus_listing%5D=${q('{"query":{"match":{"htm16":9223372036854775808}}}')}`, status: 400, detail: /whole number/ },
-  { name: 'range gte 2.5 on num_mag_values', path: `/v1/loci?${search({ range: { 'properties.num_mag_values': { gte: 2.5 } } })}`, status: 200 },
+  {
+    name: 'range gte 1e308 on num_mag_values',
+    path: `/v1/loci?${search({ range: { 'properties.num_mag_values': { gte: 1e308 } } })}`,
+    status: 400,
+    detail: /out of range/,
+  },
+  {
+    name: 'match htm16 2^63',
+    path: `/v1/loci?elasticsearch_query%5Blocus_listing%5D=${q('{"query":{"match":{"htm16":9223372036854775808}}}')}`,
+    status: 400,
+    detail: /whole number/,
+  },
+  {
+    name: 'range gte 2.5 on num_mag_values',
+    path: `/v1/loci?${search({ range: { 'properties.num_mag_values': { gte: 2.5 } } })}`,
+    status: 200,
+  },
   { name: 'term 1.5 on num_mag_values', path: `/v1/loci?${search({ term: { 'properties.num_mag_values': 1.5 } })}`, status: 200 },
   { name: 'range 1e308 on a float column', path: `/v1/loci?${search({ range: { ra: { lte: 1e308 } } })}`, status: 200 },
   {
-    name: 'minimum_should_match 1e308 (matches nothing)', status: 200,
+    name: 'minimum_should_match 1e308 (matches nothing)',
+    status: 200,
     path: `/v1/loci/statistics?${search({ bool: { should: [{ match_all: {} }, { match_none: {} }], minimum_should_match: 1e308 } })}`,
   },
   { name: 'page[limit] beyond 2^53', path: '/v1/tags?page%5Blimit%5D=9007199254740993', status: 400, detail: /page\[limit\]/ },
   // Filter values of the wrong type.
-  { name: 'created_at lt not-a-date', path: `/v1/announcements?${filter([{ field: 'created_at', op: 'lt', value: 'not-a-date' }])}`, status: 400, detail: /date/ },
-  { name: 'created_at in year 0', path: `/v1/announcements?${filter([{ field: 'created_at', op: 'lt', value: '0000-01-01' }])}`, status: 400, detail: /date/ },
+  {
+    name: 'created_at lt not-a-date',
+    path: `/v1/announcements?${filter([{ field: 'created_at', op: 'lt', value: 'not-a-date' }])}`,
+    status: 400,
+    detail: /date/,
+  },
+  {
+    name: 'created_at in year 0',
+    path: `/v1/announcements?${filter([{ field: 'created_at', op: 'lt', value: '0000-01-01' }])}`,
+    status: 400,
+    detail: /date/,
+  },
   { name: 'id eq "x"', path: `/v1/announcements?${filter([{ field: 'id', op: 'eq', value: 'x' }])}`, status: 400, detail: /whole number/ },
   { name: 'id in [1, {}]', path: `/v1/announcements?${filter([{ field: 'id', op: 'in', value: [1, {}] }])}`, status: 400 },
-  { name: 'active eq "yes"', path: `/v1/announcements?${filter([{ field: 'active', op: 'eq', value: 'yes' }])}`, status: 400, detail: /true or false/ },
-  { name: 'a valid filter', path: `/v1/announcements?${filter([{ field: 'created_at', op: 'lt', value: '2999-01-01' }, { field: 'id', op: 'in', value: [1, '2'] }])}`, status: 200 },
+  {
+    name: 'active eq "yes"',
+    path: `/v1/announcements?${filter([{ field: 'active', op: 'eq', value: 'yes' }])}`,
+    status: 400,
+    detail: /true or false/,
+  },
+  {
+    name: 'a valid filter',
+    path: `/v1/announcements?${filter([
+      { field: 'created_at', op: 'lt', value: '2999-01-01' },
+      { field: 'id', op: 'in', value: [1, '2'] },
+    ])}`,
+    status: 200,
+  },
   // Times beyond what PostgreSQL stores.
   { name: 'notice time in year 275760', path: '/v1/grav_wave_notices/S1/%2B275760-09-13T00%3A00%3A00Z', status: 400 },
   { name: 'notice time in year 0', path: '/v1/grav_wave_notices/S1/0000-01-01', status: 400 },
   {
-    name: 'notice created in year 275760', caller: 'admin', method: 'POST', path: '/v1/grav_wave_notices', status: 400, detail: /time_created/,
+    name: 'notice created in year 275760',
+    caller: 'admin',
+    method: 'POST',
+    path: '/v1/grav_wave_notices',
+    status: 400,
+    detail: /time_created/,
     json: { superevent_id: 'MS230518e', alert_type: 'RETRACTION', time_created: '+275760-09-13T00:00:00Z' },
   },
   // The framework's own refusals, as JSON:API errors.
@@ -90,11 +193,41 @@ const CASES: Case[] = [
   { name: 'unknown route', path: '/v1/no-such-thing', status: 404 },
   { name: 'path segment over 1000 characters', path: `/v1/loci/${'x'.repeat(1200)}`, status: 414 },
   { name: 'headers over 16 KB', path: '/v1/loci', headers: { 'x-padding': 'p'.repeat(20_000) }, status: 431 },
-  { name: 'malformed JSON body', method: 'POST', path: '/v1/auth/forgot', raw: { body: '{"username":', type: 'application/json' }, status: 400 },
-  { name: 'prototype poisoning in a body', method: 'POST', path: '/v1/auth/forgot', raw: { body: '{"__proto__":{"admin":true}}', type: 'application/json' }, status: 400 },
-  { name: 'wrong content type', method: 'POST', path: '/v1/auth/forgot', raw: { body: 'username=a', type: 'application/x-www-form-urlencoded' }, status: 415 },
-  { name: 'JSON body over 1 MB', method: 'POST', path: '/v1/auth/forgot', raw: { body: JSON.stringify({ username: 'u'.repeat(1_100_000) }), type: 'application/json' }, status: 413 },
-  { name: 'deeply nested JSON body', method: 'POST', path: '/v1/auth/forgot', raw: { body: '['.repeat(100_000), type: 'application/json' }, status: 400 },
+  {
+    name: 'malformed JSON body',
+    method: 'POST',
+    path: '/v1/auth/forgot',
+    raw: { body: '{"username":', type: 'application/json' },
+    status: 400,
+  },
+  {
+    name: 'prototype poisoning in a body',
+    method: 'POST',
+    path: '/v1/auth/forgot',
+    raw: { body: '{"__proto__":{"admin":true}}', type: 'application/json' },
+    status: 400,
+  },
+  {
+    name: 'wrong content type',
+    method: 'POST',
+    path: '/v1/auth/forgot',
+    raw: { body: 'username=a', type: 'application/x-www-form-urlencoded' },
+    status: 415,
+  },
+  {
+    name: 'JSON body over 1 MB',
+    method: 'POST',
+    path: '/v1/auth/forgot',
+    raw: { body: JSON.stringify({ username: 'u'.repeat(1_100_000) }), type: 'application/json' },
+    status: 413,
+  },
+  {
+    name: 'deeply nested JSON body',
+    method: 'POST',
+    path: '/v1/auth/forgot',
+    raw: { body: '['.repeat(100_000), type: 'application/json' },
+    status: 400,
+  },
   // Headers a handler reads.
   { name: 'Host that is no host', path: '/v1/tags', headers: { host: '#x:' }, status: 400, detail: /Host header/ },
   { name: 'Host with a path', path: '/v1/tags', headers: { host: 'evil.example/x' }, status: 400, detail: /Host header/ },
@@ -117,7 +250,12 @@ async function sendCase(entry: Case): Promise<RawAnswer> {
   let body: string | undefined;
   if (entry.json !== undefined) [body, headers['content-type']] = [JSON.stringify(entry.json), 'application/json'];
   if (entry.raw) [body, headers['content-type']] = [entry.raw.body, entry.raw.type];
-  return fuzz.send(caller, { method: entry.method ?? 'GET', path: entry.path.replaceAll('@self', self).replaceAll('@locus', locus), headers, body });
+  return fuzz.send(caller, {
+    method: entry.method ?? 'GET',
+    path: entry.path.replaceAll('@self', self).replaceAll('@locus', locus),
+    headers,
+    body,
+  });
 }
 
 describe('inputs that once failed the server', () => {
@@ -133,7 +271,9 @@ describe('inputs that once failed the server', () => {
     const admin = await fuzz.userIdOf('admin');
     const sortable = Object.entries(openApi.paths as Record<string, Record<string, { parameters?: Array<{ name: string }> }>>)
       .filter(([, operations]) => operations.get?.parameters?.some((p) => p.name === 'sort'))
-      .map(([path]) => path.replace('{userId}', String(admin)).replace(/\{\w+\}/g, (param) => fuzz.ids.get(param.slice(1, -1))?.[0] ?? 'x'));
+      .map(([path]) =>
+        path.replace('{userId}', String(admin)).replace(/\{\w+\}/g, (param) => fuzz.ids.get(param.slice(1, -1))?.[0] ?? 'x'),
+      );
     expect(sortable.length).toBeGreaterThan(8);
     const answers: string[] = [];
     for (const path of sortable) {

@@ -1,5 +1,5 @@
-import { ApiError } from '../errors.ts';
 import type { Identity } from '../auth/authenticator.ts';
+import { ApiError } from '../errors.ts';
 
 /** Who may do what: the rules in one place (spec section 6). */
 export const policies = {

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { FilterTestReport } from '@antares/contract';
-import { SHARED_DATA, startTestServer, type TestServer } from '../testing/test-server.ts';
-import { HttpSession } from '../testing/http-session.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { hashPassword } from '../auth/passwords.ts';
+import { HttpSession } from '../testing/http-session.ts';
+import { SHARED_DATA, startTestServer, type TestServer } from '../testing/test-server.ts';
 
 // The permission matrix: every route the server registers, called by an anonymous visitor, the owner of
 // the records involved ("user"), another user and an admin, with the status each must get. A route
@@ -17,34 +19,68 @@ let server: TestServer;
 const sessions = {} as Record<Who, HttpSession>;
 const ids = {} as Record<Exclude<Who, 'anonymous'>, number>;
 const fx = {
-  locus: '', locus2: '', locus3: '', alert: '', thumbnail: '', annotation: '', watchList: 0,
-  privateFilter: 0, privateVersion: 0, publicFilter: 0, enabledFilterName: '', tag: '', announcement: '', upload: '',
+  locus: '',
+  locus2: '',
+  locus3: '',
+  alert: '',
+  thumbnail: '',
+  annotation: '',
+  watchList: 0,
+  privateFilter: 0,
+  privateVersion: 0,
+  publicFilter: 0,
+  enabledFilterName: '',
+  tag: '',
+  announcement: '',
+  upload: '',
 };
-const alertFile = { bytes: readFileSync(path.join(SHARED_DATA, 'ztf-avro-alert/samples/1661382530015060001_v3.5_ZTF18aaxjdyr.avro')), type: 'application/avro' };
+const alertFile = {
+  bytes: readFileSync(path.join(SHARED_DATA, 'ztf-avro-alert/samples/1661382530015060001_v3.5_ZTF18aaxjdyr.avro')),
+  type: 'application/avro',
+};
 const gwNotice = JSON.parse(readFileSync(path.join(SHARED_DATA, 'skyportal/gw/igwn_gwalert_preliminary.json'), 'utf8'));
 const GW_ID = String(gwNotice.superevent_id);
 let counter = 0;
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 const DRY_RUN: FilterTestReport = {
-  loaded: true, load_error: null, outputs: { tags: [], locus_properties: [], alert_properties: [], class_name: null, filter_classes: [] }, stdout: '', loci: [],
+  loaded: true,
+  load_error: null,
+  outputs: { tags: [], locus_properties: [], alert_properties: [], class_name: null, filter_classes: [] },
+  stdout: '',
+  loci: [],
   stopped_early: null,
-  timing: { p50_ms: null, p90_ms: null, p99_ms: null }, counts: { loci: 0, ok: 0, skipped: 0, error: 0, tagged: 0 },
+  timing: { p50_ms: null, p90_ms: null, p99_ms: null },
+  counts: { loci: 0, ok: 0, skipped: 0, error: 0, tagged: 0 },
 };
 
 /** A second, independent session of an account (for the calls that end or replace a session). */
 async function newSession(who: Who): Promise<HttpSession> {
   const session = new HttpSession(server.url);
-  if (who !== 'anonymous') expect((await session.post('/v1/auth/login?type=cookie', { username: `${who}-account`, password: PASSWORD })).status).toBe(200);
+  if (who !== 'anonymous')
+    expect((await session.post('/v1/auth/login?type=cookie', { username: `${who}-account`, password: PASSWORD })).status).toBe(200);
   return session;
 }
 
 const credentials = (who: Who) => ({ username: `${who}-account`, password: who === 'anonymous' ? 'Wrong-password1' : PASSWORD });
-const watchListBody = () => ({ data: { type: 'watch_list', attributes: { name: unique('List '), description: 'Around a source', objects: [{ right_ascension: 10, declination: 20, radius: 0.001 }] } } });
+const watchListBody = () => ({
+  data: {
+    type: 'watch_list',
+    attributes: {
+      name: unique('List '),
+      description: 'Around a source',
+      objects: [{ right_ascension: 10, declination: 20, radius: 0.001 }],
+    },
+  },
+});
 const annotationBody = (locus: string, owner?: number) => ({
   data: {
-    type: 'locus_annotation', attributes: { comment: 'note' },
-    relationships: { locus: { data: { type: 'locus', id: locus } }, ...(owner ? { owner: { data: { type: 'user', id: String(owner) } } } : {}) },
+    type: 'locus_annotation',
+    attributes: { comment: 'note' },
+    relationships: {
+      locus: { data: { type: 'locus', id: locus } },
+      ...(owner ? { owner: { data: { type: 'user', id: String(owner) } } } : {}),
+    },
   },
 });
 
@@ -70,11 +106,20 @@ interface Entry {
 }
 
 const PUBLIC = { anonymous: 200, user: 200, other: 200, admin: 200 };
-const get = (route: string, path: string, expected: Record<Who, number> = PUBLIC): Entry => ({ route, expect: expected, call: () => ({ path }) });
+const get = (route: string, path: string, expected: Record<Who, number> = PUBLIC): Entry => ({
+  route,
+  expect: expected,
+  call: () => ({ path }),
+});
 
 function matrix(): Entry[] {
   const user = ids.user;
-  const e = (route: string, expected: Record<Who, number>, call: Entry['call'], extra: Partial<Entry> = {}): Entry => ({ route, expect: expected, call, ...extra });
+  const e = (route: string, expected: Record<Who, number>, call: Entry['call'], extra: Partial<Entry> = {}): Entry => ({
+    route,
+    expect: expected,
+    call,
+    ...extra,
+  });
   return [
     // Site, documentation and the public catalogue of data: anyone.
     get('GET /config.json', '/config.json'),
@@ -110,7 +155,10 @@ function matrix(): Entry[] {
     e('GET /v1/streams/:name/events', PUBLIC, () => ({ path: `/v1/streams/${fx.tag}/events`, stream: true })),
     get('GET /v1/grav_wave_notices/latest', `/v1/grav_wave_notices/latest?ids=${GW_ID}`),
     get('GET /v1/grav_wave_notices/:gracedbId/latest', `/v1/grav_wave_notices/${GW_ID}/latest`),
-    get('GET /v1/grav_wave_notices/:gracedbId/:noticeDatetime', `/v1/grav_wave_notices/${GW_ID}/${encodeURIComponent(new Date(gwNotice.time_created).toISOString())}`),
+    get(
+      'GET /v1/grav_wave_notices/:gracedbId/:noticeDatetime',
+      `/v1/grav_wave_notices/${GW_ID}/${encodeURIComponent(new Date(gwNotice.time_created).toISOString())}`,
+    ),
     get('GET /v1/grav_wave_events', '/v1/grav_wave_events'),
     get('GET /v1/grav_wave_events/:gracedbId', `/v1/grav_wave_events/${GW_ID}`),
     get('GET /v1/grav_wave_events/:gracedbId/skymap', `/v1/grav_wave_events/${GW_ID}/skymap`),
@@ -119,45 +167,96 @@ function matrix(): Entry[] {
 
     // Sessions.
     e('GET /v1/auth/check', { anonymous: 401, user: 200, other: 200, admin: 200 }, () => ({ path: '/v1/auth/check' })),
-    e('POST /v1/auth/login', { anonymous: 401, user: 200, other: 200, admin: 200 },
-      (who) => ({ path: '/v1/auth/login?type=cookie', body: credentials(who), session: new HttpSession(server.url) }), { ownAnonymousMessage: true }),
-    e('POST /v1/auth/login-fresh', { anonymous: 401, user: 200, other: 200, admin: 200 },
-      (who) => ({ path: '/v1/auth/login-fresh?type=cookie', body: credentials(who), session: new HttpSession(server.url) }), { ownAnonymousMessage: true }),
-    e('POST /v1/auth/refresh', { anonymous: 401, user: 200, other: 200, admin: 200 },
-      async (who) => ({ path: '/v1/auth/refresh?type=cookie', session: await newSession(who) }), { ownAnonymousMessage: true }),
-    e('POST /v1/auth/logout', { anonymous: 401, user: 200, other: 200, admin: 200 },
-      async (who) => ({ path: '/v1/auth/logout?type=cookie', session: await newSession(who) }), { ownAnonymousMessage: true }),
-    e('POST /v1/auth/forgot', { anonymous: 202, user: 202, other: 202, admin: 202 }, (who) => ({ path: '/v1/auth/forgot', body: { username: `${who}-account` } })),
+    e(
+      'POST /v1/auth/login',
+      { anonymous: 401, user: 200, other: 200, admin: 200 },
+      (who) => ({ path: '/v1/auth/login?type=cookie', body: credentials(who), session: new HttpSession(server.url) }),
+      { ownAnonymousMessage: true },
+    ),
+    e(
+      'POST /v1/auth/login-fresh',
+      { anonymous: 401, user: 200, other: 200, admin: 200 },
+      (who) => ({ path: '/v1/auth/login-fresh?type=cookie', body: credentials(who), session: new HttpSession(server.url) }),
+      { ownAnonymousMessage: true },
+    ),
+    e(
+      'POST /v1/auth/refresh',
+      { anonymous: 401, user: 200, other: 200, admin: 200 },
+      async (who) => ({ path: '/v1/auth/refresh?type=cookie', session: await newSession(who) }),
+      { ownAnonymousMessage: true },
+    ),
+    e(
+      'POST /v1/auth/logout',
+      { anonymous: 401, user: 200, other: 200, admin: 200 },
+      async (who) => ({ path: '/v1/auth/logout?type=cookie', session: await newSession(who) }),
+      { ownAnonymousMessage: true },
+    ),
+    e('POST /v1/auth/forgot', { anonymous: 202, user: 202, other: 202, admin: 202 }, (who) => ({
+      path: '/v1/auth/forgot',
+      body: { username: `${who}-account` },
+    })),
     // With a cookie session that is not fresh: the password stays (a fresh one is in auth.test.ts).
-    e('POST /v1/auth/reset', { anonymous: 401, user: 401, other: 401, admin: 401 }, () => ({ path: '/v1/auth/reset?type=cookie', body: { password: 'Changed2027' } })),
+    e('POST /v1/auth/reset', { anonymous: 401, user: 401, other: 401, admin: 401 }, () => ({
+      path: '/v1/auth/reset?type=cookie',
+      body: { password: 'Changed2027' },
+    })),
 
     // Accounts.
-    e('POST /v1/users', { anonymous: 201, user: 201, other: 201, admin: 201 },
-      () => ({ path: '/v1/users', body: { data: { type: 'user', attributes: { name: 'N', username: unique('reg'), email: 'n@example.org', password: PASSWORD } } } })),
+    e('POST /v1/users', { anonymous: 201, user: 201, other: 201, admin: 201 }, () => ({
+      path: '/v1/users',
+      body: { data: { type: 'user', attributes: { name: 'N', username: unique('reg'), email: 'n@example.org', password: PASSWORD } } },
+    })),
     e('GET /v1/users', { anonymous: 401, user: 403, other: 403, admin: 200 }, () => ({ path: '/v1/users' })),
     e('GET /v1/users/:userId', { anonymous: 401, user: 200, other: 403, admin: 200 }, () => ({ path: `/v1/users/${user}` })),
-    e('PATCH /v1/users/:userId', { anonymous: 401, user: 403, other: 403, admin: 200 },
-      () => ({ path: `/v1/users/${user}`, body: { data: { type: 'user', id: String(user), attributes: { staff: true } } } })),
+    e('PATCH /v1/users/:userId', { anonymous: 401, user: 403, other: 403, admin: 200 }, () => ({
+      path: `/v1/users/${user}`,
+      body: { data: { type: 'user', id: String(user), attributes: { staff: true } } },
+    })),
 
     // Annotations and favorites: only the owner changes them; an admin may read them.
-    e('GET /v1/users/:userId/locus_annotations', { anonymous: 401, user: 200, other: 403, admin: 200 }, () => ({ path: `/v1/users/${user}/locus_annotations` })),
-    e('POST /v1/users/:userId/locus_annotations', { anonymous: 401, user: 201, other: 403, admin: 403 },
-      () => ({ path: `/v1/users/${user}/locus_annotations`, body: annotationBody(fx.locus2) })),
-    e('POST /v1/locus_annotations', { anonymous: 401, user: 201, other: 201, admin: 201 },
-      () => ({ path: '/v1/locus_annotations', body: annotationBody(fx.locus3) }), { note: 'each caller annotates for themselves' }),
-    e('POST /v1/locus_annotations', { anonymous: 401, user: 409, other: 403, admin: 403 },
-      () => ({ path: '/v1/locus_annotations', body: annotationBody(fx.locus, user) }), { note: 'for the user: only the user (who already has one: 409)' }),
-    e('PATCH /v1/locus_annotations/:annotationId', { anonymous: 401, user: 200, other: 403, admin: 403 },
-      () => ({ path: `/v1/locus_annotations/${fx.annotation}`, body: { data: { type: 'locus_annotation', id: fx.annotation, attributes: { comment: 'changed' } } } })),
-    e('POST /v1/users/:userId/relationships/favorite_loci', { anonymous: 401, user: 204, other: 403, admin: 403 },
-      () => ({ path: `/v1/users/${user}/relationships/favorite_loci`, body: { data: [{ type: 'locus', id: fx.locus }] } })),
-    e('DELETE /v1/users/:userId/relationships/favorite_loci', { anonymous: 401, user: 204, other: 403, admin: 403 },
-      () => ({ path: `/v1/users/${user}/relationships/favorite_loci`, body: { data: [{ type: 'locus', id: fx.locus }] } })),
+    e('GET /v1/users/:userId/locus_annotations', { anonymous: 401, user: 200, other: 403, admin: 200 }, () => ({
+      path: `/v1/users/${user}/locus_annotations`,
+    })),
+    e('POST /v1/users/:userId/locus_annotations', { anonymous: 401, user: 201, other: 403, admin: 403 }, () => ({
+      path: `/v1/users/${user}/locus_annotations`,
+      body: annotationBody(fx.locus2),
+    })),
+    e(
+      'POST /v1/locus_annotations',
+      { anonymous: 401, user: 201, other: 201, admin: 201 },
+      () => ({ path: '/v1/locus_annotations', body: annotationBody(fx.locus3) }),
+      { note: 'each caller annotates for themselves' },
+    ),
+    e(
+      'POST /v1/locus_annotations',
+      { anonymous: 401, user: 409, other: 403, admin: 403 },
+      () => ({ path: '/v1/locus_annotations', body: annotationBody(fx.locus, user) }),
+      { note: 'for the user: only the user (who already has one: 409)' },
+    ),
+    e('PATCH /v1/locus_annotations/:annotationId', { anonymous: 401, user: 200, other: 403, admin: 403 }, () => ({
+      path: `/v1/locus_annotations/${fx.annotation}`,
+      body: { data: { type: 'locus_annotation', id: fx.annotation, attributes: { comment: 'changed' } } },
+    })),
+    e('POST /v1/users/:userId/relationships/favorite_loci', { anonymous: 401, user: 204, other: 403, admin: 403 }, () => ({
+      path: `/v1/users/${user}/relationships/favorite_loci`,
+      body: { data: [{ type: 'locus', id: fx.locus }] },
+    })),
+    e('DELETE /v1/users/:userId/relationships/favorite_loci', { anonymous: 401, user: 204, other: 403, admin: 403 }, () => ({
+      path: `/v1/users/${user}/relationships/favorite_loci`,
+      body: { data: [{ type: 'locus', id: fx.locus }] },
+    })),
 
     // Watch lists: the owner's; an admin may read, another user does not even learn that one exists.
-    e('POST /v1/users/:userId/watch_lists', { anonymous: 401, user: 201, other: 403, admin: 403 }, () => ({ path: `/v1/users/${user}/watch_lists`, body: watchListBody() })),
-    e('GET /v1/users/:userId/watch_lists', { anonymous: 401, user: 200, other: 403, admin: 200 }, () => ({ path: `/v1/users/${user}/watch_lists` })),
-    e('GET /v1/watch_lists/:id', { anonymous: 401, user: 200, other: 404, admin: 200 }, () => ({ path: `/v1/watch_lists/${fx.watchList}` })),
+    e('POST /v1/users/:userId/watch_lists', { anonymous: 401, user: 201, other: 403, admin: 403 }, () => ({
+      path: `/v1/users/${user}/watch_lists`,
+      body: watchListBody(),
+    })),
+    e('GET /v1/users/:userId/watch_lists', { anonymous: 401, user: 200, other: 403, admin: 200 }, () => ({
+      path: `/v1/users/${user}/watch_lists`,
+    })),
+    e('GET /v1/watch_lists/:id', { anonymous: 401, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/watch_lists/${fx.watchList}`,
+    })),
     e('DELETE /v1/watch_lists/:id', { anonymous: 401, user: 204, other: 404, admin: 403 }, async () => {
       const created = await sessions.user.post(`/v1/users/${user}/watch_lists`, watchListBody());
       return { path: `/v1/watch_lists/${created.body.data.id}` };
@@ -165,40 +264,78 @@ function matrix(): Entry[] {
 
     // Filters: a private filter is the owner's and the admins'; others get "not found".
     get('GET /v1/filters', '/v1/filters'),
-    e('GET /v1/users/:userId/filters', { anonymous: 401, user: 200, other: 403, admin: 200 }, () => ({ path: `/v1/users/${user}/filters` })),
-    e('POST /v1/users/:userId/filters', { anonymous: 401, user: 201, other: 403, admin: 201 },
-      () => ({ path: `/v1/users/${user}/filters`, body: { data: { type: 'filter', attributes: { name: unique('Filter '), description: 'Finds things' } } } })),
-    e('POST /v1/filters/test', { anonymous: 401, user: 200, other: 200, admin: 200 },
-      () => ({ path: '/v1/filters/test', body: { data: { type: 'filter_test', attributes: { code: 'x = 1', last_n: 1 } } } })),
-    e('GET /v1/filters/:filterId', { anonymous: 404, user: 200, other: 404, admin: 200 }, () => ({ path: `/v1/filters/${fx.privateFilter}` })),
-    e('PATCH /v1/filters/:filterId', { anonymous: 401, user: 200, other: 404, admin: 200 },
-      () => ({ path: `/v1/filters/${fx.privateFilter}`, body: { data: { type: 'filter', attributes: { public: false } } } })),
-    e('PATCH /v1/filters/:filterId', { anonymous: 401, user: 200, other: 403, admin: 200 },
-      () => ({ path: `/v1/filters/${fx.publicFilter}`, body: { data: { type: 'filter', attributes: { public: true } } } }), { note: 'a public filter of the user' }),
-    e('GET /v1/filters/:filterId/versions', { anonymous: 404, user: 200, other: 404, admin: 200 }, () => ({ path: `/v1/filters/${fx.privateFilter}/versions` })),
-    e('GET /v1/filters/:filterId/versions/:versionId', { anonymous: 404, user: 200, other: 404, admin: 200 },
-      () => ({ path: `/v1/filters/${fx.privateFilter}/versions/${fx.privateVersion}` })),
-    e('POST /v1/filters/:filterId/versions', { anonymous: 401, user: 201, other: 404, admin: 201 },
-      () => ({ path: `/v1/filters/${fx.privateFilter}/versions`, body: { data: { type: 'filter_version', attributes: { code: 'x = 1', comment: 'again' } } } })),
-    e('PATCH /v1/filters/:filterId/versions/:versionId', { anonymous: 401, user: 403, other: 403, admin: 200 },
-      () => ({ path: `/v1/filters/${fx.privateFilter}/versions/${fx.privateVersion}`, body: { data: { type: 'filter_version', attributes: { status: 'REVIEWED' } } } })),
-    e('PATCH /v1/filter_runner/:name', { anonymous: 401, user: 403, other: 403, admin: 200 },
-      () => ({ path: `/v1/filter_runner/${encodeURIComponent(fx.enabledFilterName)}`, body: { data: { type: 'filter_runner_filter', attributes: { enabled: true } } } })),
+    e('GET /v1/users/:userId/filters', { anonymous: 401, user: 200, other: 403, admin: 200 }, () => ({
+      path: `/v1/users/${user}/filters`,
+    })),
+    e('POST /v1/users/:userId/filters', { anonymous: 401, user: 201, other: 403, admin: 201 }, () => ({
+      path: `/v1/users/${user}/filters`,
+      body: { data: { type: 'filter', attributes: { name: unique('Filter '), description: 'Finds things' } } },
+    })),
+    e('POST /v1/filters/test', { anonymous: 401, user: 200, other: 200, admin: 200 }, () => ({
+      path: '/v1/filters/test',
+      body: { data: { type: 'filter_test', attributes: { code: 'x = 1', last_n: 1 } } },
+    })),
+    e('GET /v1/filters/:filterId', { anonymous: 404, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/filters/${fx.privateFilter}`,
+    })),
+    e('PATCH /v1/filters/:filterId', { anonymous: 401, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/filters/${fx.privateFilter}`,
+      body: { data: { type: 'filter', attributes: { public: false } } },
+    })),
+    e(
+      'PATCH /v1/filters/:filterId',
+      { anonymous: 401, user: 200, other: 403, admin: 200 },
+      () => ({ path: `/v1/filters/${fx.publicFilter}`, body: { data: { type: 'filter', attributes: { public: true } } } }),
+      { note: 'a public filter of the user' },
+    ),
+    e('GET /v1/filters/:filterId/versions', { anonymous: 404, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/filters/${fx.privateFilter}/versions`,
+    })),
+    e('GET /v1/filters/:filterId/versions/:versionId', { anonymous: 404, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/filters/${fx.privateFilter}/versions/${fx.privateVersion}`,
+    })),
+    e('POST /v1/filters/:filterId/versions', { anonymous: 401, user: 201, other: 404, admin: 201 }, () => ({
+      path: `/v1/filters/${fx.privateFilter}/versions`,
+      body: { data: { type: 'filter_version', attributes: { code: 'x = 1', comment: 'again' } } },
+    })),
+    e('PATCH /v1/filters/:filterId/versions/:versionId', { anonymous: 401, user: 403, other: 403, admin: 200 }, () => ({
+      path: `/v1/filters/${fx.privateFilter}/versions/${fx.privateVersion}`,
+      body: { data: { type: 'filter_version', attributes: { status: 'REVIEWED' } } },
+    })),
+    e('PATCH /v1/filter_runner/:name', { anonymous: 401, user: 403, other: 403, admin: 200 }, () => ({
+      path: `/v1/filter_runner/${encodeURIComponent(fx.enabledFilterName)}`,
+      body: { data: { type: 'filter_runner_filter', attributes: { enabled: true } } },
+    })),
 
     // Administration.
-    e('POST /v1/announcements', { anonymous: 401, user: 403, other: 403, admin: 201 },
-      () => ({ path: '/v1/announcements', body: { data: { type: 'announcement', attributes: { message: 'Hello', variant: 'info' } } } })),
-    e('PATCH /v1/announcements/:id', { anonymous: 401, user: 403, other: 403, admin: 200 },
-      () => ({ path: `/v1/announcements/${fx.announcement}`, body: { data: { type: 'announcement', attributes: { active: true } } } })),
-    e('POST /v1/alert_uploads', { anonymous: 401, user: 403, other: 403, admin: 202 }, () => ({ path: '/v1/alert_uploads', raw: alertFile })),
-    e('GET /v1/alert_uploads/:uploadId', { anonymous: 401, user: 403, other: 403, admin: 200 }, () => ({ path: `/v1/alert_uploads/${fx.upload}` })),
-    e('POST /v1/grav_wave_notices', { anonymous: 401, user: 403, other: 403, admin: 200 }, () => ({ path: '/v1/grav_wave_notices', body: gwNotice }), { note: 'admin: already stored, so 200' }),
+    e('POST /v1/announcements', { anonymous: 401, user: 403, other: 403, admin: 201 }, () => ({
+      path: '/v1/announcements',
+      body: { data: { type: 'announcement', attributes: { message: 'Hello', variant: 'info' } } },
+    })),
+    e('PATCH /v1/announcements/:id', { anonymous: 401, user: 403, other: 403, admin: 200 }, () => ({
+      path: `/v1/announcements/${fx.announcement}`,
+      body: { data: { type: 'announcement', attributes: { active: true } } },
+    })),
+    e('POST /v1/alert_uploads', { anonymous: 401, user: 403, other: 403, admin: 202 }, () => ({
+      path: '/v1/alert_uploads',
+      raw: alertFile,
+    })),
+    e('GET /v1/alert_uploads/:uploadId', { anonymous: 401, user: 403, other: 403, admin: 200 }, () => ({
+      path: `/v1/alert_uploads/${fx.upload}`,
+    })),
+    e(
+      'POST /v1/grav_wave_notices',
+      { anonymous: 401, user: 403, other: 403, admin: 200 },
+      () => ({ path: '/v1/grav_wave_notices', body: gwNotice }),
+      { note: 'admin: already stored, so 200' },
+    ),
   ];
 }
 
 async function send(who: Who, call: Call, method: string, options: { csrf?: boolean } = {}) {
   const session = call.session ?? sessions[who];
-  if (call.raw) return session.request(method, call.path, { raw: call.raw.bytes, headers: { 'content-type': call.raw.type }, csrf: options.csrf });
+  if (call.raw)
+    return session.request(method, call.path, { raw: call.raw.bytes, headers: { 'content-type': call.raw.type }, csrf: options.csrf });
   if (!call.stream) return session.request(method, call.path, { body: call.body, csrf: options.csrf });
   const controller = new AbortController();
   const cookie = [...session.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -215,11 +352,19 @@ beforeAll(async () => {
   const { repos } = server;
   const hash = await hashPassword(PASSWORD);
   for (const who of ['user', 'other', 'admin'] as const) {
-    ids[who] = (await repos.users.create({ username: `${who}-account`, email: `${who}@example.org`, name: who, password_hash: hash, admin: who === 'admin' }))!.user_id;
+    ids[who] = (await repos.users.create({
+      username: `${who}-account`,
+      email: `${who}@example.org`,
+      name: who,
+      password_hash: hash,
+      admin: who === 'admin',
+    }))!.user_id;
   }
   for (const who of CALLERS) sessions[who] = await newSession(who);
 
-  [fx.locus, fx.locus2, fx.locus3] = (await sessions.anonymous.get('/v1/loci?page%5Blimit%5D=3')).body.data.map((d: { id: string }) => d.id);
+  [fx.locus, fx.locus2, fx.locus3] = (await sessions.anonymous.get('/v1/loci?page%5Blimit%5D=3')).body.data.map(
+    (d: { id: string }) => d.id,
+  );
   const alerts = (await sessions.anonymous.get(`/v1/loci/${fx.locus}/alerts`)).body.data as Array<{ id: string }>;
   for (const alert of alerts) {
     const thumbnails = (await sessions.anonymous.get(`/v1/alerts/${encodeURIComponent(alert.id)}/thumbnails`)).body.data;
@@ -229,19 +374,41 @@ beforeAll(async () => {
 
   fx.annotation = (await sessions.user.post(`/v1/users/${ids.user}/locus_annotations`, annotationBody(fx.locus))).body.data.id;
   fx.watchList = Number((await sessions.user.post(`/v1/users/${ids.user}/watch_lists`, watchListBody())).body.data.id);
-  const createFilter = async (name: string) => Number((await sessions.user.post(`/v1/users/${ids.user}/filters`, { data: { type: 'filter', attributes: { name, description: 'Finds things' } } })).body.data.id);
+  const createFilter = async (name: string) =>
+    Number(
+      (
+        await sessions.user.post(`/v1/users/${ids.user}/filters`, {
+          data: { type: 'filter', attributes: { name, description: 'Finds things' } },
+        })
+      ).body.data.id,
+    );
   fx.privateFilter = await createFilter('Private finder');
-  fx.privateVersion = Number((await sessions.user.post(`/v1/filters/${fx.privateFilter}/versions`, { data: { type: 'filter_version', attributes: { code: 'x = 1', comment: 'first' } } })).body.data.id);
+  fx.privateVersion = Number(
+    (
+      await sessions.user.post(`/v1/filters/${fx.privateFilter}/versions`, {
+        data: { type: 'filter_version', attributes: { code: 'x = 1', comment: 'first' } },
+      })
+    ).body.data.id,
+  );
   fx.publicFilter = await createFilter('Public finder');
   await repos.filters.update(fx.publicFilter, { public: true });
   // An enabled public filter with a tag: the tag, its stream and the filter runner entry.
   fx.tag = 'matrix_tag';
-  const version = await repos.filters.createVersion({ filter_id: fx.publicFilter, code: '#', comment: 'v1', declared_outputs: { tags: [fx.tag] } });
+  const version = await repos.filters.createVersion({
+    filter_id: fx.publicFilter,
+    code: '#',
+    comment: 'v1',
+    declared_outputs: { tags: [fx.tag] },
+  });
   await repos.filters.transition(fx.publicFilter, version.filter_version_id, 'ENABLED', null);
   fx.enabledFilterName = 'Public finder';
-  fx.announcement = (await sessions.admin.post('/v1/announcements', { data: { type: 'announcement', attributes: { message: 'Hi', variant: 'info' } } })).body.data.id;
+  fx.announcement = (
+    await sessions.admin.post('/v1/announcements', { data: { type: 'announcement', attributes: { message: 'Hi', variant: 'info' } } })
+  ).body.data.id;
   expect((await sessions.admin.post('/v1/grav_wave_notices', gwNotice)).status).toBe(201);
-  fx.upload = (await sessions.admin.request('POST', '/v1/alert_uploads', { raw: alertFile.bytes, headers: { 'content-type': alertFile.type } })).body.data.id;
+  fx.upload = (
+    await sessions.admin.request('POST', '/v1/alert_uploads', { raw: alertFile.bytes, headers: { 'content-type': alertFile.type } })
+  ).body.data.id;
 }, 180_000);
 afterAll(async () => server?.close());
 
@@ -250,7 +417,10 @@ describe('permission matrix', () => {
     const entries = new Set(matrix().map((entry) => entry.route));
     const missing = server.routes.filter((route) => !entries.has(route));
     expect(missing, 'routes without a permission matrix entry').toEqual([]);
-    expect([...entries].filter((route) => !server.routes.includes(route)), 'entries for routes that do not exist').toEqual([]);
+    expect(
+      [...entries].filter((route) => !server.routes.includes(route)),
+      'entries for routes that do not exist',
+    ).toEqual([]);
     expect(server.routes.length).toBeGreaterThan(60);
   });
 
@@ -263,9 +433,15 @@ describe('permission matrix', () => {
         const response = await send(who, call, method);
         const where = `${who} ${method} ${call.path}${entry.note ? ` (${entry.note})` : ''}`;
         if (response.status !== entry.expect[who]) {
-          failures.push(`${where}: ${response.status}, expected ${entry.expect[who]} ${JSON.stringify(response.body?.errors?.[0]?.detail ?? '')}`);
-        } else if (who === 'anonymous' && response.status === 401 && !entry.ownAnonymousMessage
-          && !/^Must be authenticated to call \w+$/.test(response.body?.errors?.[0]?.detail ?? '')) {
+          failures.push(
+            `${where}: ${response.status}, expected ${entry.expect[who]} ${JSON.stringify(response.body?.errors?.[0]?.detail ?? '')}`,
+          );
+        } else if (
+          who === 'anonymous' &&
+          response.status === 401 &&
+          !entry.ownAnonymousMessage &&
+          !/^Must be authenticated to call \w+$/.test(response.body?.errors?.[0]?.detail ?? '')
+        ) {
           failures.push(`${where}: 401 without "Must be authenticated to call {operation}": ${JSON.stringify(response.body)}`);
         }
       }
@@ -273,7 +449,7 @@ describe('permission matrix', () => {
     expect(failures).toEqual([]);
   });
 
-  it('refuses every unsafe call of a cookie session without the CSRF header (403), even an admin\'s', async () => {
+  it("refuses every unsafe call of a cookie session without the CSRF header (403), even an admin's", async () => {
     const failures: string[] = [];
     const unsafe = matrix().filter((entry) => !entry.route.startsWith('GET ') && entry.expect.anonymous === 401);
     expect(unsafe.length).toBeGreaterThan(20);
@@ -285,7 +461,9 @@ describe('permission matrix', () => {
       if (entry.route.includes('/auth/login')) continue; // logging in needs no session
       const response = await send('admin', { ...call, session }, method, { csrf: false });
       if (response.status !== 403 || !/CSRF/.test(response.body?.errors?.[0]?.detail ?? '')) {
-        failures.push(`admin ${method} ${call.path} without X-CSRF-TOKEN: ${response.status} ${JSON.stringify(response.body?.errors?.[0]?.detail ?? '')}`);
+        failures.push(
+          `admin ${method} ${call.path} without X-CSRF-TOKEN: ${response.status} ${JSON.stringify(response.body?.errors?.[0]?.detail ?? '')}`,
+        );
       }
     }
     expect(failures).toEqual([]);
@@ -295,23 +473,36 @@ describe('permission matrix', () => {
 });
 
 describe('what another user sees', () => {
-  it('lists none of the user\'s annotations, watch lists or private filters to another user', async () => {
+  it("lists none of the user's annotations, watch lists or private filters to another user", async () => {
     const { other, user, anonymous } = sessions;
     const listed = (await other.get('/v1/filters?page%5Blimit%5D=100')).body.data.map((f: { id: string }) => Number(f.id));
     expect(listed).toContain(fx.publicFilter);
     expect(listed).not.toContain(fx.privateFilter);
-    expect((await anonymous.get('/v1/filters?page%5Blimit%5D=100')).body.data.map((f: { id: string }) => Number(f.id))).not.toContain(fx.privateFilter);
-    expect((await user.get('/v1/filters?page%5Blimit%5D=100')).body.data.map((f: { id: string }) => Number(f.id))).toContain(fx.privateFilter);
+    expect((await anonymous.get('/v1/filters?page%5Blimit%5D=100')).body.data.map((f: { id: string }) => Number(f.id))).not.toContain(
+      fx.privateFilter,
+    );
+    expect((await user.get('/v1/filters?page%5Blimit%5D=100')).body.data.map((f: { id: string }) => Number(f.id))).toContain(
+      fx.privateFilter,
+    );
     // Another user's records stay as they were after every refused call of the matrix.
     const annotations = (await user.get(`/v1/users/${ids.user}/locus_annotations`)).body.data;
     expect(annotations.map((a: any) => a.relationships.owner.data.id)).toEqual(annotations.map(() => String(ids.user)));
-    expect((await other.get(`/v1/users/${ids.other}/locus_annotations`)).body.data.every((a: any) => a.relationships.owner.data.id === String(ids.other))).toBe(true);
+    expect(
+      (await other.get(`/v1/users/${ids.other}/locus_annotations`)).body.data.every(
+        (a: any) => a.relationships.owner.data.id === String(ids.other),
+      ),
+    ).toBe(true);
   });
 });
 
 describe('annotations and favorites', () => {
   it('keeps one annotation per (locus, owner) and lists favorites', async () => {
-    const owner = (await server.repos.users.create({ username: 'annotator', email: 'a@example.org', name: 'A', password_hash: await hashPassword(PASSWORD) }))!.user_id;
+    const owner = (await server.repos.users.create({
+      username: 'annotator',
+      email: 'a@example.org',
+      name: 'A',
+      password_hash: await hashPassword(PASSWORD),
+    }))!.user_id;
     const session = new HttpSession(server.url);
     await session.post('/v1/auth/login?type=cookie', { username: 'annotator', password: PASSWORD });
     const locus = fx.locus;
@@ -320,10 +511,14 @@ describe('annotations and favorites', () => {
     expect(first.status).toBe(201);
     expect(first.body.data.attributes).toMatchObject({ comment: '', favorited: false });
     expect((await session.post('/v1/locus_annotations', body)).status).toBe(409);
-    const tooLong = await session.patch(`/v1/locus_annotations/${first.body.data.id}`, { data: { attributes: { comment: 'x'.repeat(256) } } });
+    const tooLong = await session.patch(`/v1/locus_annotations/${first.body.data.id}`, {
+      data: { attributes: { comment: 'x'.repeat(256) } },
+    });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.errors[0].detail).toContain('Field may not have more than 255 characters.');
-    expect((await session.post(`/v1/users/${owner}/relationships/favorite_loci`, { data: [{ type: 'locus', id: locus }] })).status).toBe(204);
+    expect((await session.post(`/v1/users/${owner}/relationships/favorite_loci`, { data: [{ type: 'locus', id: locus }] })).status).toBe(
+      204,
+    );
     const list = await session.get(`/v1/users/${owner}/locus_annotations?page%5Blimit%5D=1000&page%5Boffset%5D=0`);
     const mine = list.body.data.find((a: any) => a.relationships.locus.data.id === locus);
     expect(mine.attributes.favorited).toBe(true);
@@ -331,9 +526,18 @@ describe('annotations and favorites', () => {
     const paged = await session.get(`/v1/users/${owner}/locus_annotations?page%5Blimit%5D=1&page%5Boffset%5D=0`);
     expect(paged.body.data).toHaveLength(1);
     expect(paged.body.meta.count).toBe(list.body.meta.count);
-    expect((await session.request('DELETE', `/v1/users/${owner}/relationships/favorite_loci`, { body: { data: [{ type: 'locus', id: locus }] } })).status).toBe(204);
+    expect(
+      (
+        await session.request('DELETE', `/v1/users/${owner}/relationships/favorite_loci`, {
+          body: { data: [{ type: 'locus', id: locus }] },
+        })
+      ).status,
+    ).toBe(204);
     const after = await session.get(`/v1/users/${owner}/locus_annotations?page%5Blimit%5D=1000`);
-    expect(after.body.data.find((a: any) => a.relationships.locus.data.id === locus).attributes).toMatchObject({ favorited: false, comment: '' });
+    expect(after.body.data.find((a: any) => a.relationships.locus.data.id === locus).attributes).toMatchObject({
+      favorited: false,
+      comment: '',
+    });
     const missing = await session.post(`/v1/users/${owner}/relationships/favorite_loci`, { data: [{ type: 'locus', id: 'ANT2020none' }] });
     expect(missing.status).toBe(404);
   });
@@ -345,13 +549,21 @@ describe('announcements', () => {
     const tooLong = await admin.post('/v1/announcements', { data: { attributes: { message: 'x'.repeat(2049), variant: 'info' } } });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.errors[0].detail).toContain('Field may not have more than 2048 characters.');
-    expect((await admin.post('/v1/announcements', { data: { attributes: { message: 'x'.repeat(2048), variant: 'dark' } } })).status).toBe(201);
-    expect((await admin.post('/v1/announcements', { data: { attributes: { message: '  ', variant: 'info' } } })).body.errors[0].detail).toBe('message: Field is required.');
+    expect((await admin.post('/v1/announcements', { data: { attributes: { message: 'x'.repeat(2048), variant: 'dark' } } })).status).toBe(
+      201,
+    );
+    expect(
+      (await admin.post('/v1/announcements', { data: { attributes: { message: '  ', variant: 'info' } } })).body.errors[0].detail,
+    ).toBe('message: Field is required.');
     expect((await admin.post('/v1/announcements', { data: { attributes: { message: 'x', variant: 'purple' } } })).status).toBe(400);
     for (const variant of ['primary', 'secondary', 'success', 'danger', 'warning', 'info', 'light', 'dark']) {
-      expect((await admin.post('/v1/announcements', { data: { attributes: { message: `v ${variant}`, variant } } })).status, variant).toBe(201);
+      expect((await admin.post('/v1/announcements', { data: { attributes: { message: `v ${variant}`, variant } } })).status, variant).toBe(
+        201,
+      );
     }
-    const created = await admin.post('/v1/announcements', { data: { attributes: { message: 'Maintenance tonight', variant: 'warning', active: true } } });
+    const created = await admin.post('/v1/announcements', {
+      data: { attributes: { message: 'Maintenance tonight', variant: 'warning', active: true } },
+    });
     expect(created.status).toBe(201);
     const filter = encodeURIComponent(JSON.stringify([{ field: 'active', op: 'eq', value: true }]));
     const active = await sessions.anonymous.get(`/v1/announcements?filter=${filter}`);
@@ -363,7 +575,9 @@ describe('announcements', () => {
     expect(sorted.body.meta.count).toBeGreaterThan(2);
     const off = await admin.patch(`/v1/announcements/${created.body.data.id}`, { data: { attributes: { active: false } } });
     expect(off.body.data.attributes.active).toBe(false);
-    expect((await sessions.anonymous.get(`/v1/announcements?filter=${filter}`)).body.data.map((a: any) => a.id)).not.toContain(created.body.data.id);
+    expect((await sessions.anonymous.get(`/v1/announcements?filter=${filter}`)).body.data.map((a: any) => a.id)).not.toContain(
+      created.body.data.id,
+    );
     expect((await sessions.anonymous.get('/v1/announcements?filter=%5B%7B%22field%22%3A%22x%22%7D%5D')).status).toBe(400);
     expect((await admin.patch('/v1/announcements/999999', { data: { attributes: { active: true } } })).status).toBe(404);
   });

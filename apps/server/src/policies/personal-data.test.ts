@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FuzzServer, type Caller } from '../fuzz/fuzz-server.ts';
+
+import { type Caller, FuzzServer } from '../fuzz/fuzz-server.ts';
 import { sendRaw } from '../fuzz/raw-http.ts';
 
 // No personal data in a public document (issue 16): every GET route the server registers, with its path
@@ -20,9 +21,13 @@ beforeAll(async () => {
   // A thumbnail, if the fixture's first alerts had none: from any alert of its loci that has cutouts.
   if (!fuzz.ids.get('filename')?.length) {
     for (const locusId of fuzz.ids.get('locusId') ?? []) {
-      const alerts = JSON.parse((await sendRaw(fuzz.url, { method: 'GET', path: `/v1/loci/${locusId}/alerts` })).text).data as Array<{ id: string }>;
+      const alerts = JSON.parse((await sendRaw(fuzz.url, { method: 'GET', path: `/v1/loci/${locusId}/alerts` })).text).data as Array<{
+        id: string;
+      }>;
       for (const alert of alerts) {
-        const thumbnails = JSON.parse((await sendRaw(fuzz.url, { method: 'GET', path: `/v1/alerts/${encodeURIComponent(alert.id)}/thumbnails` })).text).data as Array<{ id: string }>;
+        const thumbnails = JSON.parse(
+          (await sendRaw(fuzz.url, { method: 'GET', path: `/v1/alerts/${encodeURIComponent(alert.id)}/thumbnails` })).text,
+        ).data as Array<{ id: string }>;
         if (thumbnails.length > 0 && !extraIds.has('filename')) extraIds.set('filename', [thumbnails[0].id]);
       }
     }
@@ -38,7 +43,9 @@ function pathsOf(route: string, selfId: string): string[] {
     if (segment === '*') values = ['swagger-ui.css'];
     else if (segment.startsWith(':')) {
       const name = segment.slice(1);
-      values = [...(fuzz.ids.get(name) ?? []), ...(extraIds.get(name) ?? []), ...(name === 'userId' ? [selfId] : [])].map(encodeURIComponent);
+      values = [...(fuzz.ids.get(name) ?? []), ...(extraIds.get(name) ?? []), ...(name === 'userId' ? [selfId] : [])].map(
+        encodeURIComponent,
+      );
       if (values.length === 0) throw new Error(`${route}: no real value for :${name} (add one to fuzz-server.ts)`);
     }
     paths = paths.flatMap((prefix) => values.map((value) => `${prefix}/${value}`));
@@ -54,7 +61,9 @@ function relationshipsOf(text: string): string[] {
   } catch {
     return [];
   }
-  const resources = [document?.data, document?.included].flat().filter((r): r is { relationships?: Record<string, unknown> } => typeof r === 'object' && r !== null);
+  const resources = [document?.data, document?.included]
+    .flat()
+    .filter((r): r is { relationships?: Record<string, unknown> } => typeof r === 'object' && r !== null);
   return [...new Set(resources.flatMap((r) => Object.keys(r.relationships ?? {})))];
 }
 
@@ -80,7 +89,8 @@ async function walk(caller: Exclude<Caller, 'admin'>): Promise<{ requests: numbe
       const join = path.includes('?') ? '&' : '?';
       for (const include of [...names, names.join(',')]) {
         const withIncludes = await read(route, `${path}${join}include=${encodeURIComponent(include)}`);
-        for (const name of relationshipsOf(withIncludes)) if (!names.includes(name)) await read(route, `${path}${join}include=${encodeURIComponent(name)}`);
+        for (const name of relationshipsOf(withIncludes))
+          if (!names.includes(name)) await read(route, `${path}${join}include=${encodeURIComponent(name)}`);
       }
     }
   }
@@ -88,7 +98,7 @@ async function walk(caller: Exclude<Caller, 'admin'>): Promise<{ requests: numbe
 }
 
 describe('personal data in documents', () => {
-  it('shows a public filter\'s owner by name to everyone, and the e-mail only to admins (the search would see it)', async () => {
+  it("shows a public filter's owner by name to everyone, and the e-mail only to admins (the search would see it)", async () => {
     const owner = (await fuzz.server.repos.users.findByUsername('fuzz-owner'))!;
     const filterId = fuzz.ids.get('filterId')![0];
     for (const caller of ['anonymous', 'user'] as const) {
@@ -102,7 +112,7 @@ describe('personal data in documents', () => {
     expect(asAdmin.text).toContain(owner.email);
   });
 
-  it('leaks no user\'s e-mail on any GET route, to anonymous visitors or to another user, whatever is included', async () => {
+  it("leaks no user's e-mail on any GET route, to anonymous visitors or to another user, whatever is included", async () => {
     const all = await fuzz.server.repos.users.list({ sort: 'username', limit: 10_000, offset: 0 });
     // The callers' accounts exist before the addresses are collected.
     await fuzz.userIdOf('user');
@@ -114,7 +124,13 @@ describe('personal data in documents', () => {
       expect(leaks, caller).toEqual([]);
       expect(requests).toBeGreaterThan(fuzz.routes.filter((r) => r.startsWith('GET ')).length * 2);
       // The walk reached real documents, not only refusals: the public lists and the filter of another account.
-      for (const route of ['GET /v1/filters', 'GET /v1/filters/:filterId', 'GET /v1/loci/:locusId', 'GET /v1/tags/:name', 'GET /v1/streams/:name/messages']) {
+      for (const route of [
+        'GET /v1/filters',
+        'GET /v1/filters/:filterId',
+        'GET /v1/loci/:locusId',
+        'GET /v1/tags/:name',
+        'GET /v1/streams/:name/messages',
+      ]) {
         expect(answered.has(route), `${caller} ${route}`).toBe(true);
       }
     }

@@ -1,9 +1,10 @@
 import type { Repositories } from '@antares/db';
-import type { Config } from '../config.ts';
+
 import type { Authenticator } from '../auth/authenticator.ts';
-import type { TokenService } from '../auth/tokens.ts';
 import type { LoginLimiter } from '../auth/login-limiter.ts';
 import type { Mailer } from '../auth/mailer.ts';
+import type { TokenService } from '../auth/tokens.ts';
+import type { Config } from '../config.ts';
 import type { FilterSandbox } from '../services/filter-service.ts';
 
 /** What every route module is given: configuration, repositories and the session machinery. */

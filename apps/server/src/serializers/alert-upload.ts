@@ -1,4 +1,5 @@
 import type { ResourceObject } from '@antares/contract';
+
 import type { AlertUpload } from '../services/alert-upload-service.ts';
 
 /** An `alert_upload`: an alert file sent over HTTP and where its ingestion stands. */

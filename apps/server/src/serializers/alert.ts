@@ -1,5 +1,5 @@
-import type { AlertRow } from '@antares/db';
 import type { ResourceObject } from '@antares/contract';
+import type { AlertRow } from '@antares/db';
 
 export function alertResource(base: string, alert: AlertRow): ResourceObject {
   const self = `${base}/v1/alerts/${encodeURIComponent(alert.alert_id)}`;

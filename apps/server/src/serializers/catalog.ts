@@ -50,7 +50,13 @@ export function catalogMatchSummary(match: CatalogMatchRow): Record<string, unkn
 }
 
 /** A `catalog_sample` (wire format: `id` is the object's own id), its catalog and the whole row. */
-export function catalogSampleResource(sample: { catalog_name: string; object_key: string; ra: number; dec: number; properties: Record<string, unknown> }): ResourceObject {
+export function catalogSampleResource(sample: {
+  catalog_name: string;
+  object_key: string;
+  ra: number;
+  dec: number;
+  properties: Record<string, unknown>;
+}): ResourceObject {
   return {
     type: 'catalog_sample',
     id: sample.object_key,

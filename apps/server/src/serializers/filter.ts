@@ -1,6 +1,8 @@
-import type { FilterRow, FilterVersionRow, TagRow, UserRow } from '@antares/db';
-import type { FilterTestReport, ResourceObject } from '@antares/contract';
 import { randomUUID } from 'node:crypto';
+
+import type { FilterTestReport, ResourceObject } from '@antares/contract';
+import type { FilterRow, FilterVersionRow, TagRow, UserRow } from '@antares/db';
+
 import { userResource, type Viewer } from './user.ts';
 
 export function filterResource(filter: FilterRow, owner?: UserRow): ResourceObject {

@@ -1,11 +1,13 @@
 import type { ResourceObject } from '@antares/contract';
 import type { GravWaveEventRow, GravWaveNoticeRow } from '@antares/db';
+
 import type { DrawnSkyMap } from '../services/grav-wave-service.ts';
 
 /** A `grav_wave_notice` (wire format): the IGWN alert as received, its sky map base64 FITS. */
 export function gravWaveNoticeResource(notice: GravWaveNoticeRow): ResourceObject {
   const event = notice.full_notice.event as Record<string, unknown> | null | undefined;
-  const full = event && notice.skymap_base64 ? { ...notice.full_notice, event: { ...event, skymap: notice.skymap_base64 } } : notice.full_notice;
+  const full =
+    event && notice.skymap_base64 ? { ...notice.full_notice, event: { ...event, skymap: notice.skymap_base64 } } : notice.full_notice;
   return {
     type: 'grav_wave_notice',
     id: String(notice.notice_id),

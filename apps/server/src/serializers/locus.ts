@@ -1,5 +1,6 @@
-import type { CatalogMatchRow, LocusRow, ThumbnailInfo } from '@antares/db';
 import type { ResourceObject } from '@antares/contract';
+import type { CatalogMatchRow, LocusRow, ThumbnailInfo } from '@antares/db';
+
 import { catalogMatchSummary } from './catalog.ts';
 import { newestThumbnailsMeta } from './thumbnail.ts';
 

@@ -1,13 +1,20 @@
 import type { ResourceObject } from '@antares/contract';
+
 import type { StreamMessage } from '../services/stream-service.ts';
 import { locusResource } from './locus.ts';
 
-export function streamResource(base: string, s: { stream: string; description: string; messages: number; last_offset: number }): ResourceObject {
+export function streamResource(
+  base: string,
+  s: { stream: string; description: string; messages: number; last_offset: number },
+): ResourceObject {
   return {
     type: 'stream',
     id: s.stream,
     attributes: { name: s.stream, description: s.description, messages: s.messages, last_offset: s.last_offset },
-    links: { self: `${base}/v1/streams/${encodeURIComponent(s.stream)}/messages`, events: `${base}/v1/streams/${encodeURIComponent(s.stream)}/events` },
+    links: {
+      self: `${base}/v1/streams/${encodeURIComponent(s.stream)}/messages`,
+      events: `${base}/v1/streams/${encodeURIComponent(s.stream)}/events`,
+    },
   };
 }
 

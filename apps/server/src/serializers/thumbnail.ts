@@ -1,5 +1,5 @@
-import type { ThumbnailInfo } from '@antares/db';
 import type { ResourceObject } from '@antares/contract';
+import type { ThumbnailInfo } from '@antares/db';
 
 export function thumbnailResource(base: string, t: ThumbnailInfo): ResourceObject {
   return {

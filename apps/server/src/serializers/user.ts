@@ -1,5 +1,5 @@
-import type { AnnotationRow, AnnouncementRow, UserRow } from '@antares/db';
 import type { ResourceObject } from '@antares/contract';
+import type { AnnotationRow, AnnouncementRow, UserRow } from '@antares/db';
 
 /** Who is reading a document: a signed-in user (their id and whether an admin), or null for anonymous. */
 export type Viewer = Pick<UserRow, 'user_id' | 'admin'> | null | undefined;
@@ -11,7 +11,14 @@ export type Viewer = Pick<UserRow, 'user_id' | 'admin'> | null | undefined;
 export function userResource(user: UserRow, viewer: Viewer): ResourceObject {
   const mayReadAll = viewer !== null && viewer !== undefined && (viewer.user_id === user.user_id || viewer.admin);
   const attributes = mayReadAll
-    ? { username: user.username, name: user.name, email: user.email, admin: user.admin, staff: user.staff, created_at: user.created_at.toISOString() }
+    ? {
+        username: user.username,
+        name: user.name,
+        email: user.email,
+        admin: user.admin,
+        staff: user.staff,
+        created_at: user.created_at.toISOString(),
+      }
     : { username: user.username, name: user.name };
   return { type: 'user', id: String(user.user_id), attributes };
 }
@@ -25,7 +32,12 @@ export function annotationResource(base: string, a: AnnotationRow): ResourceObje
   return {
     type: 'locus_annotation',
     id: String(a.annotation_id),
-    attributes: { comment: a.comment, favorited: a.favorited, created_at: a.created_at.toISOString(), updated_at: a.updated_at.toISOString() },
+    attributes: {
+      comment: a.comment,
+      favorited: a.favorited,
+      created_at: a.created_at.toISOString(),
+      updated_at: a.updated_at.toISOString(),
+    },
     relationships: {
       owner: { data: { type: 'user', id: String(a.owner_id) } },
       locus: { data: { type: 'locus', id: a.locus_id }, links: { related: `${base}/v1/loci/${a.locus_id}` } },

@@ -1,4 +1,5 @@
 import type { AlertRow, Repositories, ThumbnailInfo } from '@antares/db';
+
 import { notFound } from '../errors.ts';
 
 /** One alert and the thumbnails of its cutouts. */

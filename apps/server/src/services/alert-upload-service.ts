@@ -1,11 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Transform, Writable, type Readable } from 'node:stream';
+import { type Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+
 import { alertFileProblem, isGzip } from '@antares/pipeline';
+
 import { ApiError, badRequest } from '../errors.ts';
 
 export type UploadStatus = 'queued' | 'ingested' | 'failed';
@@ -49,7 +51,10 @@ function capped(max: number, seen: { bytes: number }): Transform {
  * is now: still in the inbox, in done/ (with the ingestion summary), or in failed/ (with the reason).
  */
 export class AlertUploadService {
-  constructor(private readonly inboxDir: string | undefined, private readonly limits: UploadLimits) {}
+  constructor(
+    private readonly inboxDir: string | undefined,
+    private readonly limits: UploadLimits,
+  ) {}
 
   /**
    * Takes the request body as a stream, so that memory stays bounded whatever arrives: it goes to a
@@ -112,8 +117,12 @@ export class AlertUploadService {
       await (gzipped ? pipeline(createReadStream(file), createGunzip(), cap, keep) : pipeline(createReadStream(file), cap, keep));
     } catch (error) {
       if (error instanceof TooLarge) {
-        throw new ApiError(413, 'Payload Too Large', `The upload is larger than ${sizeOf(this.limits.maxUncompressedBytes)} once decompressed, `
-          + 'the most one file may hold: split it into several, or put it in the inbox folder');
+        throw new ApiError(
+          413,
+          'Payload Too Large',
+          `The upload is larger than ${sizeOf(this.limits.maxUncompressedBytes)} once decompressed, ` +
+            'the most one file may hold: split it into several, or put it in the inbox folder',
+        );
       }
       if ((error as { code?: string }).code?.startsWith('Z_')) {
         throw badRequest(`The upload cannot be ingested: not a valid gzip file (${(error as Error).message})`);
@@ -124,8 +133,12 @@ export class AlertUploadService {
   }
 
   private bodyTooLarge(): ApiError {
-    return new ApiError(413, 'Payload Too Large', `The upload is larger than ${sizeOf(this.limits.maxBodyBytes)}, the most one request may carry: `
-      + 'split it into several, or put it in the inbox folder');
+    return new ApiError(
+      413,
+      'Payload Too Large',
+      `The upload is larger than ${sizeOf(this.limits.maxBodyBytes)}, the most one request may carry: ` +
+        'split it into several, or put it in the inbox folder',
+    );
   }
 
   /** The upload's status, or undefined for an unknown id. */
@@ -142,7 +155,11 @@ export class AlertUploadService {
       const failed = path.join(inbox, 'failed', name);
       if (existsSync(failed)) {
         const errorFile = `${failed}.error.txt`;
-        const error = existsSync(errorFile) ? readFileSync(errorFile, 'utf8').split('\n')[0].replace(/^Error: /, '') : 'unknown error';
+        const error = existsSync(errorFile)
+          ? readFileSync(errorFile, 'utf8')
+              .split('\n')[0]
+              .replace(/^Error: /, '')
+          : 'unknown error';
         return { id, status: 'failed', error };
       }
     }
@@ -150,7 +167,8 @@ export class AlertUploadService {
   }
 
   private requireInbox(): string {
-    if (!this.inboxDir) throw new ApiError(503, 'Service Unavailable', 'Alert uploads need the inbox, which is switched off (ANTARES_INBOX_DIR=off)');
+    if (!this.inboxDir)
+      throw new ApiError(503, 'Service Unavailable', 'Alert uploads need the inbox, which is switched off (ANTARES_INBOX_DIR=off)');
     return this.inboxDir;
   }
 }

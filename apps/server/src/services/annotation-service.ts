@@ -1,7 +1,8 @@
 import { LIMITS, MESSAGES } from '@antares/contract';
 import type { AnnotationRow, Repositories } from '@antares/db';
-import { ApiError, badRequest, notFound } from '../errors.ts';
+
 import type { Identity } from '../auth/authenticator.ts';
+import { ApiError, badRequest, notFound } from '../errors.ts';
 import { policies } from '../policies/index.ts';
 import { booleanField, stringField } from './body.ts';
 
@@ -22,12 +23,18 @@ export class AnnotationService {
     return Object.fromEntries(Object.entries({ comment, favorited }).filter(([, v]) => v !== undefined));
   }
 
-  async create(identity: Identity, ownerId: number, locusId: string | undefined, attributes: Record<string, unknown>): Promise<AnnotationRow> {
+  async create(
+    identity: Identity,
+    ownerId: number,
+    locusId: string | undefined,
+    attributes: Record<string, unknown>,
+  ): Promise<AnnotationRow> {
     policies.assertSelf(identity, ownerId, 'the annotations');
     if (!locusId) throw badRequest('The annotation needs a locus (relationships.locus.data.id)');
     if (!(await this.repos.loci.findById(locusId))) throw notFound(`No locus with id "${locusId}"`);
     const { row, created } = await this.repos.annotations.upsert(ownerId, locusId, {});
-    if (!created) throw new ApiError(409, 'Conflict', `You already have an annotation of ${locusId} (id ${row.annotation_id}); update it instead`);
+    if (!created)
+      throw new ApiError(409, 'Conflict', `You already have an annotation of ${locusId} (id ${row.annotation_id}); update it instead`);
     const changes = this.changesOf(attributes);
     return Object.keys(changes).length > 0 ? ((await this.repos.annotations.update(row.annotation_id, changes)) ?? row) : row;
   }

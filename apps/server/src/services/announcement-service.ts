@@ -1,5 +1,6 @@
 import { ANNOUNCEMENT_VARIANTS, LIMITS, MESSAGES } from '@antares/contract';
 import type { AnnouncementRow, Repositories } from '@antares/db';
+
 import { badRequest, notFound } from '../errors.ts';
 import { booleanField, stringField } from './body.ts';
 

@@ -1,12 +1,13 @@
 import { firstError, rules } from '@antares/contract';
 import type { Repositories, UserRow } from '@antares/db';
-import { ApiError, TooManyRequests, badRequest } from '../errors.ts';
-import { csrfError, type Authenticator, type Identity, type IssuedSession, type PresentedTokens } from '../auth/authenticator.ts';
+
+import { type Authenticator, csrfError, type Identity, type IssuedSession, type PresentedTokens } from '../auth/authenticator.ts';
 import type { LoginLimiter } from '../auth/login-limiter.ts';
 import type { Mailer } from '../auth/mailer.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { ResetMailQueue } from '../auth/reset-mails.ts';
 import { sessionRevocationId, type TokenClaims, type TokenService } from '../auth/tokens.ts';
+import { ApiError, badRequest, TooManyRequests } from '../errors.ts';
 
 /**
  * Login, refresh, logout and password reset: the rules behind /v1/auth. It reads the tokens a request
@@ -66,8 +67,14 @@ export class AuthService {
   async logout(presented: PresentedTokens): Promise<'revoked' | 'no-session'> {
     const { bearer } = presented;
     const candidates: Array<[string | undefined, 'access' | 'refresh']> = bearer
-      ? [[bearer, 'access'], [bearer, 'refresh']]
-      : [[presented.accessCookie, 'access'], [presented.refreshCookie, 'refresh']];
+      ? [
+          [bearer, 'access'],
+          [bearer, 'refresh'],
+        ]
+      : [
+          [presented.accessCookie, 'access'],
+          [presented.refreshCookie, 'refresh'],
+        ];
     const valid: TokenClaims[] = [];
     for (const [token, type] of candidates) {
       if (!token) continue;
@@ -107,9 +114,10 @@ export class AuthService {
     await this.mailer.send({
       to: user.email,
       subject: 'ANTARES password reset',
-      text: `Hello ${user.name},\n\nSomeone (hopefully you) asked to reset the password of the ANTARES account "${user.username}".\n`
-        + `Open this link within ${this.tokens.lifetimeSeconds('reset') / 60} minutes to choose a new password:\n\n${link}\n\n`
-        + 'If you did not ask for this, ignore this message: your password stays as it is.\n',
+      text:
+        `Hello ${user.name},\n\nSomeone (hopefully you) asked to reset the password of the ANTARES account "${user.username}".\n` +
+        `Open this link within ${this.tokens.lifetimeSeconds('reset') / 60} minutes to choose a new password:\n\n${link}\n\n` +
+        'If you did not ask for this, ignore this message: your password stays as it is.\n',
     });
   }
 
@@ -117,7 +125,10 @@ export class AuthService {
    * Sets a new password, authorised either by a reset token (Authorization: Bearer, single use) or by a
    * fresh cookie session (password change in the settings page), and starts a new session with it.
    */
-  async reset(password: string, authority: { resetToken: string } | { caller: () => Promise<Identity> }): Promise<{ user: UserRow; session: IssuedSession }> {
+  async reset(
+    password: string,
+    authority: { resetToken: string } | { caller: () => Promise<Identity> },
+  ): Promise<{ user: UserRow; session: IssuedSession }> {
     const problem = firstError(password, rules.password);
     if (problem) throw badRequest(`password: ${problem}`);
     let user: UserRow;

@@ -24,7 +24,8 @@ export function relationshipId(body: unknown, name: string): string | undefined 
   const id = data?.relationships?.[name]?.data?.id;
   if (id !== undefined && id !== null) return String(id);
   const plain = body as Record<string, unknown> | null;
-  const value = plain?.[`${name}_id`] ?? (typeof plain?.[name] === 'string' || typeof plain?.[name] === 'number' ? plain?.[name] : undefined);
+  const value =
+    plain?.[`${name}_id`] ?? (typeof plain?.[name] === 'string' || typeof plain?.[name] === 'number' ? plain?.[name] : undefined);
   return value === undefined ? undefined : String(value);
 }
 

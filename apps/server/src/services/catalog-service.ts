@@ -1,5 +1,6 @@
-import { matchPositions } from '@antares/pipeline';
 import type { Repositories } from '@antares/db';
+import { matchPositions } from '@antares/pipeline';
+
 import { badRequest, notFound } from '../errors.ts';
 
 /** Catalog samples (`n` per catalog) are capped at this. */

@@ -1,6 +1,8 @@
 import { gunzipSync } from 'node:zlib';
+
 import type { Repositories, ThumbnailType } from '@antares/db';
 import { isGzip } from '@antares/pipeline';
+
 import { ApiError, notFound } from '../errors.ts';
 
 export const CUTOUT_TYPES: readonly ThumbnailType[] = ['science', 'template', 'difference'];
@@ -32,7 +34,11 @@ export class CutoutService {
     try {
       bytes = isGzip(stored) ? gunzipSync(stored) : Buffer.from(stored);
     } catch (error) {
-      throw new ApiError(422, 'Unprocessable Cutout', `The ${type} cutout of ${alertId} cannot be decompressed: ${(error as Error).message}`);
+      throw new ApiError(
+        422,
+        'Unprocessable Cutout',
+        `The ${type} cutout of ${alertId} cannot be decompressed: ${(error as Error).message}`,
+      );
     }
     if (bytes.subarray(0, 9).toString('latin1') !== 'SIMPLE  =') {
       // 2016 ZTF commissioning packets carry JPEG cutouts: there is no FITS file to give.

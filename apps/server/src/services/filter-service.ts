@@ -1,9 +1,17 @@
 import {
-  FEEDBACK_REQUIRED, FILTER_CLASS_MAX, FILTER_CLASS_PATTERN, LIMITS, MESSAGES, TRANSITIONS, isVersionStatus, type FilterTestReport,
+  FEEDBACK_REQUIRED,
+  FILTER_CLASS_MAX,
+  FILTER_CLASS_PATTERN,
+  type FilterTestReport,
+  isVersionStatus,
+  LIMITS,
+  MESSAGES,
+  TRANSITIONS,
 } from '@antares/contract';
 import type { FilterRow, FilterVersionRow, FilterViewer, LocusRow, Repositories } from '@antares/db';
-import { ApiError, badRequest, notFound } from '../errors.ts';
+
 import type { Identity } from '../auth/authenticator.ts';
+import { ApiError, badRequest, notFound } from '../errors.ts';
 import { stringField } from './body.ts';
 import { SandboxTurns } from './sandbox-turns.ts';
 
@@ -29,11 +37,15 @@ export function filterClassOf(attributes: Record<string, unknown>): string | und
   return name;
 }
 
-const FILTER_NAME = /^[A-Za-z][A-Za-z0-9 _.\-]*$/;
+const FILTER_NAME = /^[A-Za-z][A-Za-z0-9 _.-]*$/;
 
 export class FilterService {
   /** `turns`: shared with dry runs, so that a user holds at most one sandbox worker at a time. */
-  constructor(private readonly repos: Repositories, private readonly sandbox?: FilterSandbox, private readonly turns = new SandboxTurns()) {}
+  constructor(
+    private readonly repos: Repositories,
+    private readonly sandbox?: FilterSandbox,
+    private readonly turns = new SandboxTurns(),
+  ) {}
 
   static viewerOf(identity: Identity | null): FilterViewer {
     return identity ? { userId: identity.user.user_id, admin: identity.user.admin } : null;
@@ -56,15 +68,22 @@ export class FilterService {
   }
 
   async create(identity: Identity, ownerId: number, attributes: Record<string, unknown>): Promise<FilterRow> {
-    if (ownerId !== identity.user.user_id && !identity.user.admin) throw new ApiError(403, 'Forbidden', 'You may not create filters for another user');
+    if (ownerId !== identity.user.user_id && !identity.user.admin)
+      throw new ApiError(403, 'Forbidden', 'You may not create filters for another user');
     const name = (stringField(attributes, 'name') ?? '').trim();
     const description = (stringField(attributes, 'description') ?? '').trim();
-    const nameProblem = name === '' ? MESSAGES.required
-      : name.length > LIMITS.filterNameMax ? MESSAGES.maxLength(LIMITS.filterNameMax)
-        : FILTER_NAME.test(name) ? null : MESSAGES.invalidCharacters;
+    const nameProblem =
+      name === ''
+        ? MESSAGES.required
+        : name.length > LIMITS.filterNameMax
+          ? MESSAGES.maxLength(LIMITS.filterNameMax)
+          : FILTER_NAME.test(name)
+            ? null
+            : MESSAGES.invalidCharacters;
     if (nameProblem) throw badRequest(`name: ${nameProblem}`);
     if (description === '') throw badRequest(`description: ${MESSAGES.required}`);
-    if (description.length > LIMITS.filterDescriptionMax) throw badRequest(`description: ${MESSAGES.maxLength(LIMITS.filterDescriptionMax)}`);
+    if (description.length > LIMITS.filterDescriptionMax)
+      throw badRequest(`description: ${MESSAGES.maxLength(LIMITS.filterDescriptionMax)}`);
     const filter = await this.repos.filters.create({ user_id: ownerId, name, description });
     if (!filter) throw new ApiError(409, 'Conflict', 'This name is already in use, please choose another.');
     return filter;
@@ -89,7 +108,11 @@ export class FilterService {
     // choosing differently cannot change what an approved version runs).
     const chosen = typeof outputs?.class_name === 'string' ? outputs.class_name : undefined;
     return this.repos.filters.createVersion({
-      filter_id: filter.filter_id, code, comment, declared_outputs: outputs, filter_class: named ?? chosen ?? null,
+      filter_id: filter.filter_id,
+      code,
+      comment,
+      declared_outputs: outputs,
+      filter_class: named ?? chosen ?? null,
     });
   }
 
@@ -100,8 +123,12 @@ export class FilterService {
     if (!isVersionStatus(status)) throw badRequest(`status must be one of ${Object.keys(TRANSITIONS).join(', ')}`);
     const allowed = isVersionStatus(version.status) ? TRANSITIONS[version.status] : [];
     if (!allowed.includes(status)) {
-      throw new ApiError(409, 'Conflict', `A ${version.status} version cannot become ${status}`
-        + (allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (no transition is defined from it)'));
+      throw new ApiError(
+        409,
+        'Conflict',
+        `A ${version.status} version cannot become ${status}` +
+          (allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (no transition is defined from it)'),
+      );
     }
     const feedback = (stringField(attributes, 'feedback') ?? '').trim();
     if (FEEDBACK_REQUIRED.has(status) && feedback === '') throw badRequest('Feedback is required');

@@ -1,5 +1,6 @@
-import { FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI, MESSAGES, type FilterTestReport } from '@antares/contract';
+import { FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI, type FilterTestReport, MESSAGES } from '@antares/contract';
 import type { LocusRow, Repositories } from '@antares/db';
+
 import { ApiError, badRequest } from '../errors.ts';
 import { stringField } from './body.ts';
 import { filterClassOf, type FilterSandbox } from './filter-service.ts';
@@ -12,7 +13,11 @@ const CODE_MAX_CHARS = 512 * 1024;
 
 /** Dry runs of filter code (POST /v1/filters/test): nothing is stored, the report says what would happen. */
 export class FilterTestService {
-  constructor(private readonly repos: Repositories, private readonly sandbox?: FilterSandbox, private readonly turns = new SandboxTurns()) {}
+  constructor(
+    private readonly repos: Repositories,
+    private readonly sandbox?: FilterSandbox,
+    private readonly turns = new SandboxTurns(),
+  ) {}
 
   /** A dry run for this user: one at a time each (429 otherwise), bounded by the sandbox's limits. */
   async run(userId: number, attributes: Record<string, unknown>): Promise<FilterTestReport> {

@@ -1,7 +1,8 @@
-import PDFDocument from 'pdfkit';
-import { compileLocusSearch, type LocusRow, type Repositories } from '@antares/db';
 import { angularSeparationDeg, formatDecimal, formatSexagesimal, htmCircleCover, icrsToGalactic } from '@antares/astro';
+import { compileLocusSearch, type LocusRow, type Repositories } from '@antares/db';
 import { renderCutoutPng } from '@antares/pipeline';
+import PDFDocument from 'pdfkit';
+
 import { notFound } from '../errors.ts';
 
 // Pixel scales of the survey cameras: ZTF 1.01"/px, Rubin (LSSTCam) 0.2"/px. The cutout's field
@@ -42,8 +43,17 @@ export class FinderChartService {
     const cutout = locus.newest_thumbnail_alert_id
       ? await this.repos.thumbnails.findCutout(locus.newest_thumbnail_alert_id, 'science')
       : undefined;
-    const search = compileLocusSearch({ query: { sky_distance: { distance: `${(CONTEXT_FIELD_ARCSEC / 2) * Math.SQRT2 / 3600} degree`, htm16: { center: `${locus.ra} ${locus.dec}` } } } });
-    const nearby = (await this.repos.loci.search({ search, sort: [], limit: 200, offset: 0 })).rows.filter((l) => l.locus_id !== locus.locus_id);
+    const search = compileLocusSearch({
+      query: {
+        sky_distance: {
+          distance: `${((CONTEXT_FIELD_ARCSEC / 2) * Math.SQRT2) / 3600} degree`,
+          htm16: { center: `${locus.ra} ${locus.dec}` },
+        },
+      },
+    });
+    const nearby = (await this.repos.loci.search({ search, sort: [], limit: 200, offset: 0 })).rows.filter(
+      (l) => l.locus_id !== locus.locus_id,
+    );
     const stars = await this.catalogObjects(locus.ra, locus.dec, (CONTEXT_FIELD_ARCSEC / 2) * Math.SQRT2);
     const pixelScale = locus.newest_thumbnail_alert_id?.startsWith('lsst') ? RUBIN_ARCSEC_PER_PIXEL : ZTF_ARCSEC_PER_PIXEL;
     return drawChart(locus, cutout, pixelScale, nearby, stars);
@@ -51,8 +61,9 @@ export class FinderChartService {
 
   /** The catalog objects (stars, galaxies...) whose position lies within `radiusArcsec` of a point. */
   private async catalogObjects(ra: number, dec: number, radiusArcsec: number): Promise<FieldObject[]> {
-    const trixels = htmCircleCover(ra, dec, radiusArcsec / 3600, { level: CATALOG_COVER_LEVEL })
-      .flatMap(([lo, hi]) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i));
+    const trixels = htmCircleCover(ra, dec, radiusArcsec / 3600, { level: CATALOG_COVER_LEVEL }).flatMap(([lo, hi]) =>
+      Array.from({ length: hi - lo + 1 }, (_, i) => lo + i),
+    );
     const seen = new Set<number>();
     const objects: FieldObject[] = [];
     for (const c of await this.repos.catalogs.candidates(trixels)) {
@@ -77,7 +88,13 @@ function pngWidth(png: Buffer): number {
   return png.readUInt32BE(16);
 }
 
-function drawChart(locus: LocusRow, cutout: Uint8Array | undefined, pixelScale: number, nearby: LocusRow[], stars: FieldObject[]): Promise<Buffer> {
+function drawChart(
+  locus: LocusRow,
+  cutout: Uint8Array | undefined,
+  pixelScale: number,
+  nearby: LocusRow[],
+  stars: FieldObject[],
+): Promise<Buffer> {
   const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: `ANTARES finder chart: ${locus.locus_id}`, Creator: 'ANTARES' } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -87,7 +104,9 @@ function drawChart(locus: LocusRow, cutout: Uint8Array | undefined, pixelScale: 
   const galactic = icrsToGalactic(locus.ra, locus.dec);
   const surveyId = surveyObjectId(locus);
   doc.fontSize(18).text(`ANTARES finder chart: ${locus.locus_id}`);
-  doc.fontSize(11).fillColor('#333')
+  doc
+    .fontSize(11)
+    .fillColor('#333')
     .text(surveyId ? `Survey object: ${surveyId}` : 'Survey object: none')
     .text(`ICRS: ${sexagesimal.ra} ${sexagesimal.dec}   (${formatDecimal(locus.ra)} ${formatDecimal(locus.dec)})`)
     .text(`Gal: ${formatDecimal(galactic.l)} ${formatDecimal(galactic.b)}`)
@@ -123,28 +142,43 @@ function drawChart(locus: LocusRow, cutout: Uint8Array | undefined, pixelScale: 
     const [x, y] = toPage(right, dx, dy);
     if (star.radiusArcsec > POINT_SOURCE_RADIUS_ARCSEC) {
       // An extended object: its extent, to scale.
-      doc.lineWidth(0.8).strokeColor('#7f7f7f').circle(x, y, (star.radiusArcsec / right.fieldArcsec) * right.size).stroke();
+      doc
+        .lineWidth(0.8)
+        .strokeColor('#7f7f7f')
+        .circle(x, y, (star.radiusArcsec / right.fieldArcsec) * right.size)
+        .stroke();
     } else {
       doc.fillColor('#444').circle(x, y, 2.2).fill();
     }
-    doc.fontSize(5.5).fillColor('#444').text(star.name, x + 4, y + 2, { lineBreak: false });
+    doc
+      .fontSize(5.5)
+      .fillColor('#444')
+      .text(star.name, x + 4, y + 2, { lineBreak: false });
   }
   doc.restore();
   for (const other of nearby) {
     const [dx, dy] = offsetArcsec(locus, other);
     if (Math.abs(dx) > right.fieldArcsec / 2 || Math.abs(dy) > right.fieldArcsec / 2) continue;
     marker(doc, right, dx, dy, '#1f77b4', 4);
-    doc.fontSize(6).fillColor('#1f77b4').text(other.locus_id, ...toPage(right, dx, dy).map((v, i) => v + (i === 0 ? 5 : -3)) as [number, number]);
+    doc
+      .fontSize(6)
+      .fillColor('#1f77b4')
+      .text(other.locus_id, ...(toPage(right, dx, dy).map((v, i) => v + (i === 0 ? 5 : -3)) as [number, number]));
   }
   marker(doc, right, 0, 0, '#e5006d', 6);
   scaleBar(doc, right, 60, "1'", '#333');
   compass(doc, right);
 
-  doc.fontSize(9).fillColor('#333').text(
-    `Magenta: the locus ${locus.locus_id}. Blue: other ANTARES loci (${nearby.length} within the field). `
-      + `Grey: catalog objects (${shown.length}; dots are point sources, circles the extent of extended ones). North is up, east is left.`,
-    40, top + size + 40, { width: 515 },
-  );
+  doc
+    .fontSize(9)
+    .fillColor('#333')
+    .text(
+      `Magenta: the locus ${locus.locus_id}. Blue: other ANTARES loci (${nearby.length} within the field). ` +
+        `Grey: catalog objects (${shown.length}; dots are point sources, circles the extent of extended ones). North is up, east is left.`,
+      40,
+      top + size + 40,
+      { width: 515 },
+    );
   if (shown.length > 0) {
     const byCatalog = new Map<string, string[]>();
     for (const star of shown) byCatalog.set(star.catalog, [...(byCatalog.get(star.catalog) ?? []), star.name]);
@@ -177,12 +211,18 @@ function toPage(panel: Panel, eastArcsec: number, northArcsec: number): [number,
 
 function frame(doc: PDFKit.PDFDocument, panel: Panel, title: string) {
   doc.lineWidth(1).strokeColor('#000').rect(panel.x, panel.y, panel.size, panel.size).stroke();
-  doc.fontSize(10).fillColor('#000').text(title, panel.x, panel.y - 16, { width: panel.size });
+  doc
+    .fontSize(10)
+    .fillColor('#000')
+    .text(title, panel.x, panel.y - 16, { width: panel.size });
 }
 
 function placeholder(doc: PDFKit.PDFDocument, panel: Panel, text: string) {
   doc.rect(panel.x, panel.y, panel.size, panel.size).fill('#eee');
-  doc.fontSize(10).fillColor('#666').text(text, panel.x, panel.y + panel.size / 2 - 5, { width: panel.size, align: 'center' });
+  doc
+    .fontSize(10)
+    .fillColor('#666')
+    .text(text, panel.x, panel.y + panel.size / 2 - 5, { width: panel.size, align: 'center' });
 }
 
 function marker(doc: PDFKit.PDFDocument, panel: Panel, east: number, north: number, colour: string, radius: number) {
@@ -195,13 +235,33 @@ function scaleBar(doc: PDFKit.PDFDocument, panel: Panel, arcsec: number, label: 
   const length = (arcsec / panel.fieldArcsec) * panel.size;
   const x = panel.x + 10;
   const y = panel.y + panel.size - 12;
-  doc.lineWidth(2).strokeColor(colour).moveTo(x, y).lineTo(x + length, y).stroke();
-  doc.fontSize(8).fillColor(colour).text(label, x, y - 11);
+  doc
+    .lineWidth(2)
+    .strokeColor(colour)
+    .moveTo(x, y)
+    .lineTo(x + length, y)
+    .stroke();
+  doc
+    .fontSize(8)
+    .fillColor(colour)
+    .text(label, x, y - 11);
 }
 
 function compass(doc: PDFKit.PDFDocument, panel: Panel) {
   const x = panel.x + panel.size - 15;
   const y = panel.y + 35;
-  doc.lineWidth(1.5).strokeColor('#2ca02c').moveTo(x, y).lineTo(x, y - 22).stroke().moveTo(x, y).lineTo(x - 22, y).stroke();
-  doc.fontSize(8).fillColor('#2ca02c').text('N', x - 3, y - 32).text('E', x - 32, y - 4);
+  doc
+    .lineWidth(1.5)
+    .strokeColor('#2ca02c')
+    .moveTo(x, y)
+    .lineTo(x, y - 22)
+    .stroke()
+    .moveTo(x, y)
+    .lineTo(x - 22, y)
+    .stroke();
+  doc
+    .fontSize(8)
+    .fillColor('#2ca02c')
+    .text('N', x - 3, y - 32)
+    .text('E', x - 32, y - 4);
 }

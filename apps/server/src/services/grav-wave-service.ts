@@ -1,7 +1,8 @@
-import { GwNoticeError, ingestNotice, parseIgwnNotice, readSkyMap } from '@antares/pipeline';
-import { healpixNestCenter, type CredibleSkyMap } from '@antares/astro';
+import { type CredibleSkyMap, healpixNestCenter } from '@antares/astro';
 import { storableTime } from '@antares/contract';
 import type { GravWaveEventRow, GravWaveNoticeRow, Repositories } from '@antares/db';
+import { GwNoticeError, ingestNotice, parseIgwnNotice, readSkyMap } from '@antares/pipeline';
+
 import { badRequest, notFound } from '../errors.ts';
 
 /** The events page draws maps at this HEALPix order: 49,152 pixels of about 0.9 degree. */
@@ -39,7 +40,10 @@ export class GravWaveService {
 
   /** The latest notice of each of the comma-separated GraceDB ids (those without notices left out). */
   async latestOf(idsText: string | undefined): Promise<GravWaveNoticeRow[]> {
-    const ids = (idsText ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+    const ids = (idsText ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
     if (ids.length === 0) throw badRequest('ids: give one or more GraceDB ids, comma-separated');
     return this.repos.gravWaves.latestNotices(ids);
   }

@@ -1,10 +1,22 @@
-import type { AlertRow } from '@antares/db';
 import { mjdToDate } from '@antares/astro';
+import type { AlertRow } from '@antares/db';
 
 /** The lightcurve CSV columns, in the order clients rely on (wire format section 3). */
 export const LIGHTCURVE_COLUMNS = [
-  'time', 'alert_id', 'ant_mjd', 'ant_survey', 'ant_ra', 'ant_dec', 'ant_passband', 'ant_mag', 'ant_magerr',
-  'ant_maglim', 'ant_mag_corrected', 'ant_magerr_corrected', 'ant_magulim_corrected', 'ant_magllim_corrected',
+  'time',
+  'alert_id',
+  'ant_mjd',
+  'ant_survey',
+  'ant_ra',
+  'ant_dec',
+  'ant_passband',
+  'ant_mag',
+  'ant_magerr',
+  'ant_maglim',
+  'ant_mag_corrected',
+  'ant_magerr_corrected',
+  'ant_magulim_corrected',
+  'ant_magllim_corrected',
 ] as const;
 
 /** One row per alert, oldest first; empty cells are missing values (an empty ant_mag is an upper limit). */

@@ -1,13 +1,21 @@
-import {
-  compileLocusSearch, parseLocusSort, type LocusRow, type Repositories, type ThumbnailInfo, type AlertRow, type CatalogMatchRow,
-  type CompiledLocusSearch,
-} from '@antares/db';
 import { randomBytes } from 'node:crypto';
+
 import { icrsToGalactic } from '@antares/astro';
+import {
+  type AlertRow,
+  type CatalogMatchRow,
+  type CompiledLocusSearch,
+  compileLocusSearch,
+  type LocusRow,
+  parseLocusSort,
+  type Repositories,
+  type ThumbnailInfo,
+} from '@antares/db';
+
 import { notFound } from '../errors.ts';
-import { lightcurveCsv } from './lightcurve.ts';
-import { pageOf, parseJsonParam, single, type QueryParams } from './query-params.ts';
 import { badRequest } from '../errors.ts';
+import { lightcurveCsv } from './lightcurve.ts';
+import { pageOf, parseJsonParam, type QueryParams, single } from './query-params.ts';
 
 const DEFAULT_SORT = '-properties.newest_alert_observation_time';
 
@@ -67,13 +75,18 @@ export class LociService {
     return this.repos.loci.statistics(searchOf(query, 'locus_listing_statistic'));
   }
 
-  async get(locusId: string): Promise<{ locus: LocusRow; alerts: AlertRow[]; thumbnails: ThumbnailInfo[]; galactic: { l: number; b: number }; lightcurve: string; matches: CatalogMatchRow[] }> {
+  async get(locusId: string): Promise<{
+    locus: LocusRow;
+    alerts: AlertRow[];
+    thumbnails: ThumbnailInfo[];
+    galactic: { l: number; b: number };
+    lightcurve: string;
+    matches: CatalogMatchRow[];
+  }> {
     const locus = await this.repos.loci.findById(locusId);
     if (!locus) throw notFound(`No locus with id "${locusId}"`);
     const alerts = await this.repos.alerts.listByLocus(locusId);
-    const thumbnails = locus.newest_thumbnail_alert_id
-      ? await this.repos.thumbnails.listForAlerts([locus.newest_thumbnail_alert_id])
-      : [];
+    const thumbnails = locus.newest_thumbnail_alert_id ? await this.repos.thumbnails.listForAlerts([locus.newest_thumbnail_alert_id]) : [];
     const matches = await this.repos.catalogs.matchesOfLoci([locusId]);
     return { locus, alerts, thumbnails, galactic: icrsToGalactic(locus.ra, locus.dec), lightcurve: lightcurveCsv(alerts), matches };
   }

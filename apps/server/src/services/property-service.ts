@@ -1,4 +1,5 @@
 import { alertPropertyCatalog, locusPropertyCatalog, type PropertyDefinition } from '@antares/pipeline';
+
 import { badRequest, notFound } from '../errors.ts';
 
 const SORTABLE = new Set(['id', 'type', 'origin', 'description', 'es_mapping']);
@@ -12,7 +13,11 @@ export class PropertyService {
   }
 
   /** One page, sorted by a field of SORTABLE (a leading "-" for descending), then by id. */
-  list(kind: PropertyKind, sort: string | undefined, page: { limit: number; offset: number }): { rows: PropertyDefinition[]; count: number } {
+  list(
+    kind: PropertyKind,
+    sort: string | undefined,
+    page: { limit: number; offset: number },
+  ): { rows: PropertyDefinition[]; count: number } {
     const sorted = sortProperties(this.catalog(kind), sort || '-id');
     return { rows: sorted.slice(page.offset, page.offset + page.limit), count: sorted.length };
   }

@@ -1,5 +1,6 @@
-import { isInteger, isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
 import { parsePage } from '@antares/contract';
+import { isInteger, isSafeNumber, parse as parseLosslessJson } from 'lossless-json';
+
 import { badRequest } from '../errors.ts';
 import { malformedTextInJson } from '../input-guard.ts';
 
@@ -30,7 +31,14 @@ export function pageOf(query: QueryParams, defaultLimit?: number): { limit: numb
 /** `fields[type]=a,b`: the attributes a client asked for, or undefined for all of them. */
 export function sparseFields(query: QueryParams, type: string): Set<string> | undefined {
   const value = single(query, `fields[${type}]`);
-  return value === undefined ? undefined : new Set(value.split(',').map((f) => f.trim()).filter(Boolean));
+  return value === undefined
+    ? undefined
+    : new Set(
+        value
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean),
+      );
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+
 import { badRequest } from '../errors.ts';
 
 /**
@@ -18,7 +19,8 @@ export function baseUrl(request: FastifyRequest, configured?: string): string {
   } catch {
     // not a host: refused below
   }
-  if (!origin) throw badRequest(`The Host header ${JSON.stringify(request.host.slice(0, 100))} is not a host name (with an optional :port)`);
+  if (!origin)
+    throw badRequest(`The Host header ${JSON.stringify(request.host.slice(0, 100))} is not a host name (with an optional :port)`);
   return origin;
 }
 

@@ -12,7 +12,11 @@ export class SandboxTurns {
 
   async take<T>(userId: number, job: () => Promise<T>): Promise<T> {
     if (this.running.has(userId)) {
-      throw new ApiError(429, 'Too Many Requests', 'You already have a filter test or code check running: wait for it to finish, then try again');
+      throw new ApiError(
+        429,
+        'Too Many Requests',
+        'You already have a filter test or code check running: wait for it to finish, then try again',
+      );
     }
     this.running.add(userId);
     try {

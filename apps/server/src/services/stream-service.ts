@@ -1,6 +1,7 @@
 import type { AlertRow, LocusRow, Repositories, StreamMessageRow } from '@antares/db';
-import { lightcurveCsv } from './lightcurve.ts';
+
 import { notFound } from '../errors.ts';
+import { lightcurveCsv } from './lightcurve.ts';
 
 export const STREAM_PAGE_MAX = 500;
 /** Long-poll and server-sent events look for new messages this often (other processes may write them). */
@@ -26,7 +27,12 @@ export class StreamService {
   async list(): Promise<Array<{ stream: string; description: string; messages: number; last_offset: number }>> {
     const counts = new Map((await this.repos.streams.list()).map((s) => [s.stream, s]));
     const tags = await this.repos.tags.list({ sort: 'id', limit: 10_000, offset: 0 });
-    return tags.rows.map((t) => ({ stream: t.tag_id, description: t.description, messages: counts.get(t.tag_id)?.messages ?? 0, last_offset: counts.get(t.tag_id)?.last_offset ?? 0 }));
+    return tags.rows.map((t) => ({
+      stream: t.tag_id,
+      description: t.description,
+      messages: counts.get(t.tag_id)?.messages ?? 0,
+      last_offset: counts.get(t.tag_id)?.last_offset ?? 0,
+    }));
   }
 
   /** Up to `limit` messages after `after`; with `waitMs`, waits that long for the first one. */
@@ -51,9 +57,14 @@ export class StreamService {
       const upTo = trigger ? own.filter((a) => a.mjd <= trigger.mjd) : own;
       const snapshot = row.locus as Record<string, unknown>;
       const locus: LocusRow = {
-        locus_id: row.locus_id, ra: Number(snapshot.ra), dec: Number(snapshot.dec), htm16: Number(snapshot.htm16),
-        properties: (snapshot.properties ?? {}) as LocusRow['properties'], tags: (snapshot.tags ?? []) as string[],
-        catalogs: (snapshot.catalogs ?? []) as string[], grav_wave_events: (snapshot.grav_wave_events ?? []) as string[],
+        locus_id: row.locus_id,
+        ra: Number(snapshot.ra),
+        dec: Number(snapshot.dec),
+        htm16: Number(snapshot.htm16),
+        properties: (snapshot.properties ?? {}) as LocusRow['properties'],
+        tags: (snapshot.tags ?? []) as string[],
+        catalogs: (snapshot.catalogs ?? []) as string[],
+        grav_wave_events: (snapshot.grav_wave_events ?? []) as string[],
         newest_thumbnail_alert_id: null,
       };
       return { row, locus, lightcurve: lightcurveCsv(upTo) };

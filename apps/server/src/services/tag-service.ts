@@ -1,4 +1,5 @@
 import type { Repositories } from '@antares/db';
+
 import { badRequest, notFound } from '../errors.ts';
 import { attributesOf, booleanField } from './body.ts';
 

@@ -1,5 +1,6 @@
 import type { Repositories } from '@antares/db';
 import { renderCutoutPng } from '@antares/pipeline';
+
 import { ApiError, notFound } from '../errors.ts';
 
 /** Thumbnail images: rendered from the stored cutout on first request, then kept (ADR 0003). */

@@ -1,8 +1,9 @@
-import { MESSAGES, firstError, rules } from '@antares/contract';
+import { firstError, MESSAGES, rules } from '@antares/contract';
 import type { Repositories, UserRow } from '@antares/db';
-import { ApiError, badRequest, notFound } from '../errors.ts';
 import { SYSTEM_USERNAME } from '@antares/pipeline';
+
 import { hashPassword } from '../auth/passwords.ts';
+import { ApiError, badRequest, notFound } from '../errors.ts';
 import { stringField } from './body.ts';
 
 /**
@@ -29,7 +30,11 @@ export class UserService {
     if (problems.length > 0) throw badRequest(problems.map(([field, message]) => `${field}: ${message}`).join(' '));
     if (RESERVED_USERNAMES.includes(username.trim().toLowerCase())) throw new ApiError(409, 'Conflict', MESSAGES.usernameTaken);
     const user = await this.repos.users.create({
-      username: username.trim(), email: email.trim(), name: name.trim(), password_hash: await hashPassword(password), ...flags,
+      username: username.trim(),
+      email: email.trim(),
+      name: name.trim(),
+      password_hash: await hashPassword(password),
+      ...flags,
     });
     if (!user) throw new ApiError(409, 'Conflict', MESSAGES.usernameTaken);
     return user;

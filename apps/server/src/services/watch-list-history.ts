@@ -19,7 +19,10 @@ export class WatchListHistoryMatcher {
   private running: Promise<void> | undefined;
   private stopped = false;
 
-  constructor(private readonly repos: Repositories, private readonly log?: Log) {}
+  constructor(
+    private readonly repos: Repositories,
+    private readonly log?: Log,
+  ) {}
 
   /** Queues every list not yet matched (new ones, and those a stop left unfinished). */
   async resume(): Promise<void> {

@@ -1,7 +1,8 @@
 import { LIMITS, MESSAGES } from '@antares/contract';
 import type { NewWatchObject, Repositories, WatchListRow } from '@antares/db';
-import { ApiError, badRequest, notFound } from '../errors.ts';
+
 import type { Identity } from '../auth/authenticator.ts';
+import { ApiError, badRequest, notFound } from '../errors.ts';
 import { policies } from '../policies/index.ts';
 import { stringField } from './body.ts';
 import type { WatchListHistoryMatcher } from './watch-list-history.ts';
@@ -29,7 +30,10 @@ export interface WatchListDetail {
  * A new list is matched against the stored alerts in the background (`history`).
  */
 export class WatchListService {
-  constructor(private readonly repos: Repositories, private readonly history?: WatchListHistoryMatcher) {}
+  constructor(
+    private readonly repos: Repositories,
+    private readonly history?: WatchListHistoryMatcher,
+  ) {}
 
   async create(identity: Identity, ownerId: number, attributes: Record<string, unknown>): Promise<WatchListRow> {
     if (identity.user.user_id !== ownerId) throw new ApiError(403, 'Forbidden', 'You may not create watch lists for another user');
@@ -75,10 +79,12 @@ export class WatchListService {
 
   private objects(value: unknown): NewWatchObject[] {
     if (!Array.isArray(value) || value.length === 0) throw badRequest(`objects: ${MESSAGES.required}`, '/data/attributes/objects');
-    if (value.length > WATCH_OBJECTS_MAX) throw badRequest(`objects: Field may not have more than ${WATCH_OBJECTS_MAX} objects.`, '/data/attributes/objects');
+    if (value.length > WATCH_OBJECTS_MAX)
+      throw badRequest(`objects: Field may not have more than ${WATCH_OBJECTS_MAX} objects.`, '/data/attributes/objects');
     return value.map((raw, i) => {
       const at = (field: string) => `/data/attributes/objects/${i}/${field}`;
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest(`objects[${i}]: Field must be an object.`, `/data/attributes/objects/${i}`);
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+        throw badRequest(`objects[${i}]: Field must be an object.`, `/data/attributes/objects/${i}`);
       const item = raw as Record<string, unknown>;
       const object: NewWatchObject = { ra: 0, dec: 0, radius: 0, comment: null };
       for (const [key, field, min, max] of OBJECT_RANGES) {

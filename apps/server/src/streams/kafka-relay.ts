@@ -1,9 +1,11 @@
 import { deflateSync } from 'node:zlib';
-import { BSON } from 'bson';
+
 import type { Repositories } from '@antares/db';
 import { Poller } from '@antares/pipeline';
-import { StreamService } from '../services/stream-service.ts';
+import { BSON } from 'bson';
+
 import { streamLocusDocument } from '../serializers/stream.ts';
+import { StreamService } from '../services/stream-service.ts';
 
 /** What the relay needs of a Kafka producer (kafkajs' Producer has it); tests give their own. */
 export interface StreamProducer {
@@ -34,10 +36,17 @@ export class KafkaRelay {
   private readonly poller: Poller;
   private readonly streams: StreamService;
 
-  constructor(private readonly repos: Repositories, private readonly producer: StreamProducer,
-    private readonly options: { siteUrl: string; topicPrefix?: string; pollMs?: number; log?: (line: string) => void }) {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly producer: StreamProducer,
+    private readonly options: { siteUrl: string; topicPrefix?: string; pollMs?: number; log?: (line: string) => void },
+  ) {
     this.streams = new StreamService(repos);
-    this.poller = new Poller(() => this.publishPending(), options.pollMs ?? 1000, (error) => (options.log ?? console.error)(`kafka relay: ${error.message}`));
+    this.poller = new Poller(
+      () => this.publishPending(),
+      options.pollMs ?? 1000,
+      (error) => (options.log ?? console.error)(`kafka relay: ${error.message}`),
+    );
   }
 
   start(): void {

@@ -9,17 +9,25 @@ export class HttpSession {
   constructor(private readonly baseUrl: string) {}
 
   /** `body` is sent as JSON; `raw` as it is (with its own content-type header, e.g. an Avro file). */
-  async request(method: string, path: string, options: { body?: unknown; raw?: Uint8Array; csrf?: boolean; headers?: Record<string, string> } = {}) {
+  async request(
+    method: string,
+    path: string,
+    options: { body?: unknown; raw?: Uint8Array; csrf?: boolean; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...options.headers };
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const unsafe = !['GET', 'HEAD'].includes(method);
     if (unsafe && options.csrf !== false) {
-      const csrf = path.split('?')[0].endsWith('/auth/refresh') ? this.cookies.get('csrf_refresh_token') : this.cookies.get('csrf_access_token');
+      const csrf = path.split('?')[0].endsWith('/auth/refresh')
+        ? this.cookies.get('csrf_refresh_token')
+        : this.cookies.get('csrf_access_token');
       if (csrf) headers['x-csrf-token'] = csrf;
     }
     const response = await fetch(`${this.baseUrl}${path}`, {
-      method, headers, body: options.raw ? new Blob([Buffer.from(options.raw)]) : options.body === undefined ? undefined : JSON.stringify(options.body),
+      method,
+      headers,
+      body: options.raw ? new Blob([Buffer.from(options.raw)]) : options.body === undefined ? undefined : JSON.stringify(options.body),
     });
     for (const header of response.headers.getSetCookie()) {
       this.setCookieHeaders.push(header);

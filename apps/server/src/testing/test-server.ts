@@ -1,12 +1,14 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createTestDatabase, type Repositories } from '@antares/db';
-import { expandInputs, ingestFiles } from '@antares/pipeline';
-import { buildServer } from '../app.ts';
-import { loadConfig, type Config } from '../config.ts';
-import type { FilterSandbox } from '../services/filter-service.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { createTestDatabase, type Repositories } from '@antares/db';
+import { expandInputs, ingestFiles } from '@antares/pipeline';
+
+import { buildServer } from '../app.ts';
+import { type Config, loadConfig } from '../config.ts';
+import type { FilterSandbox } from '../services/filter-service.ts';
 
 /** The shared real data beside the repository (never copied into it). */
 export const SHARED_DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/data');
@@ -22,18 +24,38 @@ export interface TestServer {
 }
 
 /** A real server on a free loopback port over a fresh database, optionally with real alerts ingested. */
-export async function startTestServer(options: { ingest?: string[]; config?: Partial<Config>; filterSandbox?: FilterSandbox | ((repos: Repositories, config: Config) => FilterSandbox | undefined) } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: {
+    ingest?: string[];
+    config?: Partial<Config>;
+    filterSandbox?: FilterSandbox | ((repos: Repositories, config: Config) => FilterSandbox | undefined);
+  } = {},
+): Promise<TestServer> {
   const database = await createTestDatabase();
   if (options.ingest) {
     await ingestFiles(database.repos, expandInputs(options.ingest.map((p) => path.join(SHARED_DATA, p))));
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'antares-test-'));
-  const config = loadConfig({}, { webDist: '/nonexistent', dataDir, inboxDir: path.join(dataDir, 'inbox'), jwtSecret: 'a-test-secret-of-at-least-thirty-two-characters', ...options.config });
+  const config = loadConfig(
+    {},
+    {
+      webDist: '/nonexistent',
+      dataDir,
+      inboxDir: path.join(dataDir, 'inbox'),
+      jwtSecret: 'a-test-secret-of-at-least-thirty-two-characters',
+      ...options.config,
+    },
+  );
   const routes = new Set<string>();
   const onRoute = (route: { method: string | string[]; url: string }) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.add(`${method} ${route.url}`);
   };
-  const app = await buildServer({ config, repos: database.repos, onRoute, filterSandbox: typeof options.filterSandbox === 'function' ? options.filterSandbox(database.repos, config) : options.filterSandbox });
+  const app = await buildServer({
+    config,
+    repos: database.repos,
+    onRoute,
+    filterSandbox: typeof options.filterSandbox === 'function' ? options.filterSandbox(database.repos, config) : options.filterSandbox,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

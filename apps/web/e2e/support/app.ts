@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { expect, inject } from 'vitest';
+
 import type { Download, Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+
 import { describeViolations, seriousViolations } from './axe';
 
 export function baseURL(): string {
@@ -17,13 +19,21 @@ export async function open(page: Page, path: string): Promise<void> {
 export async function expectNoSeriousViolations(page: Page): Promise<void> {
   // Colours caught halfway through a CSS transition (a dropdown toggle that just opened) are not the
   // page's colours: let running transitions end first (finite ones; looping animations are left alone).
-  await page.waitForFunction(() => document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'));
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== 'running'),
+  );
   const violations = await seriousViolations(page);
   expect(violations, describeViolations(violations)).toEqual([]);
 }
 
 /** The `query` URL parameter of the locus list, parsed. */
-export function listQuery(page: Page): { currentPage: number; filters: { type: string; text: string }[]; sortBy: string; sortDesc: boolean; perPage: number } {
+export function listQuery(page: Page): {
+  currentPage: number;
+  filters: { type: string; text: string }[];
+  sortBy: string;
+  sortDesc: boolean;
+  perPage: number;
+} {
   const raw = new URL(page.url()).searchParams.get('query');
   return JSON.parse(raw ?? '{}');
 }
@@ -101,7 +111,9 @@ export async function logoutThroughMenu(page: Page, label: string): Promise<void
 }
 
 /** The persisted session (local storage, store version 0.1.0). */
-export async function storedSession(page: Page): Promise<{ version: string; isAuthenticated: boolean; user: { username: string; admin?: boolean } | null } | null> {
+export async function storedSession(
+  page: Page,
+): Promise<{ version: string; isAuthenticated: boolean; user: { username: string; admin?: boolean } | null } | null> {
   return page.evaluate(() => JSON.parse(localStorage.getItem('antares.session') ?? 'null'));
 }
 
@@ -112,7 +124,8 @@ export async function storedSession(page: Page): Promise<{ version: string; isAu
 export function watchPage(page: Page): { problems: () => string[] } {
   const problems: string[] = [];
   page.on('console', (message) => {
-    if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+    if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text()))
+      problems.push(`CSP: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   return { problems: () => [...problems] };
@@ -124,7 +137,9 @@ export async function resetLinkFromOutbox(dataDir: string, email: string, timeou
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (existsSync(outbox)) {
-      const files = readdirSync(outbox).filter((name) => name.endsWith(`${email}.eml`)).sort();
+      const files = readdirSync(outbox)
+        .filter((name) => name.endsWith(`${email}.eml`))
+        .sort();
       const last = files.at(-1);
       if (last) {
         const match = /https?:\/\/\S+forgot-password\?token=\S+/.exec(readFileSync(path.join(outbox, last), 'utf8'));

@@ -101,7 +101,13 @@ export function planCatalogs(loci: SeedLocus[]): { stars: CatalogObject[]; galax
 
   const galaxies: CatalogObject[] = [
     { id: 'G1', name: 'E2E Galaxy 1', ...offset(crowded.ra, crowded.dec, 12, 300), major_axis_arcmin: 0.5, extra: { morphology: 'E2' } },
-    { id: 'G2', name: 'E2E Galaxy 2', ...offset(galaxyHost.ra, galaxyHost.dec, 40, 120), major_axis_arcmin: 2, extra: { morphology: 'Sb' } },
+    {
+      id: 'G2',
+      name: 'E2E Galaxy 2',
+      ...offset(galaxyHost.ra, galaxyHost.dec, 40, 120),
+      major_axis_arcmin: 2,
+      extra: { morphology: 'Sb' },
+    },
   ];
 
   // What matches what, by brute force over every locus.
@@ -143,7 +149,14 @@ export function catalogCsv(objects: CatalogObject[]): string {
   const sized = objects.some((o) => o.major_axis_arcmin !== undefined);
   const header = ['id', 'name', 'ra', 'dec', ...(sized ? ['major_axis_arcmin'] : []), ...extraColumns];
   const lines = objects.map((o) =>
-    [o.id, o.name, String(o.ra), String(o.dec), ...(sized ? [String(o.major_axis_arcmin ?? '')] : []), ...extraColumns.map((c) => String(o.extra[c] ?? ''))].join(','),
+    [
+      o.id,
+      o.name,
+      String(o.ra),
+      String(o.dec),
+      ...(sized ? [String(o.major_axis_arcmin ?? '')] : []),
+      ...extraColumns.map((c) => String(o.extra[c] ?? '')),
+    ].join(','),
   );
   return `${header.join(',')}\n${lines.join('\n')}\n`;
 }

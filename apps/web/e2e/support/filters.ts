@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { apiSession, baseURL, expectNoSeriousViolations } from './app';
 
+import { apiSession, baseURL, expectNoSeriousViolations } from './app';
 
 /** A devkit filter that tags every locus it sees, sets one property and prints a line. */
 export function taggerCode(tag: string): string {
@@ -86,4 +86,9 @@ export async function checkA11y(page: Page): Promise<void> {
 
 /** A table's header texts without sort arrows and help badges. */
 export const headerTexts = async (page: Page, table: string) =>
-  (await page.locator(`#${table} thead th`).allTextContents()).map((h) => h.replace(/[▲▼↕?]/g, '').replace(/Reflects only.*$/, '').trim());
+  (await page.locator(`#${table} thead th`).allTextContents()).map((h) =>
+    h
+      .replace(/[▲▼↕?]/g, '')
+      .replace(/Reflects only.*$/, '')
+      .trim(),
+  );

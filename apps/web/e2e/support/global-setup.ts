@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+
 import { chromiumAvailable, MISSING_CHROMIUM } from './chromium';
 import { startAntares } from './server';
 

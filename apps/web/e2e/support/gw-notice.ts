@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { angularSeparationDeg, healpixNestCenter, healpixNestPixel, healpixPixelAreaSr } from '@antares/astro';
+
 import { WEB_ROOT } from './server';
 
 /**
@@ -61,7 +63,12 @@ export function gaussianSkyMap(ra: number, dec: number, sigma: number): Gaussian
 }
 
 function card(key: string, value: string | number | boolean): string {
-  const text = typeof value === 'string' ? `'${value.padEnd(8)}'`.padEnd(20) : typeof value === 'boolean' ? (value ? 'T' : 'F').padStart(20) : String(value).padStart(20);
+  const text =
+    typeof value === 'string'
+      ? `'${value.padEnd(8)}'`.padEnd(20)
+      : typeof value === 'boolean'
+        ? (value ? 'T' : 'F').padStart(20)
+        : String(value).padStart(20);
   return `${key.padEnd(8)}= ${text}`.padEnd(80);
 }
 
@@ -74,18 +81,40 @@ function header(cards: string[]): Buffer {
 function fitsTable(rowCount: number, rows: Buffer): Buffer {
   const primary = header([card('SIMPLE', true), card('BITPIX', 8), card('NAXIS', 0), card('EXTEND', true)]);
   const table = header([
-    card('XTENSION', 'BINTABLE'), card('BITPIX', 8), card('NAXIS', 2), card('NAXIS1', 16), card('NAXIS2', rowCount),
-    card('PCOUNT', 0), card('GCOUNT', 1), card('TFIELDS', 2), card('TTYPE1', 'UNIQ'), card('TFORM1', 'K'),
-    card('TTYPE2', 'PROBDENSITY'), card('TFORM2', 'D'), card('TUNIT2', 'sr-1'), card('PIXTYPE', 'HEALPIX'),
-    card('ORDERING', 'NUNIQ'), card('COORDSYS', 'C'), card('MOCORDER', ORDER),
+    card('XTENSION', 'BINTABLE'),
+    card('BITPIX', 8),
+    card('NAXIS', 2),
+    card('NAXIS1', 16),
+    card('NAXIS2', rowCount),
+    card('PCOUNT', 0),
+    card('GCOUNT', 1),
+    card('TFIELDS', 2),
+    card('TTYPE1', 'UNIQ'),
+    card('TFORM1', 'K'),
+    card('TTYPE2', 'PROBDENSITY'),
+    card('TFORM2', 'D'),
+    card('TUNIT2', 'sr-1'),
+    card('PIXTYPE', 'HEALPIX'),
+    card('ORDERING', 'NUNIQ'),
+    card('COORDSYS', 'C'),
+    card('MOCORDER', ORDER),
   ]);
   const padding = Buffer.alloc((BLOCK - (rows.length % BLOCK)) % BLOCK);
   return Buffer.concat([primary, table, rows, padding]);
 }
 
 /** The shared PRELIMINARY notice with another superevent id, event and creation times, and sky map. */
-export function igwnNotice(options: { gracedbId: string; eventTime: Date; createdTime: Date; map: GaussianSkyMap; alertType?: string }): Record<string, unknown> {
-  const notice = JSON.parse(readFileSync(TEMPLATE, 'utf8')) as Record<string, unknown> & { event: Record<string, unknown>; urls: Record<string, string> };
+export function igwnNotice(options: {
+  gracedbId: string;
+  eventTime: Date;
+  createdTime: Date;
+  map: GaussianSkyMap;
+  alertType?: string;
+}): Record<string, unknown> {
+  const notice = JSON.parse(readFileSync(TEMPLATE, 'utf8')) as Record<string, unknown> & {
+    event: Record<string, unknown>;
+    urls: Record<string, string>;
+  };
   return {
     ...notice,
     alert_type: options.alertType ?? 'PRELIMINARY',
@@ -93,6 +122,9 @@ export function igwnNotice(options: { gracedbId: string; eventTime: Date; create
     time_created: options.createdTime.toISOString(),
     urls: { gracedb: `https://gracedb.ligo.org/superevents/${options.gracedbId}/view/` },
     // A retraction carries no event, as IGWN sends it.
-    event: options.alertType === 'RETRACTION' ? null : { ...notice.event, time: options.eventTime.toISOString(), skymap: options.map.fits.toString('base64') },
+    event:
+      options.alertType === 'RETRACTION'
+        ? null
+        : { ...notice.event, time: options.eventTime.toISOString(), skymap: options.map.fits.toString('base64') },
   };
 }

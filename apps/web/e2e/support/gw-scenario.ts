@@ -1,6 +1,7 @@
 import { angularSeparationDeg, dateToMjd } from '@antares/astro';
+
 import type { apiSession } from './app';
-import { approximateLevel, gaussianSkyMap, igwnNotice, type GaussianSkyMap } from './gw-notice';
+import { approximateLevel, type GaussianSkyMap, gaussianSkyMap, igwnNotice } from './gw-notice';
 
 /**
  * The e2e gravitational-wave event: a PRELIMINARY notice whose event happened half a day before the
@@ -71,7 +72,10 @@ async function lociInWindow(call: Api): Promise<Omit<ScenarioLocus, 'level'>[]> 
     const page = await json<{ data: { id: string; attributes: LocusAttributes }[] }>(
       await call(`/loci?page%5Blimit%5D=1000&page%5Boffset%5D=${offset}&sort=ra`),
     );
-    for (const { id, attributes: { ra, dec, properties } } of page.data) {
+    for (const {
+      id,
+      attributes: { ra, dec, properties },
+    } of page.data) {
       const oldest = properties.oldest_alert_observation_time ?? Infinity;
       const newest = properties.newest_alert_observation_time ?? -Infinity;
       if (newest >= eventMjd && oldest <= eventMjd + WINDOW_DAYS) loci.push({ id, ra, dec });
@@ -104,7 +108,13 @@ function chooseMap(loci: Omit<ScenarioLocus, 'level'>[]): GaussianSkyMap {
   // The exact (pixelated, spherical) map decides; the approximation only narrows the search.
   for (const c of candidates.slice(0, 20)) {
     const map = gaussianSkyMap(c.ra, c.dec, c.sigma);
-    if (suits(loci.map((l) => map.levelAt(l.ra, l.dec)), 0.02)) return map;
+    if (
+      suits(
+        loci.map((l) => map.levelAt(l.ra, l.dec)),
+        0.02,
+      )
+    )
+      return map;
   }
   throw new Error(`no sky map suits the ${loci.length} seeded loci (${candidates.length} approximate candidates)`);
 }
@@ -125,15 +135,23 @@ async function keptMap(call: Api, gracedbId: string): Promise<KeptMap | null> {
   return kept;
 }
 
-async function postNotice(call: Api, gracedbId: string, map: GaussianSkyMap, alertType = 'PRELIMINARY', createdTime = CREATED_TIME): Promise<void> {
+async function postNotice(
+  call: Api,
+  gracedbId: string,
+  map: GaussianSkyMap,
+  alertType = 'PRELIMINARY',
+  createdTime = CREATED_TIME,
+): Promise<void> {
   const notice = igwnNotice({ gracedbId, eventTime: EVENT_TIME, createdTime, map, alertType });
-  await json(await call('/grav_wave_notices', { method: 'POST', body: { ...notice, e2e_map: { ra: map.ra, dec: map.dec, sigma: map.sigma } } }));
+  await json(
+    await call('/grav_wave_notices', { method: 'POST', body: { ...notice, e2e_map: { ra: map.ra, dec: map.dec, sigma: map.sigma } } }),
+  );
 }
 
 async function gwRows(call: Api, locusId: string): Promise<GwAlertRow[]> {
-  const alerts = await json<{ data: { id: string; attributes: { mjd: number; grav_wave_events?: Omit<GwAlertRow, 'alert_id' | 'mjd'>[] } }[] }>(
-    await call(`/loci/${locusId}/alerts?page%5Blimit%5D=1000`),
-  );
+  const alerts = await json<{
+    data: { id: string; attributes: { mjd: number; grav_wave_events?: Omit<GwAlertRow, 'alert_id' | 'mjd'>[] } }[];
+  }>(await call(`/loci/${locusId}/alerts?page%5Blimit%5D=1000`));
   return alerts.data.flatMap((a) => (a.attributes.grav_wave_events ?? []).map((g) => ({ ...g, alert_id: a.id, mjd: a.attributes.mjd })));
 }
 
@@ -169,5 +187,12 @@ export async function ensureGwEvent(call: Api): Promise<GwScenario> {
   }
   const outside = placed.find((l) => l.level > 0.97 && angularSeparationDeg(l.ra, l.dec, busiest.ra, busiest.dec) > 20);
   if (!outside) throw new Error('every locus is inside the maps');
-  return { sigma: map.sigma, centre: inside[0], inside, outside, event: event.data.attributes, mostAlerts: { id: busiest.id, rows: await gwRows(call, busiest.id) } };
+  return {
+    sigma: map.sigma,
+    centre: inside[0],
+    inside,
+    outside,
+    event: event.data.attributes,
+    mostAlerts: { id: busiest.id, rows: await gwRows(call, busiest.id) },
+  };
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { WEB_ROOT } from './server';
 
 const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
@@ -11,16 +12,32 @@ const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
  * as `.avro.part` in the inbox itself, then renamed, so the server never reads a half-written file.
  * Returns the names the files got there (`{prefix}-{name}`).
  */
-export function dropSimulatedAlerts(dataDir: string, options: { seed: number; prefix: string; objects?: number; nights?: number }): string[] {
+export function dropSimulatedAlerts(
+  dataDir: string,
+  options: { seed: number; prefix: string; objects?: number; nights?: number },
+): string[] {
   const out = mkdtempSync(path.join(tmpdir(), 'antares-e2e-alerts-'));
   try {
-    const args = ['tsx', 'apps/cli/src/main.ts', 'simulate', '--out', out, '--objects', String(options.objects ?? 20),
-      '--nights', String(options.nights ?? 4), '--seed', String(options.seed)];
+    const args = [
+      'tsx',
+      'apps/cli/src/main.ts',
+      'simulate',
+      '--out',
+      out,
+      '--objects',
+      String(options.objects ?? 20),
+      '--nights',
+      String(options.nights ?? 4),
+      '--seed',
+      String(options.seed),
+    ];
     const result = spawnSync('npx', args, { cwd: REPO_ROOT, encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`antares simulate failed: ${result.stdout}${result.stderr}`);
     const inbox = path.join(dataDir, 'inbox');
     mkdirSync(inbox, { recursive: true });
-    const names = readdirSync(out).filter((name) => name.endsWith('.avro')).map((name) => ({ from: name, to: `${options.prefix}-${name}` }));
+    const names = readdirSync(out)
+      .filter((name) => name.endsWith('.avro'))
+      .map((name) => ({ from: name, to: `${options.prefix}-${name}` }));
     for (const { from, to } of names) {
       const target = path.join(inbox, to);
       copyFileSync(path.join(out, from), `${target}.part`);

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+
 import { WEB_ROOT } from './server';
 
 /**
@@ -10,7 +11,8 @@ import { WEB_ROOT } from './server';
 export const PYTHON = '/usr/bin/python3';
 const CLIENTS = path.resolve(WEB_ROOT, '../../../shared/clients');
 export const CLIENT_PYTHONPATH = [path.join(CLIENTS, 'antares-client-1.13.0'), path.join(CLIENTS, 'marshmallow-jsonapi-0.24.0')];
-export const CLIENT_APT = 'apt-get install -y python3-requests python3-marshmallow python3-astropy python3-pandas python3-typing-extensions';
+export const CLIENT_APT =
+  'apt-get install -y python3-requests python3-marshmallow python3-astropy python3-pandas python3-typing-extensions';
 
 /** What is missing to run the published client here (empty when nothing is). */
 export function missingClientPrerequisites(): string[] {

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { catalogCsv, GALAXY_CATALOG, MANIFEST_FILE, planCatalogs, STAR_CATALOG, type SeedLocus } from './catalog-seed';
+
+import { catalogCsv, GALAXY_CATALOG, MANIFEST_FILE, planCatalogs, type SeedLocus, STAR_CATALOG } from './catalog-seed';
 
 /**
  * The one-time seeding of the e2e database: a small simulated survey, ingested, then two small
@@ -14,8 +15,12 @@ const REPO_ROOT = path.resolve(HERE, '../../../..');
 const SIMULATOR = path.join(REPO_ROOT, 'apps/pipeline/src/simulate');
 /** The survey simulator is part of the recipe too: a change to what it writes seeds a new database. */
 export const SEED_RECIPE = [
-  path.join(HERE, 'seed.ts'), path.join(HERE, 'catalog-seed.ts'),
-  ...readdirSync(SIMULATOR).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort().map((n) => path.join(SIMULATOR, n)),
+  path.join(HERE, 'seed.ts'),
+  path.join(HERE, 'catalog-seed.ts'),
+  ...readdirSync(SIMULATOR)
+    .filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))
+    .sort()
+    .map((n) => path.join(SIMULATOR, n)),
 ];
 /** A small simulated survey: enough loci, alerts and cutouts for every flow, quick to ingest. */
 export const SURVEY = { objects: '120', nights: '8', seed: '2026' };
@@ -60,7 +65,25 @@ function seedCatalogs(dataDir: string, env: NodeJS.ProcessEnv): void {
   writeFileSync(starFile, catalogCsv(stars));
   writeFileSync(galaxyFile, catalogCsv(galaxies));
   run(['catalog', 'import', '--name', STAR_CATALOG, '--file', starFile, '--format', 'csv', '--name-col', 'name'], env);
-  run(['catalog', 'import', '--name', GALAXY_CATALOG, '--file', galaxyFile, '--format', 'csv', '--name-col', 'name', '--diameter-col', 'major_axis_arcmin', '--radius-unit', 'arcmin'], env);
+  run(
+    [
+      'catalog',
+      'import',
+      '--name',
+      GALAXY_CATALOG,
+      '--file',
+      galaxyFile,
+      '--format',
+      'csv',
+      '--name-col',
+      'name',
+      '--diameter-col',
+      'major_axis_arcmin',
+      '--radius-unit',
+      'arcmin',
+    ],
+    env,
+  );
   writeFileSync(path.join(dataDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 

@@ -1,12 +1,13 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { E2E_ACCOUNTS } from './accounts';
-import { SEED_RECIPE, SURVEY, seedDatabase } from './seed';
+import { SEED_RECIPE, seedDatabase, SURVEY } from './seed';
 import { E2E_TEAM } from './team';
 
 export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -18,7 +19,18 @@ const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
  */
 function createAccounts(env: NodeJS.ProcessEnv): void {
   for (const account of Object.values(E2E_ACCOUNTS)) {
-    const args = ['user', 'create', '--username', account.username, '--email', account.email, '--password', account.password, '--name', account.name];
+    const args = [
+      'user',
+      'create',
+      '--username',
+      account.username,
+      '--email',
+      account.email,
+      '--password',
+      account.password,
+      '--name',
+      account.name,
+    ];
     if (account.admin) args.push('--admin');
     const result = spawnSync('npx', ['tsx', 'apps/cli/src/main.ts', ...args], { cwd: REPO_ROOT, env, encoding: 'utf8' });
     const output = `${result.stdout}${result.stderr}`;
@@ -56,7 +68,6 @@ async function waitForServer(url: string, child: ChildProcess, timeoutMs: number
   throw new Error(`antares serve did not answer at ${url} within ${timeoutMs} ms`);
 }
 
-
 /**
  * A fingerprint of the database migrations and of the seed recipe (seed.ts, catalog-seed.ts):
  * a cached e2e database made with other migrations or another recipe is not reused (a schema that
@@ -66,7 +77,9 @@ function seedFingerprint(): string {
   const dir = path.join(REPO_ROOT, 'packages/db/src/migrations');
   const hash = createHash('sha1');
   if (existsSync(dir)) {
-    for (const name of readdirSync(dir).filter((n) => /\.(sql|ts)$/.test(n)).sort()) {
+    for (const name of readdirSync(dir)
+      .filter((n) => /\.(sql|ts)$/.test(n))
+      .sort()) {
       hash.update(name);
       hash.update(readFileSync(path.join(dir, name)));
     }
@@ -94,7 +107,8 @@ export async function startAntares(): Promise<RunningServer> {
   // The database is kept between runs (seeded once); ANTARES_E2E_DATA_DIR overrides its place.
   const fingerprint = seedFingerprint();
   const dataDir =
-    process.env.ANTARES_E2E_DATA_DIR ?? path.join(tmpdir(), `antares-web-e2e-${SURVEY.objects}-${SURVEY.nights}-${SURVEY.seed}-${fingerprint}`);
+    process.env.ANTARES_E2E_DATA_DIR ??
+    path.join(tmpdir(), `antares-web-e2e-${SURVEY.objects}-${SURVEY.nights}-${SURVEY.seed}-${fingerprint}`);
   const env: NodeJS.ProcessEnv = { ...process.env, ANTARES_DATA_DIR: dataDir, ANTARES_WEB_DIST: webDist, DATABASE_URL: '' };
   // The marker holds the fingerprint: a folder given by ANTARES_E2E_DATA_DIR that was seeded with an
   // older recipe is seeded again (every step is idempotent: re-ingesting changes nothing, an import

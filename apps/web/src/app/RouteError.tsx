@@ -1,6 +1,7 @@
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
-import { firstError, isNotFound } from '../lib/api-client';
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+
+import { firstError, isNotFound } from '@/lib/api-client';
 
 /** Shown when a loader or a page throws (e.g. a locus id that does not exist). */
 export function RouteError() {

@@ -1,5 +1,6 @@
-import { redirect, type LoaderFunctionArgs } from 'react-router';
-import { checkSession, getSession, sessionEndedAtStartup } from '../lib/session';
+import { type LoaderFunctionArgs, redirect } from 'react-router';
+
+import { checkSession, getSession, sessionEndedAtStartup } from '@/lib/session';
 
 /** The full path (path + query + hash) of the request, the value carried in `redirect`. */
 function fullPath(request: Request): string {

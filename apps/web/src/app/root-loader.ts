@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, ShouldRevalidateFunction } from 'react-router';
-import { getActiveAnnouncements } from '../features/announcements/api/get-active-announcements';
+
+import { getActiveAnnouncements } from '@/features/announcements/api/get-active-announcements';
 
 /** Announcements are fetched before every navigation (spec). */
 export async function rootLoader({ request }: LoaderFunctionArgs) {

@@ -1,5 +1,6 @@
 import Alert from 'react-bootstrap/Alert';
-import { firstError } from '../lib/api-client';
+
+import { firstError } from '@/lib/api-client';
 
 /** Admin action errors: a dismissible red alert with a sentence and the error object as JSON. */
 export function ActionError({ title, error, onClose }: { title: string; error: unknown; onClose: () => void }) {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
@@ -35,7 +35,13 @@ export function ConfirmationDialog({
   const matches = typed === confirmationText;
 
   return (
-    <Modal show={show} onHide={busy ? () => undefined : onCancel} centered aria-labelledby="confirmation-dialog-title" data-testid="confirmation-dialog">
+    <Modal
+      show={show}
+      onHide={busy ? () => undefined : onCancel}
+      centered
+      aria-labelledby="confirmation-dialog-title"
+      data-testid="confirmation-dialog"
+    >
       <Form
         onSubmit={(event) => {
           event.preventDefault();
@@ -53,7 +59,13 @@ export function ConfirmationDialog({
             <Form.Label>
               Type <strong className="font-monospace user-select-all">{confirmationText}</strong> to confirm.
             </Form.Label>
-            <Form.Control value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" autoFocus spellCheck={false} />
+            <Form.Control
+              value={typed}
+              onChange={(event) => setTyped(event.target.value)}
+              autoComplete="off"
+              autoFocus
+              spellCheck={false}
+            />
           </Form.Group>
         </Modal.Body>
         <Modal.Footer>

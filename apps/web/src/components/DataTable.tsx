@@ -1,19 +1,20 @@
-import { Fragment, useState, type ReactNode } from 'react';
 import {
+  type ColumnDef,
   flexRender,
   getCoreRowModel,
   getPaginationRowModel,
   getSortedRowModel,
-  useReactTable,
-  type ColumnDef,
   type Row,
   type SortingState,
+  useReactTable,
 } from '@tanstack/react-table';
+import { Fragment, type ReactNode, useState } from 'react';
 import Table from 'react-bootstrap/Table';
-import { SkeletonRows } from './SkeletonRows';
-import { TablePagination } from './TablePagination';
+
 import { PageSizeSelect } from './PageSizeSelect';
+import { SkeletonRows } from './SkeletonRows';
 import { SortIndicator } from './SortIndicator';
+import { TablePagination } from './TablePagination';
 
 /** Column meta understood by DataTable: numeric cells are right-aligned. */
 declare module '@tanstack/react-table' {
@@ -107,7 +108,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
           <PageSizeSelect id={`${id}-page-size`} value={perPage} options={props.pageSizeOptions} onChange={setPerPage} />
         </div>
       )}
-      <Table responsive hover size="sm" className={props.stickyFirstColumn ? 'align-middle table-sticky-first' : 'align-middle'} id={id} aria-busy={loading}>
+      <Table
+        responsive
+        hover
+        size="sm"
+        className={props.stickyFirstColumn ? 'align-middle table-sticky-first' : 'align-middle'}
+        id={id}
+        aria-busy={loading}
+      >
         {props.caption && <caption className="visually-hidden">{props.caption}</caption>}
         <thead>
           {table.getHeaderGroups().map((group) => (
@@ -124,7 +132,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : canSort ? 'none' : undefined}
                   >
                     {canSort ? (
-                      <button type="button" className="btn btn-link p-0 text-reset text-decoration-none fw-semibold sortable-header" onClick={header.column.getToggleSortingHandler()}>
+                      <button
+                        type="button"
+                        className="btn btn-link p-0 text-reset text-decoration-none fw-semibold sortable-header"
+                        onClick={header.column.getToggleSortingHandler()}
+                      >
                         {flexRender(header.column.columnDef.header, header.getContext())}
                         <SortIndicator direction={sorted} />
                       </button>

@@ -1,11 +1,22 @@
 import Alert from 'react-bootstrap/Alert';
-import { firstError } from '../lib/api-client';
+
+import { firstError } from '@/lib/api-client';
 
 /**
  * The error panel most screens use: a heading, a sentence, and the first error object as
  * formatted JSON (the spec prints it that way so users can paste it into a support request).
  */
-export function ErrorState({ title, message, error, asJson = true }: { title: string; message?: string; error?: unknown; asJson?: boolean }) {
+export function ErrorState({
+  title,
+  message,
+  error,
+  asJson = true,
+}: {
+  title: string;
+  message?: string;
+  error?: unknown;
+  asJson?: boolean;
+}) {
   const detail = error === undefined ? undefined : firstError(error);
   return (
     <Alert variant="danger" role="alert">

@@ -59,7 +59,12 @@ export const EnvelopeIcon = (props: IconProps) => (
 
 export const EyeIcon = (props: IconProps) => (
   <Icon {...props}>
-    <path d="M8 3.5C4.5 3.5 2 6.5 1 8c1 1.5 3.5 4.5 7 4.5S14 9.5 15 8c-1-1.5-3.5-4.5-7-4.5z" fill="none" stroke="currentColor" strokeWidth="1.2" />
+    <path
+      d="M8 3.5C4.5 3.5 2 6.5 1 8c1 1.5 3.5 4.5 7 4.5S14 9.5 15 8c-1-1.5-3.5-4.5-7-4.5z"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.2"
+    />
     <circle cx="8" cy="8" r="2.2" />
   </Icon>
 );

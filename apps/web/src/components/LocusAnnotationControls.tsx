@@ -1,11 +1,13 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { LIMITS, MESSAGES } from '@antares/contract';
+import { type FormEvent, type KeyboardEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
 import Tooltip from 'react-bootstrap/Tooltip';
-import { LIMITS, MESSAGES } from '@antares/contract';
-import { useLocusAnnotation } from '../lib/annotations';
-import { firstError } from '../lib/api-client';
+
+import { useLocusAnnotation } from '@/lib/annotations';
+import { firstError } from '@/lib/api-client';
+
 import { LocusFavoriteButton } from './LocusFavoriteButton';
 
 export const COMMENT_PLACEHOLDER = 'Enter a comment for this locus';
@@ -38,7 +40,12 @@ export function LocusCommentLine({ locusId }: { locusId: string }) {
       <OverlayTrigger placement="bottom-start" overlay={<Tooltip>Login to annotate this locus</Tooltip>}>
         {/* The wrapper receives the hover: a disabled input fires no mouse events. */}
         <div data-testid="comment-line">
-          <Form.Control size="sm" placeholder={COMMENT_PLACEHOLDER} aria-label="Comment for this locus (login to annotate this locus)" disabled />
+          <Form.Control
+            size="sm"
+            placeholder={COMMENT_PLACEHOLDER}
+            aria-label="Comment for this locus (login to annotate this locus)"
+            disabled
+          />
         </div>
       </OverlayTrigger>
     );

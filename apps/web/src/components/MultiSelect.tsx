@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
 import Form from 'react-bootstrap/Form';
-import { formatMetric } from '../lib/format';
+
+import { formatMetric } from '@/lib/format';
 
 /** Checkbox multi-select with a filter box; each option shows its count (metric suffixes). */
 export function MultiSelect({

@@ -9,7 +9,19 @@ export const THUMBNAIL_HELP =
   'Survey thumbnails are flipped vertically to match the sky orientation. Thumbnails newer than 2022-02-13 are scaled to maximise feature resolution.';
 
 /** Science, template and difference cutouts side by side, flipped vertically for display. */
-export function ThumbnailTriplet({ images, size, gap = 2, invert = false, label }: { images: ThumbnailImage[]; size: number; gap?: number; invert?: boolean; label: string }) {
+export function ThumbnailTriplet({
+  images,
+  size,
+  gap = 2,
+  invert = false,
+  label,
+}: {
+  images: ThumbnailImage[];
+  size: number;
+  gap?: number;
+  invert?: boolean;
+  label: string;
+}) {
   return (
     <div className={`d-flex ${size >= 100 ? 'flex-wrap' : 'flex-nowrap'}`} style={{ gap }}>
       {THUMBNAIL_ORDER.map((type) => {

@@ -28,7 +28,8 @@ describe('locus annotations', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('reads every page of 1000 by offset until meta.count', async () => {
-    const page = (from: number, n: number) => Array.from({ length: n }, (_, i) => resource(String(from + i), `L${from + i}`, { comment: '', favorited: i % 2 === 0 }));
+    const page = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => resource(String(from + i), `L${from + i}`, { comment: '', favorited: i % 2 === 0 }));
     answers.push(json(200, { data: page(0, 1000), meta: { count: 1500 } }), json(200, { data: page(1000, 500), meta: { count: 1500 } }));
     const map = await getAnnotations('7');
     expect(Object.keys(map)).toHaveLength(1500);
@@ -46,7 +47,11 @@ describe('locus annotations', () => {
     expect(calls[0].method).toBe('POST');
     expect(calls[0].url.pathname).toBe('/v1/locus_annotations');
     expect(calls[0].body).toEqual({
-      data: { type: 'locus_annotation', attributes: { comment: '', favorited: true }, relationships: { locus: { data: { type: 'locus', id: 'L1' } } } },
+      data: {
+        type: 'locus_annotation',
+        attributes: { comment: '', favorited: true },
+        relationships: { locus: { data: { type: 'locus', id: 'L1' } } },
+      },
     });
   });
 

@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
 import { ApiError, apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from './api-client';
 import { queryClient } from './query-client';
 import { USER_DATA_KEY } from './session';
@@ -31,7 +32,12 @@ type AnnotationResource = JsonApiResource<AnnotationAttributes>;
 function toAnnotation(resource: AnnotationResource): LocusAnnotation | null {
   const locus = resource.relationships?.locus?.data as { id?: string } | undefined;
   if (!locus?.id) return null;
-  return { id: resource.id, locusId: locus.id, comment: resource.attributes.comment ?? '', favorited: Boolean(resource.attributes.favorited) };
+  return {
+    id: resource.id,
+    locusId: locus.id,
+    comment: resource.attributes.comment ?? '',
+    favorited: Boolean(resource.attributes.favorited),
+  };
 }
 
 export async function getAnnotations(userId: string, signal?: AbortSignal): Promise<AnnotationMap> {
@@ -121,7 +127,14 @@ export async function saveAnnotation(userId: string, existing: LocusAnnotation |
       resource = await updateAnnotation(fresh.id, changes);
     }
   }
-  return toAnnotation(resource) ?? { id: resource.id, locusId, comment: changes.comment ?? existing?.comment ?? '', favorited: changes.favorited ?? existing?.favorited ?? false };
+  return (
+    toAnnotation(resource) ?? {
+      id: resource.id,
+      locusId,
+      comment: changes.comment ?? existing?.comment ?? '',
+      favorited: changes.favorited ?? existing?.favorited ?? false,
+    }
+  );
 }
 
 /** One locus's annotation and a save function that keeps the local map in sync, then refetches it. */

@@ -11,7 +11,8 @@ interface Call {
   credentials?: string;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const expired = () => json(401, { errors: [{ status: '401', title: 'Unauthorized', detail: 'Token has expired' }] });
 
 describe('apiFetch', () => {

@@ -102,7 +102,9 @@ const SESSION_CALLS = new Set(['/auth/login', '/auth/login-fresh', '/auth/refres
 
 /** An expired access token: a 401 whose detail mentions 'expire' (the session can be refreshed). */
 export function isExpiredSession(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 401 && error.errors.some((e) => /expire/i.test(`${e.detail ?? ''} ${e.title ?? ''}`));
+  return (
+    error instanceof ApiError && error.status === 401 && error.errors.some((e) => /expire/i.test(`${e.detail ?? ''} ${e.title ?? ''}`))
+  );
 }
 
 /**

@@ -11,7 +11,11 @@ export const COLORMAPS = {
 
 export type ColormapName = keyof typeof COLORMAPS;
 
-const rgb = (hex: string): [number, number, number] => [parseInt(hex.slice(1, 3), 16), parseInt(hex.slice(3, 5), 16), parseInt(hex.slice(5, 7), 16)];
+const rgb = (hex: string): [number, number, number] => [
+  parseInt(hex.slice(1, 3), 16),
+  parseInt(hex.slice(3, 5), 16),
+  parseInt(hex.slice(5, 7), 16),
+];
 
 /** A 256-entry RGB lookup table: entry k is the colour of level k / 255. */
 export function colormapTable(name: ColormapName): Uint8Array {

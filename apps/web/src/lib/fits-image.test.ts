@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { readFitsImage } from './fits-image';
 
 /** A FITS file as bytes: header cards padded to 2880, then big-endian data padded to 2880. */
@@ -15,7 +16,19 @@ describe('readFitsImage', () => {
   it('reads float32 images row by row from the first row in the file', () => {
     const data = new DataView(new ArrayBuffer(6 * 4));
     [1.5, -2, 3, NaN, 5, 6].forEach((v, i) => data.setFloat32(i * 4, v));
-    const image = readFitsImage(fits(['SIMPLE  =                    T', 'BITPIX  =                  -32', 'NAXIS   =                    2', 'NAXIS1  =                    3', 'NAXIS2  =                    2', "OBJECT  = 'ZTF18abc'"], data.buffer));
+    const image = readFitsImage(
+      fits(
+        [
+          'SIMPLE  =                    T',
+          'BITPIX  =                  -32',
+          'NAXIS   =                    2',
+          'NAXIS1  =                    3',
+          'NAXIS2  =                    2',
+          "OBJECT  = 'ZTF18abc'",
+        ],
+        data.buffer,
+      ),
+    );
     expect([image.width, image.height]).toEqual([3, 2]);
     expect(Array.from(image.data.slice(0, 3))).toEqual([1.5, -2, 3]);
     expect(image.data[3]).toBeNaN();
@@ -26,13 +39,29 @@ describe('readFitsImage', () => {
     const data = new DataView(new ArrayBuffer(4 * 2));
     [0, 10, -32768, 7].forEach((v, i) => data.setInt16(i * 2, v));
     const image = readFitsImage(
-      fits(['SIMPLE  =                    T', 'BITPIX  =                   16', 'NAXIS   =                    2', 'NAXIS1  =                    2', 'NAXIS2  =                    2', 'BZERO   =                32768', 'BSCALE  =                  0.5', 'BLANK   =               -32768'], data.buffer),
+      fits(
+        [
+          'SIMPLE  =                    T',
+          'BITPIX  =                   16',
+          'NAXIS   =                    2',
+          'NAXIS1  =                    2',
+          'NAXIS2  =                    2',
+          'BZERO   =                32768',
+          'BSCALE  =                  0.5',
+          'BLANK   =               -32768',
+        ],
+        data.buffer,
+      ),
     );
     expect(Array.from(image.data)).toEqual([32768, 32773, NaN, 32771.5]);
   });
 
   it('refuses what is not a FITS image', () => {
     expect(() => readFitsImage(new TextEncoder().encode('<html>').buffer)).toThrow('not a FITS file');
-    expect(() => readFitsImage(fits(['SIMPLE  =                    T', 'BITPIX  =                   64', 'NAXIS   =                    0'], new ArrayBuffer(0)))).toThrow('unsupported BITPIX 64');
+    expect(() =>
+      readFitsImage(
+        fits(['SIMPLE  =                    T', 'BITPIX  =                   64', 'NAXIS   =                    0'], new ArrayBuffer(0)),
+      ),
+    ).toThrow('unsupported BITPIX 64');
   });
 });

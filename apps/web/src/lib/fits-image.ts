@@ -44,7 +44,8 @@ export function readFitsImage(buffer: ArrayBuffer): FitsPixels {
   const width = header.NAXIS1;
   const height = header.NAXIS2;
   if (typeof bitpix !== 'number' || ![8, 16, 32, -32, -64].includes(bitpix)) throw new Error(`unsupported BITPIX ${String(bitpix)}`);
-  if (typeof width !== 'number' || typeof height !== 'number' || Number(header.NAXIS) < 2) throw new Error('the primary HDU is not an image');
+  if (typeof width !== 'number' || typeof height !== 'number' || Number(header.NAXIS) < 2)
+    throw new Error('the primary HDU is not an image');
   const size = Math.abs(bitpix) / 8;
   const count = width * height;
   if (dataStart + count * size > bytes.length) throw new Error('FITS data truncated');
@@ -55,7 +56,15 @@ export function readFitsImage(buffer: ArrayBuffer): FitsPixels {
   const data = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     const raw =
-      bitpix === 8 ? view.getUint8(i) : bitpix === 16 ? view.getInt16(i * 2) : bitpix === 32 ? view.getInt32(i * 4) : bitpix === -32 ? view.getFloat32(i * 4) : view.getFloat64(i * 8);
+      bitpix === 8
+        ? view.getUint8(i)
+        : bitpix === 16
+          ? view.getInt16(i * 2)
+          : bitpix === 32
+            ? view.getInt32(i * 4)
+            : bitpix === -32
+              ? view.getFloat32(i * 4)
+              : view.getFloat64(i * 8);
     data[i] = raw === blank ? NaN : bzero + bscale * raw;
   }
   return { width, height, data, header };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { formatCatalogValue, formatPropertyValue } from './format';
 
 describe('formatCatalogValue', () => {

@@ -5,7 +5,8 @@ vi.mock('./config', () => ({ getConfig: () => ({ apiURL: 'http://app.test/v1' })
 const { DIA_OBJECT_ID_FIELD, lookupFilter, lookupKind } = await import('./id-lookup');
 const { elasticsearchQuery } = await import('./locus-query');
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/vnd.api+json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/vnd.api+json' } });
 
 describe('ID lookup', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -25,7 +26,11 @@ describe('ID lookup', () => {
 
   it('keeps the wildcard query_string lookup for ZTF and locus ids', async () => {
     const filter = await lookupFilter('ZTF21abc');
-    expect(filter).toEqual({ type: 'query_string', field: { fields: ['properties.ztf_object_id', 'locus_id'], query: '*ZTF21abc*' }, text: 'ID Lookup: ZTF21abc' });
+    expect(filter).toEqual({
+      type: 'query_string',
+      field: { fields: ['properties.ztf_object_id', 'locus_id'], query: '*ZTF21abc*' },
+      text: 'ID Lookup: ZTF21abc',
+    });
   });
 
   it('looks a diaObjectId up as a string term, digit for digit (above 2^53)', async () => {
@@ -41,17 +46,32 @@ describe('ID lookup', () => {
   it('finds the locus of an alert id through GET /alerts/{id}', async () => {
     const fetchMock = vi.fn(async (url: string) =>
       url.endsWith('/alerts/lsst%3A169298432598474793')
-        ? json(200, { data: { type: 'alert', id: 'lsst:169298432598474793', attributes: {}, relationships: { locus: { data: { type: 'locus', id: 'ANT2026abcdefghijkl' } } } } })
+        ? json(200, {
+            data: {
+              type: 'alert',
+              id: 'lsst:169298432598474793',
+              attributes: {},
+              relationships: { locus: { data: { type: 'locus', id: 'ANT2026abcdefghijkl' } } },
+            },
+          })
         : json(404, { errors: [{ status: '404', title: 'Not Found', detail: 'No alert' }] }),
     );
     vi.stubGlobal('fetch', fetchMock);
-    expect(await lookupFilter('lsst:169298432598474793')).toEqual({ type: 'terms', field: 'locus_id', value: ['ANT2026abcdefghijkl'], text: 'ID Lookup: lsst:169298432598474793' });
+    expect(await lookupFilter('lsst:169298432598474793')).toEqual({
+      type: 'terms',
+      field: 'locus_id',
+      value: ['ANT2026abcdefghijkl'],
+      text: 'ID Lookup: lsst:169298432598474793',
+    });
     // An unknown alert matches nothing (an empty id list) rather than failing.
     expect(await lookupFilter('lsst_forced:1')).toEqual({ type: 'terms', field: 'locus_id', value: [], text: 'ID Lookup: lsst_forced:1' });
   });
 
   it('lets other failures of the alert request surface', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json(500, { errors: [{ status: '500', title: 'Internal Server Error', detail: 'boom' }] })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(500, { errors: [{ status: '500', title: 'Internal Server Error', detail: 'boom' }] })),
+    );
     await expect(lookupFilter('lsst:1')).rejects.toThrow('boom');
   });
 });

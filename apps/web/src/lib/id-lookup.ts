@@ -1,4 +1,4 @@
-import { apiGet, ApiError, type JsonApiDocument, type JsonApiResource } from './api-client';
+import { ApiError, apiGet, type JsonApiDocument, type JsonApiResource } from './api-client';
 import type { SearchFilter } from './locus-query';
 
 /**

@@ -1,16 +1,43 @@
 import { describe, expect, it } from 'vitest';
+
 import { idLookupFilter } from './id-lookup';
-import { defaultLocusListQuery, elasticsearchQuery, LOCUS_SORT_FIELDS, lociPath, parseLocusListQuery, serializeLocusListQuery, sortParam, tagFilter } from './locus-query';
+import {
+  defaultLocusListQuery,
+  elasticsearchQuery,
+  lociPath,
+  LOCUS_SORT_FIELDS,
+  parseLocusListQuery,
+  serializeLocusListQuery,
+  sortParam,
+  tagFilter,
+} from './locus-query';
 
 describe('locus list query', () => {
   it('round-trips through the URL parameter', () => {
-    const query = { ...defaultLocusListQuery([tagFilter('high_snr')]), currentPage: 3, perPage: 10 as const, sortBy: 'ra', sortDesc: false };
+    const query = {
+      ...defaultLocusListQuery([tagFilter('high_snr')]),
+      currentPage: 3,
+      perPage: 10 as const,
+      sortBy: 'ra',
+      sortDesc: false,
+    };
     expect(parseLocusListQuery(serializeLocusListQuery(query))).toEqual(query);
   });
 
   it('ignores malformed values as a whole', () => {
     const fallback = defaultLocusListQuery();
-    for (const raw of [null, '', '{', '[]', '"x"', '{"currentPage":0}', '{"perPage":7}', '{"filters":[{"type":"script","field":"x","value":1,"text":"t"}]}', '{"filters":[{"type":"range","field":"x","text":"t"}]}', '{"sortDesc":"yes"}']) {
+    for (const raw of [
+      null,
+      '',
+      '{',
+      '[]',
+      '"x"',
+      '{"currentPage":0}',
+      '{"perPage":7}',
+      '{"filters":[{"type":"script","field":"x","value":1,"text":"t"}]}',
+      '{"filters":[{"type":"range","field":"x","text":"t"}]}',
+      '{"sortDesc":"yes"}',
+    ]) {
       expect(parseLocusListQuery(raw), String(raw)).toEqual(fallback);
     }
   });
@@ -19,10 +46,20 @@ describe('locus list query', () => {
     const filters = [tagFilter('high_snr')];
     for (const sortBy of ['no_such_field', 'properties.no_such_property', '__proto__', 'constructor', 'tags']) {
       const raw = JSON.stringify({ currentPage: 3, filters, sortBy, sortDesc: false, perPage: 10 });
-      expect(parseLocusListQuery(raw), sortBy).toEqual({ currentPage: 1, filters, sortBy: 'properties.newest_alert_observation_time', sortDesc: true, perPage: 10 });
+      expect(parseLocusListQuery(raw), sortBy).toEqual({
+        currentPage: 1,
+        filters,
+        sortBy: 'properties.newest_alert_observation_time',
+        sortDesc: true,
+        perPage: 10,
+      });
     }
     for (const sortBy of Object.keys(LOCUS_SORT_FIELDS)) {
-      expect(parseLocusListQuery(JSON.stringify({ ...defaultLocusListQuery(), currentPage: 2, sortBy, sortDesc: false }))).toMatchObject({ currentPage: 2, sortBy, sortDesc: false });
+      expect(parseLocusListQuery(JSON.stringify({ ...defaultLocusListQuery(), currentPage: 2, sortBy, sortDesc: false }))).toMatchObject({
+        currentPage: 2,
+        sortBy,
+        sortDesc: false,
+      });
     }
   });
 

@@ -90,7 +90,8 @@ export function parseLocusListQuery(raw: string | null): LocusListQuery {
   if (typeof sortBy !== 'string' || typeof sortDesc !== 'boolean') return fallback;
   if (!PAGE_SIZES.includes(perPage as PageSize)) return fallback;
   // As a sort change does, the ignored sort starts again from page 1.
-  if (sortBy !== '' && !isLocusSortField(sortBy)) return { currentPage: 1, filters, sortBy: DEFAULT_SORT, sortDesc: true, perPage: perPage as PageSize };
+  if (sortBy !== '' && !isLocusSortField(sortBy))
+    return { currentPage: 1, filters, sortBy: DEFAULT_SORT, sortDesc: true, perPage: perPage as PageSize };
   return { currentPage, filters, sortBy: sortBy || DEFAULT_SORT, sortDesc, perPage: perPage as PageSize };
 }
 

@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+
 import { ApiError } from './api-client';
 
 /** One client for the app and for route loaders (which prefetch into the same cache). */

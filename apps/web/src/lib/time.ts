@@ -1,4 +1,5 @@
 import { dateToMjd, formatMjdAsUtc, mjdToDate } from '@antares/astro';
+
 import { isNumeric } from './format';
 
 /** MJD -> 'YYYY-MM-DD HH:MM:SS' (UTC); empty text for a missing value. */

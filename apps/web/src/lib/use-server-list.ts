@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import type { SortingState } from '@tanstack/react-table';
+import { useState } from 'react';
 
 /** Paging and sorting parameters of a server-side list. */
 export interface ListParams {

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { getSession, subscribeSession, type SessionState } from './session';
+
+import { getSession, type SessionState, subscribeSession } from './session';
 
 export function useSession(): SessionState {
   return useSyncExternalStore(subscribeSession, getSession, getSession);

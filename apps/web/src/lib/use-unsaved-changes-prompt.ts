@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react';
-import { useBlocker, type BlockerFunction } from 'react-router';
+import { type BlockerFunction, useBlocker } from 'react-router';
 
 export const UNSAVED_CHANGES_MESSAGE = 'You have unsaved changes, do you really want to leave?';
 

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+
 import type { AlertTable, Database, JsonObject } from '../schema.ts';
 
 export type AlertRow = Omit<Selectable<AlertTable>, 'summary'>;
@@ -23,20 +24,35 @@ export class AlertRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async findById(alertId: string): Promise<AlertRow | undefined> {
-    return this.db.selectFrom('alert').select([...ALERT_COLUMNS, GRAV_WAVE_EVENTS]).where('alert_id', '=', alertId).executeTakeFirst();
+    return this.db
+      .selectFrom('alert')
+      .select([...ALERT_COLUMNS, GRAV_WAVE_EVENTS])
+      .where('alert_id', '=', alertId)
+      .executeTakeFirst();
   }
 
   /** All alerts of a locus, oldest first. */
   async listByLocus(locusId: string): Promise<AlertRow[]> {
-    return this.db.selectFrom('alert').select([...ALERT_COLUMNS, GRAV_WAVE_EVENTS]).where('locus_id', '=', locusId)
-      .orderBy('mjd', 'asc').orderBy('alert_id', 'asc').execute();
+    return this.db
+      .selectFrom('alert')
+      .select([...ALERT_COLUMNS, GRAV_WAVE_EVENTS])
+      .where('locus_id', '=', locusId)
+      .orderBy('mjd', 'asc')
+      .orderBy('alert_id', 'asc')
+      .execute();
   }
 
   /** The alerts of many loci with all their properties, each locus' oldest first (Level 2 input). */
   async listByLoci(locusIds: string[]): Promise<AlertRow[]> {
     if (locusIds.length === 0) return [];
-    return this.db.selectFrom('alert').select([...ALERT_COLUMNS, GRAV_WAVE_EVENTS]).where('locus_id', 'in', locusIds)
-      .orderBy('locus_id').orderBy('mjd', 'asc').orderBy('alert_id', 'asc').execute();
+    return this.db
+      .selectFrom('alert')
+      .select([...ALERT_COLUMNS, GRAV_WAVE_EVENTS])
+      .where('locus_id', 'in', locusIds)
+      .orderBy('locus_id')
+      .orderBy('mjd', 'asc')
+      .orderBy('alert_id', 'asc')
+      .execute();
   }
 
   /**
@@ -46,10 +62,14 @@ export class AlertRepository {
    */
   async listForFiltersByLoci(locusIds: string[]): Promise<Array<Omit<AlertRow, 'properties' | 'processed_at'>>> {
     if (locusIds.length === 0) return [];
-    return this.db.selectFrom('alert')
+    return this.db
+      .selectFrom('alert')
       .select(['alert.alert_id', 'alert.locus_id', 'alert.survey', 'alert.mjd', GRAV_WAVE_EVENTS])
       .where('locus_id', 'in', locusIds)
-      .orderBy('locus_id').orderBy('mjd', 'asc').orderBy('alert_id', 'asc').execute();
+      .orderBy('locus_id')
+      .orderBy('mjd', 'asc')
+      .orderBy('alert_id', 'asc')
+      .execute();
   }
 
   /**

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+
 import type { Database, LocusAnnotationTable } from '../schema.ts';
 
 export type AnnotationRow = Selectable<LocusAnnotationTable>;
@@ -11,15 +12,28 @@ export class AnnotationRepository {
   }
 
   async listByOwner(ownerId: number, limit: number, offset: number): Promise<{ rows: AnnotationRow[]; count: number }> {
-    const rows = await this.db.selectFrom('locus_annotation').selectAll().where('owner_id', '=', ownerId)
-      .orderBy('annotation_id').limit(limit).offset(offset).execute();
-    const count = await this.db.selectFrom('locus_annotation').select((eb) => eb.fn.countAll().as('n'))
-      .where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
+    const rows = await this.db
+      .selectFrom('locus_annotation')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .orderBy('annotation_id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    const count = await this.db
+      .selectFrom('locus_annotation')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('owner_id', '=', ownerId)
+      .executeTakeFirstOrThrow();
     return { rows, count: Number(count.n) };
   }
 
   /** Creates the (owner, locus) annotation, or updates the given fields of the one that exists. */
-  async upsert(ownerId: number, locusId: string, changes: { comment?: string; favorited?: boolean }): Promise<{ row: AnnotationRow; created: boolean }> {
+  async upsert(
+    ownerId: number,
+    locusId: string,
+    changes: { comment?: string; favorited?: boolean },
+  ): Promise<{ row: AnnotationRow; created: boolean }> {
     const result = await sql<AnnotationRow & { created: boolean }>`
       INSERT INTO locus_annotation (owner_id, locus_id, comment, favorited)
       VALUES (${ownerId}, ${locusId}, ${changes.comment ?? ''}, ${changes.favorited ?? false})
@@ -33,8 +47,12 @@ export class AnnotationRepository {
   }
 
   async update(annotationId: number, changes: { comment?: string; favorited?: boolean }): Promise<AnnotationRow | undefined> {
-    return this.db.updateTable('locus_annotation').set({ ...changes, updated_at: new Date() })
-      .where('annotation_id', '=', annotationId).returningAll().executeTakeFirst();
+    return this.db
+      .updateTable('locus_annotation')
+      .set({ ...changes, updated_at: new Date() })
+      .where('annotation_id', '=', annotationId)
+      .returningAll()
+      .executeTakeFirst();
   }
 
   /** Sets `favorited` on the owner's annotations of these loci, creating annotations where needed. */

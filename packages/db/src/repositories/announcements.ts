@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+
 import type { AnnouncementTable, Database } from '../schema.ts';
 import { compileListFilter, compileListSort, type FilterColumn } from '../search/list-filter.ts';
 
@@ -15,12 +16,26 @@ const COLUMNS: Record<string, FilterColumn> = {
 export class AnnouncementRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async list(options: { filter: unknown; sort: string; limit: number; offset: number }): Promise<{ rows: AnnouncementRow[]; count: number }> {
+  async list(options: {
+    filter: unknown;
+    sort: string;
+    limit: number;
+    offset: number;
+  }): Promise<{ rows: AnnouncementRow[]; count: number }> {
     const where = compileListFilter(options.filter, COLUMNS);
-    const rows = await this.db.selectFrom('announcement').selectAll().where(where)
-      .orderBy(compileListSort(options.sort, COLUMNS)).orderBy('announcement_id', 'desc')
-      .limit(options.limit).offset(options.offset).execute();
-    const count = await this.db.selectFrom('announcement').select((eb) => eb.fn.countAll().as('n')).where(where)
+    const rows = await this.db
+      .selectFrom('announcement')
+      .selectAll()
+      .where(where)
+      .orderBy(compileListSort(options.sort, COLUMNS))
+      .orderBy('announcement_id', 'desc')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute();
+    const count = await this.db
+      .selectFrom('announcement')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where(where)
       .executeTakeFirstOrThrow();
     return { rows, count: Number(count.n) };
   }

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+
 import type { ChatOutboxTable, Database } from '../schema.ts';
 
 export type ChatOutboxRow = Pick<Selectable<ChatOutboxTable>, 'message_id' | 'channel' | 'text' | 'attempts'>;
@@ -18,24 +19,42 @@ export class ChatOutboxRepository {
 
   /** Due messages, oldest first. */
   async due(limit: number): Promise<ChatOutboxRow[]> {
-    return this.db.selectFrom('chat_outbox').select(['message_id', 'channel', 'text', 'attempts'])
-      .where('sent_at', 'is', null).where('next_attempt_at', '<=', sql<Date>`now()`)
-      .orderBy('message_id').limit(limit).execute();
+    return this.db
+      .selectFrom('chat_outbox')
+      .select(['message_id', 'channel', 'text', 'attempts'])
+      .where('sent_at', 'is', null)
+      .where('next_attempt_at', '<=', sql<Date>`now()`)
+      .orderBy('message_id')
+      .limit(limit)
+      .execute();
   }
 
   async markSent(messageId: number): Promise<void> {
-    await this.db.updateTable('chat_outbox').set({ sent_at: sql`now()`, last_error: null }).where('message_id', '=', messageId).execute();
+    await this.db
+      .updateTable('chat_outbox')
+      .set({ sent_at: sql`now()`, last_error: null })
+      .where('message_id', '=', messageId)
+      .execute();
   }
 
   async markFailed(messageId: number, error: string, retryInSeconds: number): Promise<void> {
-    await this.db.updateTable('chat_outbox').set({
-      attempts: sql`attempts + 1`, last_error: error.slice(0, 2000),
-      next_attempt_at: sql`now() + make_interval(secs => ${retryInSeconds})`,
-    }).where('message_id', '=', messageId).execute();
+    await this.db
+      .updateTable('chat_outbox')
+      .set({
+        attempts: sql`attempts + 1`,
+        last_error: error.slice(0, 2000),
+        next_attempt_at: sql`now() + make_interval(secs => ${retryInSeconds})`,
+      })
+      .where('message_id', '=', messageId)
+      .execute();
   }
 
   async pendingCount(): Promise<number> {
-    const row = await this.db.selectFrom('chat_outbox').where('sent_at', 'is', null).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('chat_outbox')
+      .where('sent_at', 'is', null)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 }

@@ -1,19 +1,20 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+
 import type { Database } from '../schema.ts';
 import { AlertRepository } from './alerts.ts';
-import { LocusRepository } from './loci.ts';
-import { ThumbnailRepository } from './thumbnails.ts';
-import { RevokedTokenRepository, UserRepository } from './users.ts';
 import { AnnotationRepository } from './annotations.ts';
 import { AnnouncementRepository } from './announcements.ts';
-import { FilterRepository } from './filters.ts';
-import { TagRepository } from './tags.ts';
-import { WatchListRepository } from './watch-lists.ts';
-import { ChatOutboxRepository } from './chat-outbox.ts';
-import { StreamRepository } from './streams.ts';
 import { CatalogRepository } from './catalogs.ts';
+import { ChatOutboxRepository } from './chat-outbox.ts';
+import { FilterRepository } from './filters.ts';
 import { GravWaveRepository } from './grav-waves.ts';
 import { Level2RunRepository } from './level2-runs.ts';
+import { LocusRepository } from './loci.ts';
+import { StreamRepository } from './streams.ts';
+import { TagRepository } from './tags.ts';
+import { ThumbnailRepository } from './thumbnails.ts';
+import { RevokedTokenRepository, UserRepository } from './users.ts';
+import { WatchListRepository } from './watch-lists.ts';
 
 /** Every repository over one database handle (or one transaction). */
 export class Repositories {
@@ -34,7 +35,10 @@ export class Repositories {
   readonly level2Runs: Level2RunRepository;
 
   /** `kind` picks the faster of two equivalent statements where the two databases differ. */
-  constructor(readonly db: Kysely<Database>, readonly kind: 'pglite' | 'postgres' = 'pglite') {
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly kind: 'pglite' | 'postgres' = 'pglite',
+  ) {
     this.loci = new LocusRepository(db);
     this.alerts = new AlertRepository(db);
     this.thumbnails = new ThumbnailRepository(db, kind === 'postgres');

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+
 import type { Database } from '../schema.ts';
 
 /** One filter version having run on one locus. */

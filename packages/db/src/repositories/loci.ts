@@ -1,7 +1,8 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+
 import type { Database, JsonObject, LocusTable } from '../schema.ts';
-import type { CompiledLocusSearch } from '../search/locus-query.ts';
 import type { LocusSort } from '../search/locus-fields.ts';
+import type { CompiledLocusSearch } from '../search/locus-query.ts';
 
 /** A locus as the API serves it: the columns of LOCUS_COLUMNS. */
 export type LocusRow = Pick<Selectable<LocusTable>, (typeof LOCUS_COLUMNS)[number]>;
@@ -25,7 +26,15 @@ export interface LocusUpdate {
 export const EXACT_COUNT_LIMIT = 1_000;
 
 const LOCUS_COLUMNS = [
-  'locus_id', 'ra', 'dec', 'htm16', 'properties', 'tags', 'catalogs', 'grav_wave_events', 'newest_thumbnail_alert_id',
+  'locus_id',
+  'ra',
+  'dec',
+  'htm16',
+  'properties',
+  'tags',
+  'catalogs',
+  'grav_wave_events',
+  'newest_thumbnail_alert_id',
 ] as const;
 
 export class LocusRepository {
@@ -44,7 +53,9 @@ export class LocusRepository {
     const { search, limit, offset } = options;
     // A seeded random order is a stable one: md5 of the id and the seed, so each page continues the last.
     const orderBy = search.randomOrder
-      ? (search.randomSeed === undefined ? sql`random()` : sql`md5(locus_id || ${search.randomSeed}), locus_id`)
+      ? search.randomSeed === undefined
+        ? sql`random()`
+        : sql`md5(locus_id || ${search.randomSeed}), locus_id`
       : sql.join([...options.sort.map(sortSql), sql`locus_id DESC`]);
     const rows = await this.db
       .selectFrom('locus')
@@ -136,8 +147,14 @@ export class LocusRepository {
 
   /** The loci with the newest alerts that Level 2 would run on (at least `minMeasurements`): dry runs. */
   async newestForFilters(limit: number, minMeasurements: number): Promise<LocusRow[]> {
-    return this.db.selectFrom('locus').select(LOCUS_COLUMNS).where('num_mag_values', '>=', minMeasurements)
-      .orderBy(sql`newest_alert_observation_time DESC NULLS LAST`).orderBy('locus_id', 'desc').limit(limit).execute();
+    return this.db
+      .selectFrom('locus')
+      .select(LOCUS_COLUMNS)
+      .where('num_mag_values', '>=', minMeasurements)
+      .orderBy(sql`newest_alert_observation_time DESC NULLS LAST`)
+      .orderBy('locus_id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /** Level 2 results: tags added to each locus and properties merged into its properties. */
@@ -188,7 +205,10 @@ export class LocusRepository {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('locus').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('locus')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 }

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
+
 import type { Database, JsonObject, StreamMessageTable } from '../schema.ts';
 
 export type StreamMessageRow = Selectable<StreamMessageTable>;
@@ -16,15 +17,23 @@ export class StreamRepository {
 
   /** Messages of a stream after an offset, in order. */
   async read(stream: string, after: number, limit: number): Promise<StreamMessageRow[]> {
-    const rows = await this.db.selectFrom('stream_message').selectAll().where('stream', '=', stream)
-      .where('message_id', '>', after).orderBy('message_id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('stream_message')
+      .selectAll()
+      .where('stream', '=', stream)
+      .where('message_id', '>', after)
+      .orderBy('message_id')
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({ ...r, message_id: Number(r.message_id) }));
   }
 
   /** Every stream with its message count and newest offset. */
   async list(): Promise<Array<{ stream: string; messages: number; last_offset: number }>> {
     const rows = await sql<{ stream: string; messages: string; last_offset: string }>`
-      SELECT stream, count(*) AS messages, max(message_id) AS last_offset FROM stream_message GROUP BY stream ORDER BY stream`.execute(this.db);
+      SELECT stream, count(*) AS messages, max(message_id) AS last_offset FROM stream_message GROUP BY stream ORDER BY stream`.execute(
+      this.db,
+    );
     return rows.rows.map((r) => ({ stream: r.stream, messages: Number(r.messages), last_offset: Number(r.last_offset) }));
   }
 
@@ -35,7 +44,13 @@ export class StreamRepository {
 
   /** Messages of every stream after a global offset (the Kafka relay). */
   async readAll(after: number, limit: number): Promise<StreamMessageRow[]> {
-    const rows = await this.db.selectFrom('stream_message').selectAll().where('message_id', '>', after).orderBy('message_id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('stream_message')
+      .selectAll()
+      .where('message_id', '>', after)
+      .orderBy('message_id')
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({ ...r, message_id: Number(r.message_id) }));
   }
 
@@ -45,7 +60,10 @@ export class StreamRepository {
   }
 
   async saveRelayOffset(relay: string, offset: number): Promise<void> {
-    await this.db.insertInto('stream_relay').values({ relay, last_message_id: offset })
-      .onConflict((oc) => oc.column('relay').doUpdateSet({ last_message_id: offset })).execute();
+    await this.db
+      .insertInto('stream_relay')
+      .values({ relay, last_message_id: offset })
+      .onConflict((oc) => oc.column('relay').doUpdateSet({ last_message_id: offset }))
+      .execute();
   }
 }

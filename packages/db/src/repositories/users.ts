@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+
 import type { Database } from '../schema.ts';
 import { compileListSort } from '../search/list-filter.ts';
 
@@ -13,7 +14,15 @@ export interface UserRow {
   created_at: Date;
 }
 
-const USER_SORT = { id: 'user_id', username: 'username', email: 'email', name: 'name', created_at: 'created_at', admin: 'admin', staff: 'staff' };
+const USER_SORT = {
+  id: 'user_id',
+  username: 'username',
+  email: 'email',
+  name: 'name',
+  created_at: 'created_at',
+  admin: 'admin',
+  staff: 'staff',
+};
 
 export class UserRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -23,11 +32,22 @@ export class UserRepository {
   }
 
   async findByUsername(username: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('app_user').selectAll().where(sql`lower(username)`, '=', username.toLowerCase()).executeTakeFirst();
+    return this.db
+      .selectFrom('app_user')
+      .selectAll()
+      .where(sql`lower(username)`, '=', username.toLowerCase())
+      .executeTakeFirst();
   }
 
   /** Creates a user; undefined when the username is taken (case-insensitively). */
-  async create(user: { username: string; email: string; name: string; password_hash: string; admin?: boolean; staff?: boolean }): Promise<UserRow | undefined> {
+  async create(user: {
+    username: string;
+    email: string;
+    name: string;
+    password_hash: string;
+    admin?: boolean;
+    staff?: boolean;
+  }): Promise<UserRow | undefined> {
     const result = await sql<UserRow>`INSERT INTO app_user (username, email, name, password_hash, admin, staff)
       VALUES (${user.username}, ${user.email}, ${user.name}, ${user.password_hash}, ${user.admin ?? false}, ${user.staff ?? false})
       ON CONFLICT ((lower(username))) DO NOTHING
@@ -36,17 +56,32 @@ export class UserRepository {
   }
 
   async list(options: { sort: string; limit: number; offset: number }): Promise<{ rows: UserRow[]; count: number }> {
-    const rows = await this.db.selectFrom('app_user').selectAll()
-      .orderBy(compileListSort(options.sort, USER_SORT)).orderBy('user_id')
-      .limit(options.limit).offset(options.offset).execute();
-    const count = await this.db.selectFrom('app_user').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const rows = await this.db
+      .selectFrom('app_user')
+      .selectAll()
+      .orderBy(compileListSort(options.sort, USER_SORT))
+      .orderBy('user_id')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute();
+    const count = await this.db
+      .selectFrom('app_user')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     return { rows, count: Number(count.n) };
   }
 
-  async update(userId: number, changes: Partial<Pick<UserRow, 'admin' | 'staff' | 'password_hash' | 'name' | 'email'>>): Promise<UserRow | undefined> {
+  async update(
+    userId: number,
+    changes: Partial<Pick<UserRow, 'admin' | 'staff' | 'password_hash' | 'name' | 'email'>>,
+  ): Promise<UserRow | undefined> {
     if (Object.keys(changes).length === 0) return this.findById(userId);
-    return this.db.updateTable('app_user').set({ ...changes, updated_at: new Date() }).where('user_id', '=', userId)
-      .returningAll().executeTakeFirst();
+    return this.db
+      .updateTable('app_user')
+      .set({ ...changes, updated_at: new Date() })
+      .where('user_id', '=', userId)
+      .returningAll()
+      .executeTakeFirst();
   }
 }
 
@@ -54,14 +89,20 @@ export class RevokedTokenRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async revoke(jti: string, expiresAt: Date): Promise<void> {
-    await this.db.insertInto('revoked_token').values({ jti, expires_at: expiresAt })
-      .onConflict((oc) => oc.column('jti').doNothing()).execute();
+    await this.db
+      .insertInto('revoked_token')
+      .values({ jti, expires_at: expiresAt })
+      .onConflict((oc) => oc.column('jti').doNothing())
+      .execute();
   }
 
   /** Revokes a token id unless it already was: true for the first use of a single-use token. */
   async revokeOnce(jti: string, expiresAt: Date): Promise<boolean> {
-    const result = await this.db.insertInto('revoked_token').values({ jti, expires_at: expiresAt })
-      .onConflict((oc) => oc.column('jti').doNothing()).executeTakeFirst();
+    const result = await this.db
+      .insertInto('revoked_token')
+      .values({ jti, expires_at: expiresAt })
+      .onConflict((oc) => oc.column('jti').doNothing())
+      .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 

@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
 import { htmCircleCover } from '@antares/astro';
+import { type Kysely, sql } from 'kysely';
+
 import type { Database } from '../schema.ts';
 import { compileListSort } from '../search/list-filter.ts';
 
@@ -73,7 +74,10 @@ export class WatchListRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** A list and its objects, in one transaction: all or nothing. */
-  async create(list: { user_id: number; name: string; description: string; slack_channel: string | null }, objects: NewWatchObject[]): Promise<WatchListRow> {
+  async create(
+    list: { user_id: number; name: string; description: string; slack_channel: string | null },
+    objects: NewWatchObject[],
+  ): Promise<WatchListRow> {
     return this.db.transaction().execute(async (trx) => {
       const created = await trx.insertInto('watch_list').values(list).returningAll().executeTakeFirstOrThrow();
       for (let i = 0; i < objects.length; i += INSERT_CHUNK) {
@@ -87,7 +91,9 @@ export class WatchListRepository {
   }
 
   private withCounts() {
-    return this.db.selectFrom('watch_list').selectAll('watch_list')
+    return this.db
+      .selectFrom('watch_list')
+      .selectAll('watch_list')
       .select(sql<number>`(SELECT count(*) FROM watch_object o WHERE o.watch_list_id = watch_list.watch_list_id)::int`.as('object_count'));
   }
 
@@ -95,25 +101,44 @@ export class WatchListRepository {
     return this.withCounts().where('watch_list_id', '=', watchListId).executeTakeFirst();
   }
 
-  async listByUser(userId: number, options: { sort: string; limit: number; offset: number }): Promise<{ rows: WatchListRow[]; count: number }> {
-    const rows = await this.withCounts().where('user_id', '=', userId)
+  async listByUser(
+    userId: number,
+    options: { sort: string; limit: number; offset: number },
+  ): Promise<{ rows: WatchListRow[]; count: number }> {
+    const rows = await this.withCounts()
+      .where('user_id', '=', userId)
       .orderBy(compileListSort(options.sort, { created_at: 'created_at', name: 'name', id: 'watch_list_id' }))
-      .orderBy('watch_list_id', 'desc').limit(options.limit).offset(options.offset).execute();
-    const total = await this.db.selectFrom('watch_list').where('user_id', '=', userId)
-      .select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      .orderBy('watch_list_id', 'desc')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute();
+    const total = await this.db
+      .selectFrom('watch_list')
+      .where('user_id', '=', userId)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     return { rows, count: Number(total.n) };
   }
 
   /** A list's objects, newest first. */
   async objects(watchListId: number): Promise<WatchObjectRow[]> {
-    return this.db.selectFrom('watch_object').selectAll().where('watch_list_id', '=', watchListId)
-      .orderBy('created_at', 'desc').orderBy('watch_object_id', 'desc').execute();
+    return this.db
+      .selectFrom('watch_object')
+      .selectAll()
+      .where('watch_list_id', '=', watchListId)
+      .orderBy('created_at', 'desc')
+      .orderBy('watch_object_id', 'desc')
+      .execute();
   }
 
   /** The circles of a list's objects, by id (history matching reads them in chunks). */
   async circles(watchListId: number): Promise<WatchCircle[]> {
-    return this.db.selectFrom('watch_object').select(['watch_object_id', 'ra', 'dec', 'radius'])
-      .where('watch_list_id', '=', watchListId).orderBy('watch_object_id').execute();
+    return this.db
+      .selectFrom('watch_object')
+      .select(['watch_object_id', 'ra', 'dec', 'radius'])
+      .where('watch_list_id', '=', watchListId)
+      .orderBy('watch_object_id')
+      .execute();
   }
 
   /**
@@ -160,19 +185,29 @@ export class WatchListRepository {
   }
 
   async setHistoryMatched(watchListId: number): Promise<void> {
-    await this.db.updateTable('watch_list').set({ history_matched_at: sql<Date>`now()` }).where('watch_list_id', '=', watchListId).execute();
+    await this.db
+      .updateTable('watch_list')
+      .set({ history_matched_at: sql<Date>`now()` })
+      .where('watch_list_id', '=', watchListId)
+      .execute();
   }
 
   /** Lists not yet matched against the stored alerts, oldest first. */
   async pendingHistory(): Promise<number[]> {
-    const rows = await this.db.selectFrom('watch_list').select('watch_list_id').where('history_matched_at', 'is', null)
-      .orderBy('watch_list_id').execute();
+    const rows = await this.db
+      .selectFrom('watch_list')
+      .select('watch_list_id')
+      .where('history_matched_at', 'is', null)
+      .orderBy('watch_list_id')
+      .execute();
     return rows.map((r) => r.watch_list_id);
   }
 
   /** The loci a list has matched so far (through new alerts or its history). */
   async matchedLociCount(watchListId: number): Promise<number> {
-    const row = await sql<{ n: number }>`SELECT count(*)::int AS n FROM locus WHERE watch_list_ids @> ARRAY[${String(watchListId)}]::text[]`.execute(this.db);
+    const row = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM locus WHERE watch_list_ids @> ARRAY[${String(watchListId)}]::text[]`.execute(this.db);
     return Number(row.rows[0]?.n ?? 0);
   }
 
@@ -193,12 +228,16 @@ export class WatchListRepository {
 
   /** Changes whenever a list or object is added or removed: the pipeline reloads its index then. */
   async version(): Promise<string> {
-    const row = await sql<{ v: string }>`SELECT count(*) || ':' || coalesce(max(watch_object_id), 0) AS v FROM watch_object`.execute(this.db);
+    const row = await sql<{ v: string }>`SELECT count(*) || ':' || coalesce(max(watch_object_id), 0) AS v FROM watch_object`.execute(
+      this.db,
+    );
     return row.rows[0].v;
   }
 
   async allTargets(): Promise<WatchTarget[]> {
-    return this.db.selectFrom('watch_object as o').innerJoin('watch_list as l', 'l.watch_list_id', 'o.watch_list_id')
+    return this.db
+      .selectFrom('watch_object as o')
+      .innerJoin('watch_list as l', 'l.watch_list_id', 'o.watch_list_id')
       .select(['o.watch_object_id', 'o.watch_list_id', 'o.ra', 'o.dec', 'o.radius', 'o.comment', 'l.name as list_name', 'l.slack_channel'])
       .execute();
   }

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { angularSeparationDeg, htmId } from '@antares/astro';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createTestDatabase, type TestDatabase } from '../testing.ts';
 import { compileLocusSearch } from './locus-query.ts';
 
@@ -22,7 +23,7 @@ function offset(ra: number, dec: number, distanceDeg: number, bearingDeg: number
   const ra1 = (ra * Math.PI) / 180;
   const dec2 = Math.asin(Math.sin(dec1) * Math.cos(d) + Math.cos(dec1) * Math.sin(d) * Math.cos(b));
   const ra2 = ra1 + Math.atan2(Math.sin(b) * Math.sin(d) * Math.cos(dec1), Math.cos(d) - Math.sin(dec1) * Math.sin(dec2));
-  return { ra: (((ra2 * 180) / Math.PI) % 360 + 360) % 360, dec: (dec2 * 180) / Math.PI };
+  return { ra: ((((ra2 * 180) / Math.PI) % 360) + 360) % 360, dec: (dec2 * 180) / Math.PI };
 }
 
 const CENTRES = [

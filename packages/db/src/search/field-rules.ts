@@ -1,4 +1,5 @@
 import { INTEGER_RANGES, storableTime } from '@antares/contract';
+
 import { SearchQueryError } from './search-error.ts';
 
 /**
@@ -46,7 +47,9 @@ export function columnValue(value: unknown, type: ColumnType, field: string): st
     case 'timestamptz': {
       const date = storableTime(value);
       if (!date) {
-        throw new SearchQueryError(`The value ${describe(value)} for "${field}" must be a date and time (ISO 8601, e.g. 2024-05-01T12:00:00Z)`);
+        throw new SearchQueryError(
+          `The value ${describe(value)} for "${field}" must be a date and time (ISO 8601, e.g. 2024-05-01T12:00:00Z)`,
+        );
       }
       return date;
     }

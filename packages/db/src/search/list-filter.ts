@@ -1,6 +1,7 @@
-import { sql, type RawBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
+
+import { allowed, type ColumnType, columnValue } from './field-rules.ts';
 import { SearchQueryError } from './locus-fields.ts';
-import { allowed, columnValue, type ColumnType } from './field-rules.ts';
 
 /**
  * The JSON:API `filter` parameter of list endpoints: a list of {field, op, value} (wire format
@@ -43,14 +44,17 @@ export function compileListFilter(filters: unknown, columns: Record<string, Filt
 
 /** `sort=-created_at` over allow-listed fields. */
 export function compileListSort(text: string, columns: Record<string, string | FilterColumn>): RawBuilder<unknown> {
-  const parts = text.split(',').filter(Boolean).map((item) => {
-    const descending = item.startsWith('-');
-    const name = descending ? item.slice(1) : item;
-    const entry = allowed(columns, name);
-    const column = typeof entry === 'object' ? entry.column : entry;
-    if (!column) throw new SearchQueryError(`Unknown sort field "${name}" (use one of ${Object.keys(columns).join(', ')})`);
-    return sql`${sql.ref(column)} ${sql.raw(descending ? 'DESC' : 'ASC')}`;
-  });
+  const parts = text
+    .split(',')
+    .filter(Boolean)
+    .map((item) => {
+      const descending = item.startsWith('-');
+      const name = descending ? item.slice(1) : item;
+      const entry = allowed(columns, name);
+      const column = typeof entry === 'object' ? entry.column : entry;
+      if (!column) throw new SearchQueryError(`Unknown sort field "${name}" (use one of ${Object.keys(columns).join(', ')})`);
+      return sql`${sql.ref(column)} ${sql.raw(descending ? 'DESC' : 'ASC')}`;
+    });
   if (parts.length === 0) throw new SearchQueryError(`sort names no field (use one of ${Object.keys(columns).join(', ')})`);
   return sql.join(parts);
 }

@@ -31,14 +31,20 @@ const PROPERTY_COLUMNS: Record<string, LocusField> = {
   'survey.lsst.dia_object_id': { name: 'properties.survey.lsst.dia_object_id', kind: 'array', column: 'lsst_dia_object_ids' },
   num_mag_values: { name: 'properties.num_mag_values', kind: 'number', column: 'num_mag_values', type: 'integer' },
   newest_alert_observation_time: {
-    name: 'properties.newest_alert_observation_time', kind: 'number', column: 'newest_alert_observation_time', type: 'float8',
+    name: 'properties.newest_alert_observation_time',
+    kind: 'number',
+    column: 'newest_alert_observation_time',
+    type: 'float8',
   },
   oldest_alert_observation_time: {
-    name: 'properties.oldest_alert_observation_time', kind: 'number', column: 'oldest_alert_observation_time', type: 'float8',
+    name: 'properties.oldest_alert_observation_time',
+    kind: 'number',
+    column: 'oldest_alert_observation_time',
+    type: 'float8',
   },
 };
 
-const PATH_SEGMENT = /^[A-Za-z0-9_\-]+$/;
+const PATH_SEGMENT = /^[A-Za-z0-9_-]+$/;
 
 export function fieldOf(name: string): LocusField {
   const top = allowed(TOP_LEVEL_FIELDS, name);

@@ -1,7 +1,8 @@
-import { sql, type RawBuilder } from 'kysely';
 import { htmCircleCover, parseAngleWithUnit, parseCoordinates } from '@antares/astro';
-import { SearchQueryError, fieldOf, type LocusField } from './locus-fields.ts';
+import { type RawBuilder, sql } from 'kysely';
+
 import { allowed, columnValue, integerBound } from './field-rules.ts';
+import { fieldOf, type LocusField, SearchQueryError } from './locus-fields.ts';
 
 /**
  * Compiles the Elasticsearch query subset that ANTARES clients send (wire format section 4) into a SQL
@@ -36,7 +37,10 @@ export function compileLocusSearch(body: Json): CompiledLocusSearch {
   return { where, randomOrder: state.randomOrder, ...(state.randomSeed === undefined ? {} : { randomSeed: state.randomSeed }) };
 }
 
-interface RandomState { randomOrder: boolean; randomSeed?: string }
+interface RandomState {
+  randomOrder: boolean;
+  randomSeed?: string;
+}
 
 /** Elasticsearch takes a number or a string as `random_score.seed`. */
 function randomSeedOf(randomScore: Json): string | undefined {
@@ -112,14 +116,20 @@ function compileBool(bool: Clause, state: RandomState): RawBuilder<boolean> {
   const conditions = [...required];
   if (should.length > 0) {
     // As in Elasticsearch: should clauses are optional when a must/filter is present.
-    const minimum = bool.minimum_should_match === undefined
-      ? (required.length > 0 ? 0 : 1)
-      : asNonNegativeInteger(bool.minimum_should_match, 'minimum_should_match');
+    const minimum =
+      bool.minimum_should_match === undefined
+        ? required.length > 0
+          ? 0
+          : 1
+        : asNonNegativeInteger(bool.minimum_should_match, 'minimum_should_match');
     // More than there are should clauses matches nothing (as in Elasticsearch); no huge number reaches SQL.
     if (minimum > should.length) conditions.push(FALSE);
     else if (minimum === 1) conditions.push(or(should));
     else if (minimum > 1) {
-      const matched = sql.join(should.map((c) => sql`(CASE WHEN ${c} THEN 1 ELSE 0 END)`), sql` + `);
+      const matched = sql.join(
+        should.map((c) => sql`(CASE WHEN ${c} THEN 1 ELSE 0 END)`),
+        sql` + `,
+      );
       conditions.push(sql<boolean>`(${matched}) >= ${minimum}`);
     }
   }
@@ -198,7 +208,10 @@ function rangeCondition(field: LocusField, value: Json): RawBuilder<boolean> {
 }
 
 function wildcardCondition(field: LocusField, pattern: string, caseInsensitive: boolean): RawBuilder<boolean> {
-  const like = pattern.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%').replace(/\?/g, '_');
+  const like = pattern
+    .replace(/[\\%_]/g, (c) => `\\${c}`)
+    .replace(/\*/g, '%')
+    .replace(/\?/g, '_');
   const op = sql.raw(caseInsensitive ? 'ILIKE' : 'LIKE');
   switch (field.kind) {
     case 'text':
@@ -233,13 +246,15 @@ function compileQueryString(body: Clause): RawBuilder<boolean> {
   const fields = (defaultFields ?? ['locus_id', 'properties.ztf_object_id']).map((f) => fieldOf(asString(f, 'field')));
   const tokens = query.split(/\s+/).filter((t) => t !== '' && t !== 'AND');
   if (tokens.length === 0) return TRUE;
-  return and(tokens.map((token) => {
-    const colon = token.indexOf(':');
-    if (colon > 0) {
-      return wildcardCondition(fieldOf(token.slice(0, colon)), stripQuotes(token.slice(colon + 1)), true);
-    }
-    return or(fields.map((field) => wildcardCondition(field, stripQuotes(token), true)));
-  }));
+  return and(
+    tokens.map((token) => {
+      const colon = token.indexOf(':');
+      if (colon > 0) {
+        return wildcardCondition(fieldOf(token.slice(0, colon)), stripQuotes(token.slice(colon + 1)), true);
+      }
+      return or(fields.map((field) => wildcardCondition(field, stripQuotes(token), true)));
+    }),
+  );
 }
 
 function compileSkyDistance(body: Clause): RawBuilder<boolean> {

@@ -10,7 +10,14 @@ import type { WorkerProcess } from './worker-process.ts';
  * holds `version` of it; `used` orders evictions (least recently referred to first); `live` is false
  * once dropped from the pool's map (an alert object may still point to it).
  */
-interface HeldAlert { alertId: string; quoted: string; version: string; holders: number; used: number; live: boolean }
+interface HeldAlert {
+  alertId: string;
+  quoted: string;
+  version: string;
+  holders: number;
+  used: number;
+  live: boolean;
+}
 const HELD = Symbol('held alert');
 type AlertWithRecord = AlertForFilter & { [HELD]?: HeldAlert };
 
@@ -33,7 +40,10 @@ export class HeldAlerts {
    * `slots`: the pool's workers by slot (the pool fills and empties it; a worker's bit is its slot's);
    * `cacheSize`: alerts each worker keeps at most.
    */
-  constructor(private readonly slots: readonly (WorkerProcess | undefined)[], private readonly cacheSize: number) {}
+  constructor(
+    private readonly slots: readonly (WorkerProcess | undefined)[],
+    private readonly cacheSize: number,
+  ) {}
 
   /**
    * The batch as this worker is sent it, a chunk at a time (about `CHUNK_BYTES` of JSON each). An alert
@@ -92,7 +102,14 @@ export class HeldAlerts {
   private heldRecord(alert: AlertForFilter): HeldAlert {
     let held = this.knownRecord(alert);
     if (held === undefined) {
-      held = { alertId: alert.alert_id, quoted: JSON.stringify(alert.alert_id), version: alertVersion(alert), holders: 0, used: 0, live: true };
+      held = {
+        alertId: alert.alert_id,
+        quoted: JSON.stringify(alert.alert_id),
+        version: alertVersion(alert),
+        holders: 0,
+        used: 0,
+        live: true,
+      };
       this.held.set(alert.alert_id, held);
       (alert as AlertWithRecord)[HELD] = held;
     }
@@ -160,5 +177,4 @@ export class HeldAlerts {
       if (held) this.release(held, held.holders);
     }
   }
-
 }

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites, type LocusForFilter } from './index.ts';
+
+import { APT_INSTALL, FilterSandboxPool, type LocusForFilter, missingSandboxPrerequisites } from './index.ts';
 
 // Without bubblewrap or Debian's numpy these tests skip, saying what to install; under CI they fail.
 const missing = missingSandboxPrerequisites();
@@ -13,12 +15,17 @@ if (missing.length) {
 const EXAMPLES = fileURLToPath(new URL('../../../../../../shared/filters/examples', import.meta.url));
 
 const locus = (i: number, props: Record<string, unknown> = {}, alertProps: Record<string, unknown> = {}): LocusForFilter => ({
-  locus_id: `L${i}`, ra: 10 + i, dec: -5, tags: [], properties: { num_alerts: 2, ztf_object_id: `ZTF${i}`, ...props },
+  locus_id: `L${i}`,
+  ra: 10 + i,
+  dec: -5,
+  tags: [],
+  properties: { num_alerts: 2, ztf_object_id: `ZTF${i}`, ...props },
   alerts: [
     { alert_id: `ztf_candidate:${i}1`, mjd: 59000, properties: { ant_mag: 18, ant_passband: 'g' } },
     { alert_id: `ztf_candidate:${i}2`, mjd: 59001, properties: { ant_mag: 17.5, ant_passband: 'g', ztf_sigmapsf: 0.05, ...alertProps } },
   ],
-  catalog_objects: {}, grav_wave_events_metadata: {},
+  catalog_objects: {},
+  grav_wave_events_metadata: {},
 });
 
 const filter = (body: string, outputs = "OUTPUT_TAGS = [{'name': 'ok_tag', 'description': ''}]") => `
@@ -29,22 +36,34 @@ class F(dk.Filter):
         if locus.locus_id != 'L0':
             locus.tag('ok_tag')
             return
-${body.trim().split('\n').map((l) => `        ${l}`).join('\n')}
+${body
+  .trim()
+  .split('\n')
+  .map((l) => `        ${l}`)
+  .join('\n')}
 `;
 
 describe.skipIf(missing.length > 0)('FilterSandboxPool', () => {
   let pool: FilterSandboxPool;
   // Slot offsets keep each pool on uids of its own: the pytest suite (run at the same time by
   // python-runtime.test.ts) uses slots 0-40, and a fork bomb exhausts the process limit of its uid.
-  beforeAll(() => { pool = new FilterSandboxPool({ maxWorkers: 6, locusTimeoutMs: 1500, stallGraceMs: 1500, slotOffset: 100 }); });
-  afterAll(async () => { await pool.close(); });
+  beforeAll(() => {
+    pool = new FilterSandboxPool({ maxWorkers: 6, locusTimeoutMs: 1500, stallGraceMs: 1500, slotOffset: 100 });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
 
   it.skipIf(!existsSync(EXAMPLES))('runs the real example filters unchanged', async () => {
     const a = await pool.load('high_snr', readFileSync(`${EXAMPLES}/class_api_a_notebook_examples.py`, 'utf8'), {}, 'HighSNR');
     expect(a.ok).toBe(true);
     expect(a.outputs!.tags).toEqual(['high_snr']);
     const reports = await pool.run('high_snr', [locus(1, {}, { ztf_sigmapsf: 0.01 }), locus(2), locus(3, { ztf_object_id: undefined })]);
-    expect(reports.map((r) => [r.status, r.new_tags])).toEqual([['ok', ['high_snr']], ['ok', []], ['skipped', []]]);
+    expect(reports.map((r) => [r.status, r.new_tags])).toEqual([
+      ['ok', ['high_snr']],
+      ['ok', []],
+      ['skipped', []],
+    ]);
     expect(reports[0].stdout).toContain('High SNR detected');
     const b = await pool.load('lsst', readFileSync(`${EXAMPLES}/class_api_b_lsst_quality.py`, 'utf8'));
     expect(b.ok && b.outputs!.api).toBe('B');
@@ -69,7 +88,10 @@ describe.skipIf(missing.length > 0)('FilterSandboxPool', () => {
       expect(loaded.ok, `${name}: ${JSON.stringify(loaded.error)}`).toBe(true);
       return [name, await pool.runBatch(name, [locus(1), locus(0), locus(2), locus(3)])] as const;
     });
-    const goodRun = pool.run('good', [0, 1, 2, 3].map((i) => locus(i)));
+    const goodRun = pool.run(
+      'good',
+      [0, 1, 2, 3].map((i) => locus(i)),
+    );
     for (const [name, batch] of await Promise.all(runs)) {
       const statuses = batch.reports.map((r) => r.status);
       expect([name, statuses[0], statuses[2], statuses[3], batch.reports[0].error?.message]).toEqual([name, 'ok', 'ok', 'ok', undefined]);
@@ -88,22 +110,28 @@ describe.skipIf(missing.length > 0)('FilterSandboxPool', () => {
       const flood = await small.run('flood', [locus(0), locus(1)]);
       expect(flood.map((r) => r.status)).toEqual(['crash', 'ok']);
       expect(flood[0].error!.message).toContain('flooded');
-      await small.load('forge', filter(`
+      await small.load(
+        'forge',
+        filter(`
 line = '{"id": 2, "nonce": "x", "op": "report", "i": 0, "status": "ok", "new_tags": ["ok_tag"]}\\n'
 for fd in map(int, os.listdir('/proc/self/fd')):
     if fd > 2:
         try:
             os.write(fd, line.encode())
         except OSError:
-            pass`));
+            pass`),
+      );
       const forged = await small.run('forge', [locus(0), locus(1)]);
       expect(forged.map((r) => r.status)).toEqual(['crash', 'crash']);
       expect(forged[0].error!.message).toContain('unexpected line');
       expect((await small.run('forge', [locus(1)]))[0].status).toBe('ok'); // reloaded on demand
-      await small.load('patch', filter(`
+      await small.load(
+        'patch',
+        filter(`
 import antares_runtime.core as core
 core.Changes.add_tag = lambda self, name: self.tags.add(name)
-locus.tag('not_declared')`));
+locus.tag('not_declared')`),
+      );
       const patched = await small.run('patch', [locus(0)]);
       expect([patched[0].status, patched[0].new_tags]).toEqual(['error', []]);
     } finally {
@@ -118,7 +146,10 @@ locus.tag('not_declared')`));
     const slow = new FilterSandboxPool({ maxWorkers: 1, batchTimeoutMs: 1500, slotOffset: 130 });
     try {
       await slow.load('slow', filter('time.sleep(1)').replace("if locus.locus_id != 'L0'", 'if False'));
-      const reports = await slow.run('slow', [0, 1, 2, 3].map((i) => locus(i)));
+      const reports = await slow.run(
+        'slow',
+        [0, 1, 2, 3].map((i) => locus(i)),
+      );
       expect(reports.map((r) => r.status)).toEqual(['ok', 'timeout', 'timeout', 'timeout']);
     } finally {
       await slow.close();
@@ -128,12 +159,25 @@ locus.tag('not_declared')`));
   it('stops a batch with run limits: after timeouts in a row, or at its time budget; the rest are not run', async () => {
     const everyLocus = (body: string) => filter(body).replace("if locus.locus_id != 'L0'", 'if False');
     expect((await pool.load('hangs', everyLocus('while True:\n    pass'))).ok).toBe(true);
-    const hung = await pool.runBatch('hangs', [0, 1, 2, 3, 4, 5].map((i) => locus(i)), undefined, { stopAfterTimeouts: 2 });
-    expect(hung.reports.map((r) => [r.locus_id, r.status])).toEqual([['L0', 'timeout'], ['L1', 'timeout']]);
+    const hung = await pool.runBatch(
+      'hangs',
+      [0, 1, 2, 3, 4, 5].map((i) => locus(i)),
+      undefined,
+      { stopAfterTimeouts: 2 },
+    );
+    expect(hung.reports.map((r) => [r.locus_id, r.status])).toEqual([
+      ['L0', 'timeout'],
+      ['L1', 'timeout'],
+    ]);
     expect(hung.stoppedEarly).toBe('2 loci in a row timed out');
 
     expect((await pool.load('slow', everyLocus('time.sleep(0.4)\nlocus.tag("ok_tag")'))).ok).toBe(true);
-    const slow = await pool.runBatch('slow', Array.from({ length: 20 }, (_, i) => locus(i)), undefined, { budgetMs: 1000 });
+    const slow = await pool.runBatch(
+      'slow',
+      Array.from({ length: 20 }, (_, i) => locus(i)),
+      undefined,
+      { budgetMs: 1000 },
+    );
     expect(slow.stoppedEarly).toBe("the run's time budget of 1 s was used up");
     expect(slow.reports.length).toBeLessThan(20);
     // Those that ran are reported as usual (the one in flight at the budget is a timeout).
@@ -162,20 +206,29 @@ class Sum(dk.Filter):
 `;
     expect((await pool.load('sum', code)).ok).toBe(true);
     const big = (i: number): LocusForFilter => ({
-      locus_id: `big${i}`, ra: 1, dec: 2, tags: [], properties: { num_alerts: 8 },
+      locus_id: `big${i}`,
+      ra: 1,
+      dec: 2,
+      tags: [],
+      properties: { num_alerts: 8 },
       alerts: Array.from({ length: 8 }, (_, k) => ({
-        alert_id: `ztf_candidate:big${i}-${k}`, mjd: 59000 + k,
+        alert_id: `ztf_candidate:big${i}-${k}`,
+        mjd: 59000 + k,
         properties: Object.fromEntries(Array.from({ length: 40 }, (_, p) => [`p${p}`, i + k + p / 1000])),
       })),
     });
     const loci = Array.from({ length: 40 }, (_, i) => big(i));
     const expected = (i: number) => Array.from({ length: 8 }, (_, k) => i + k + 0.001).reduce((a, b) => a + b, 0) + (i + 7);
-    for (const round of [0, 1]) { // the second time, the alerts the new worker holds go as ids
+    for (const round of [0, 1]) {
+      // the second time, the alerts the new worker holds go as ids
       const batch = await pool.runBatch('sum', loci);
       expect(batch.reports.map((r) => r.locus_id)).toEqual(loci.map((l) => l.locus_id));
       expect(batch.restarts).toBe(1);
       for (const [i, r] of batch.reports.entries()) {
-        if (i === 17) { expect(r.status, `round ${round}`).toBe('crash'); continue; }
+        if (i === 17) {
+          expect(r.status, `round ${round}`).toBe('crash');
+          continue;
+        }
         expect([i, r.status]).toEqual([i, 'ok']);
         expect(r.new_locus_properties.total).toBeCloseTo(expected(i), 9);
       }
@@ -259,7 +312,12 @@ class Seen(dk.Filter):
     try {
       expect((await small.load('seen', SEEN)).ok).toBe(true);
       const withAlerts = (l: LocusForFilter, n: number, mag = 18): LocusForFilter => ({
-        ...l, alerts: Array.from({ length: n }, (_, k) => ({ alert_id: `ztf_candidate:${l.locus_id}-${k}`, mjd: 59000 + k, properties: { ant_mag: k === 0 ? mag : 19 } })),
+        ...l,
+        alerts: Array.from({ length: n }, (_, k) => ({
+          alert_id: `ztf_candidate:${l.locus_id}-${k}`,
+          mjd: 59000 + k,
+          properties: { ant_mag: k === 0 ? mag : 19 },
+        })),
       });
       const props = async (loci: LocusForFilter[]) => (await small.run('seen', loci)).map((r) => [r.status, r.new_locus_properties]);
       expect(await props([withAlerts(locus(1), 2)])).toEqual([['ok', { reused: 0, n: 2, first_mag: 18 }]]);
@@ -273,7 +331,8 @@ class Seen(dk.Filter):
       // (L1's two oldest were forgotten for L2's four; its newest was kept.)
       expect(await props([withAlerts(locus(1), 3)])).toEqual([['ok', { reused: 1, n: 3, first_mag: 18 }]]);
       expect(await props([withAlerts(locus(1), 3), withAlerts(locus(2), 4)])).toEqual([
-        ['ok', { reused: 3, n: 3, first_mag: 18 }], ['ok', { reused: 2, n: 4, first_mag: 18 }],
+        ['ok', { reused: 3, n: 3, first_mag: 18 }],
+        ['ok', { reused: 2, n: 4, first_mag: 18 }],
       ]);
     } finally {
       await small.close();
@@ -283,12 +342,19 @@ class Seen(dk.Filter):
     const pair = new FilterSandboxPool({ maxWorkers: 2, slotOffset: 150 });
     try {
       expect((await pair.load('a', SEEN)).ok && (await pair.load('b', SEEN)).ok).toBe(true);
-      const shared = (gw?: { gracedb_id: string; contour_level: number; contour_area: number }): LocusForFilter[] => [{
-        ...locus(1), alerts: Array.from({ length: 3 }, (_, k) => ({
-          alert_id: `ztf_candidate:pair-${k}`, mjd: 59000 + k, properties: { ant_mag: 18 }, ...(k === 0 && gw ? { grav_wave_events: [gw] } : {}),
-        })),
-      }];
-      const reused = async (name: string, loci: LocusForFilter[]) => (await pair.run(name, loci)).map((r) => [r.status, r.new_locus_properties.reused]);
+      const shared = (gw?: { gracedb_id: string; contour_level: number; contour_area: number }): LocusForFilter[] => [
+        {
+          ...locus(1),
+          alerts: Array.from({ length: 3 }, (_, k) => ({
+            alert_id: `ztf_candidate:pair-${k}`,
+            mjd: 59000 + k,
+            properties: { ant_mag: 18 },
+            ...(k === 0 && gw ? { grav_wave_events: [gw] } : {}),
+          })),
+        },
+      ];
+      const reused = async (name: string, loci: LocusForFilter[]) =>
+        (await pair.run(name, loci)).map((r) => [r.status, r.new_locus_properties.reused]);
       const first = shared();
       expect([await reused('a', first), await reused('b', first)]).toEqual([[['ok', 0]], [['ok', 0]]]);
       expect([await reused('a', shared()), await reused('b', shared())]).toEqual([[['ok', 3]], [['ok', 3]]]);

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- protocol lines are JSON from the sandbox, checked field by field in reports.ts */
 // A pool of long-lived sandboxed Python filter workers (filter-runtime/, protocol in its PROTOCOL.md):
 // which worker runs which filter, and when. One worker per loaded filter: a filter can only ever
 // disturb its own results (it shares its Python process with nothing else), and a crash restarts only
@@ -9,11 +10,26 @@ import { HeldAlerts } from './held-alerts.ts';
 import { RUNTIME_DIR } from './prerequisites.ts';
 import { checkedReport, emptyReport } from './reports.ts';
 import type {
-  AlertForFilter, AlertPropertyLoader, BatchResult, FilterOutputs, LoadResult, LocusForFilter, LocusReport, RunLimits, SandboxPoolOptions,
+  AlertForFilter,
+  AlertPropertyLoader,
+  BatchResult,
+  FilterOutputs,
+  LoadResult,
+  LocusForFilter,
+  LocusReport,
+  RunLimits,
+  SandboxPoolOptions,
 } from './types.ts';
 import { WorkerFailure, WorkerProcess } from './worker-process.ts';
 
-type Registered = { code: string; files: Record<string, string>; className?: string; outputs?: FilterOutputs; worker?: WorkerProcess; queue: Promise<unknown> };
+type Registered = {
+  code: string;
+  files: Record<string, string>;
+  className?: string;
+  outputs?: FilterOutputs;
+  worker?: WorkerProcess;
+  queue: Promise<unknown>;
+};
 
 export class FilterSandboxPool {
   private readonly o: Required<SandboxPoolOptions>;
@@ -26,9 +42,19 @@ export class FilterSandboxPool {
 
   constructor(opts: SandboxPoolOptions = {}) {
     this.o = {
-      maxWorkers: 8, python: '/usr/bin/python3', runtimeDir: RUNTIME_DIR, sandbox: true, bwrap: '/usr/bin/bwrap',
-      ...DEFAULT_WORKER_LIMITS, stallGraceMs: 3000, batchTimeoutMs: 300_000,
-      maxLineBytes: 8 << 20, maxRestartsPerBatch: 3, slotOffset: 0, alertCacheSize: 50_000, ...opts,
+      maxWorkers: 8,
+      python: '/usr/bin/python3',
+      runtimeDir: RUNTIME_DIR,
+      sandbox: true,
+      bwrap: '/usr/bin/bwrap',
+      ...DEFAULT_WORKER_LIMITS,
+      stallGraceMs: 3000,
+      batchTimeoutMs: 300_000,
+      maxLineBytes: 8 << 20,
+      maxRestartsPerBatch: 3,
+      slotOffset: 0,
+      alertCacheSize: 50_000,
+      ...opts,
     };
     if (this.o.maxWorkers > 30) throw new Error('a filter pool has at most 30 workers (one bit each in HeldAlert.holders)');
     this.slots = new Array(this.o.maxWorkers).fill(undefined);
@@ -77,7 +103,7 @@ export class FilterSandboxPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.slots.map((w) => w && this.retire(w)));
+    await Promise.all(this.slots.filter((w): w is WorkerProcess => w !== undefined).map((w) => this.retire(w)));
     this.filters.clear();
   }
 
@@ -89,9 +115,24 @@ export class FilterSandboxPool {
 
   private argv(slot: number): string[] {
     const o = this.o;
-    if (!o.sandbox) return [o.python, '-I', '-B', '-c', `import sys; sys.path.insert(0, ${JSON.stringify(o.runtimeDir)}); from antares_runtime.worker import main; main()`];
-    return [o.python, '-I', '-B', `${o.runtimeDir}/antares_runtime/sandbox.py`, `--slot=${slot + o.slotOffset}`,
-      `--limits=${launcherLimits(o)}`, `--bwrap=${o.bwrap}`, `--python=${o.python}`];
+    if (!o.sandbox)
+      return [
+        o.python,
+        '-I',
+        '-B',
+        '-c',
+        `import sys; sys.path.insert(0, ${JSON.stringify(o.runtimeDir)}); from antares_runtime.worker import main; main()`,
+      ];
+    return [
+      o.python,
+      '-I',
+      '-B',
+      `${o.runtimeDir}/antares_runtime/sandbox.py`,
+      `--slot=${slot + o.slotOffset}`,
+      `--limits=${launcherLimits(o)}`,
+      `--bwrap=${o.bwrap}`,
+      `--python=${o.python}`,
+    ];
   }
 
   /**
@@ -107,7 +148,10 @@ export class FilterSandboxPool {
         return free;
       }
       const idle = this.slots.filter((w) => w && !w.busy).sort((a, b) => a!.lastUsed - b!.lastUsed)[0];
-      if (idle) { await this.retire(idle); continue; }
+      if (idle) {
+        await this.retire(idle);
+        continue;
+      }
       await new Promise((r) => setTimeout(r, 20));
     }
   }
@@ -150,21 +194,58 @@ export class FilterSandboxPool {
     }
     w.busy = true;
     try {
-      w.watch(this.o.loadTimeoutMs + this.o.stallGraceMs, 'timeout', `loading the filter took longer than ${this.o.loadTimeoutMs / 1000} s, its limit (stuck outside Python)`);
-      const reply = await w.request<any>({ op: 'load', filter_id: filterId, code: reg.code, files: reg.files,
-        class_name: reg.className, timeout_s: this.o.loadTimeoutMs / 1000 }, (m, done) => done(m));
-      const result: LoadResult = { ok: !!reply.ok, outputs: reply.outputs, error: reply.error, stdout: reply.stdout ?? '', stderr: reply.stderr ?? '', t: reply.t ?? 0 };
-      if (result.ok) { reg.outputs = result.outputs; reg.worker = w; } else await this.retire(w);
+      w.watch(
+        this.o.loadTimeoutMs + this.o.stallGraceMs,
+        'timeout',
+        `loading the filter took longer than ${this.o.loadTimeoutMs / 1000} s, its limit (stuck outside Python)`,
+      );
+      const reply = await w.request<any>(
+        {
+          op: 'load',
+          filter_id: filterId,
+          code: reg.code,
+          files: reg.files,
+          class_name: reg.className,
+          timeout_s: this.o.loadTimeoutMs / 1000,
+        },
+        (m, done) => done(m),
+      );
+      const result: LoadResult = {
+        ok: !!reply.ok,
+        outputs: reply.outputs,
+        error: reply.error,
+        stdout: reply.stdout ?? '',
+        stderr: reply.stderr ?? '',
+        t: reply.t ?? 0,
+      };
+      if (result.ok) {
+        reg.outputs = result.outputs;
+        reg.worker = w;
+      } else await this.retire(w);
       return result;
     } catch (e) {
       await this.retire(w);
       const f = e as WorkerFailure;
-      return { ok: false, error: { type: f.kind === 'timeout' ? 'Timeout' : 'WorkerCrash', message: f.message, traceback: '' }, stdout: '', stderr: '', t: 0 };
-    } finally { w.busy = false; w.lastUsed = Date.now(); }
+      return {
+        ok: false,
+        error: { type: f.kind === 'timeout' ? 'Timeout' : 'WorkerCrash', message: f.message, traceback: '' },
+        stdout: '',
+        stderr: '',
+        t: 0,
+      };
+    } finally {
+      w.busy = false;
+      w.lastUsed = Date.now();
+    }
   }
 
-  private async runLoaded(filterId: string, reg: Registered, loci: LocusForFilter[], loadProperties?: AlertPropertyLoader,
-    limits?: RunLimits): Promise<BatchResult> {
+  private async runLoaded(
+    filterId: string,
+    reg: Registered,
+    loci: LocusForFilter[],
+    loadProperties?: AlertPropertyLoader,
+    limits?: RunLimits,
+  ): Promise<BatchResult> {
     const reports: LocusReport[] = new Array(loci.length);
     const budgetMs = Math.min(this.o.batchTimeoutMs, limits?.budgetMs ?? Infinity);
     const deadline = Date.now() + budgetMs;
@@ -179,7 +260,12 @@ export class FilterSandboxPool {
       if (!reg.worker || reg.worker.dead) {
         const loaded = await this.startWorker(filterId, reg);
         if (!loaded.ok) {
-          for (let i = start; i < loci.length; i++) reports[i] = emptyReport(loci[i], 'crash', { type: 'LoadFailed', message: loaded.error?.message ?? 'reload failed', traceback: loaded.error?.traceback ?? '' });
+          for (let i = start; i < loci.length; i++)
+            reports[i] = emptyReport(loci[i], 'crash', {
+              type: 'LoadFailed',
+              message: loaded.error?.message ?? 'reload failed',
+              traceback: loaded.error?.traceback ?? '',
+            });
           break;
         }
       }
@@ -188,7 +274,8 @@ export class FilterSandboxPool {
       if (loadProperties) {
         const lacking: AlertForFilter[] = [];
         for (const locus of segment) {
-          for (const a of locus.alerts) if (a.properties === undefined && a.propertiesJson === undefined && !this.held.holds(w, a)) lacking.push(a);
+          for (const a of locus.alerts)
+            if (a.properties === undefined && a.propertiesJson === undefined && !this.held.holds(w, a)) lacking.push(a);
         }
         if (lacking.length > 0) await loadProperties(lacking);
       }
@@ -203,19 +290,24 @@ export class FilterSandboxPool {
           // What earlier batches evicted or invalidated; the worker drops it before reading this batch.
           const forget = [...w.forget];
           w.forget.clear();
-          stats = await w.requestChunked<any>({ op: 'run', filter_id: filterId, forget, locus_timeout_s: this.o.locusTimeoutMs / 1000 },
-            this.held.batchLines(w, segment), (m, done) => {
-            if (m.op === 'done') return done(m);
-            if (m.op !== 'report' || m.i !== received) return w.fail(new WorkerFailure('protocol', 'report out of order'));
-            reports[start + received] = checkedReport(reg.outputs!, this.o.outputLimit, segment[received], m);
-            timeoutsInARow = reports[start + received].status === 'timeout' ? timeoutsInARow + 1 : 0;
-            received++;
-            if (timeoutsInARow >= stopAfterTimeouts && start + received < loci.length) {
-              return w.fail(new WorkerFailure('stopped', `${timeoutsInARow} loci in a row timed out`));
-            }
-            w.watch(stall, 'timeout', `no answer from the filter for ${stall} ms (hung outside Python)`);
-          });
-        } finally { clearTimeout(guard); }
+          stats = await w.requestChunked<any>(
+            { op: 'run', filter_id: filterId, forget, locus_timeout_s: this.o.locusTimeoutMs / 1000 },
+            this.held.batchLines(w, segment),
+            (m, done) => {
+              if (m.op === 'done') return done(m);
+              if (m.op !== 'report' || m.i !== received) return w.fail(new WorkerFailure('protocol', 'report out of order'));
+              reports[start + received] = checkedReport(reg.outputs!, this.o.outputLimit, segment[received], m);
+              timeoutsInARow = reports[start + received].status === 'timeout' ? timeoutsInARow + 1 : 0;
+              received++;
+              if (timeoutsInARow >= stopAfterTimeouts && start + received < loci.length) {
+                return w.fail(new WorkerFailure('stopped', `${timeoutsInARow} loci in a row timed out`));
+              }
+              w.watch(stall, 'timeout', `no answer from the filter for ${stall} ms (hung outside Python)`);
+            },
+          );
+        } finally {
+          clearTimeout(guard);
+        }
         w.cpuSeconds = stats.cpu_s ?? 0;
         if (w.cpuSeconds > 0.8 * this.o.cpuSeconds) await this.retire(w); // before RLIMIT_CPU would kill it
         start = loci.length;
@@ -228,12 +320,18 @@ export class FilterSandboxPool {
           continue;
         }
         restarts++;
-        const err = { type: f.kind === 'timeout' || f.kind === 'batch-timeout' ? 'Timeout' : 'WorkerCrash', message: f.message, traceback: '' };
+        const err = {
+          type: f.kind === 'timeout' || f.kind === 'batch-timeout' ? 'Timeout' : 'WorkerCrash',
+          message: f.message,
+          traceback: '',
+        };
         // A forged line taints everything this worker said in the batch; a batch timeout ends the batch
         // (with RunLimits, at the locus in flight: the rest are not run).
         const from = f.kind === 'protocol' ? start : start + received;
-        const to = f.kind === 'protocol' || (f.kind === 'batch-timeout' && !limits) ? loci.length : Math.min(start + received + 1, loci.length);
-        for (let i = from; i < to; i++) reports[i] = emptyReport(loci[i], f.kind === 'timeout' || f.kind === 'batch-timeout' ? 'timeout' : 'crash', err);
+        const to =
+          f.kind === 'protocol' || (f.kind === 'batch-timeout' && !limits) ? loci.length : Math.min(start + received + 1, loci.length);
+        for (let i = from; i < to; i++)
+          reports[i] = emptyReport(loci[i], f.kind === 'timeout' || f.kind === 'batch-timeout' ? 'timeout' : 'crash', err);
         start = to;
         if (f.kind === 'timeout' || f.kind === 'batch-timeout') timeoutsInARow++;
         if (start < loci.length && (f.kind === 'batch-timeout' || timeoutsInARow >= stopAfterTimeouts)) {
@@ -241,15 +339,29 @@ export class FilterSandboxPool {
           continue;
         }
         if (restarts > this.o.maxRestartsPerBatch && start < loci.length) {
-          const skip = { type: 'WorkerCrash', message: `not run: the filter's worker failed ${restarts} times in this batch`, traceback: '' };
+          const skip = {
+            type: 'WorkerCrash',
+            message: `not run: the filter's worker failed ${restarts} times in this batch`,
+            traceback: '',
+          };
           for (let i = start; i < loci.length; i++) reports[i] = emptyReport(loci[i], 'crash', skip);
           start = loci.length;
         }
-      } finally { w.busy = false; w.lastUsed = Date.now(); }
+      } finally {
+        w.busy = false;
+        w.lastUsed = Date.now();
+      }
     }
     if (stoppedEarly !== undefined) reports.length = start;
     const pick = (k: string) => (typeof stats[k] === 'number' ? stats[k] : null);
-    return { reports, restarts, ...(stoppedEarly === undefined ? {} : { stoppedEarly }), t_50_percentile: pick('t_50_percentile'), t_90_percentile: pick('t_90_percentile'),
-      t_95_percentile: pick('t_95_percentile'), t_99_percentile: pick('t_99_percentile') };
+    return {
+      reports,
+      restarts,
+      ...(stoppedEarly === undefined ? {} : { stoppedEarly }),
+      t_50_percentile: pick('t_50_percentile'),
+      t_90_percentile: pick('t_90_percentile'),
+      t_95_percentile: pick('t_95_percentile'),
+      t_99_percentile: pick('t_99_percentile'),
+    };
   }
 }

@@ -3,45 +3,86 @@
 import type { WorkerLimits } from '../sandbox-limits.ts';
 
 export interface AlertForFilter {
-  alert_id: string; mjd: number; survey?: string;
+  alert_id: string;
+  mjd: number;
+  survey?: string;
   /**
    * The alert's properties, or their JSON text as the database gave it (then never parsed in Node).
    * Neither when the run was given an AlertPropertyLoader: it is asked for them if a worker lacks the alert.
    */
-  properties?: Record<string, unknown>; propertiesJson?: string;
+  properties?: Record<string, unknown>;
+  propertiesJson?: string;
   grav_wave_events?: { gracedb_id: string; contour_level: number; contour_area: number }[];
 }
 /** Treated as immutable once handed to the pool: change `properties` or `tags` by replacing them (see locusBody). */
 export interface LocusForFilter {
-  locus_id: string; ra: number; dec: number; properties: Record<string, unknown>; tags: string[];
-  alerts: AlertForFilter[]; alert_id?: string; catalog_objects?: Record<string, Record<string, unknown>[]>;
-  grav_wave_events_metadata?: Record<string, unknown>; watch_list_ids?: string[]; watch_object_ids?: string[];
+  locus_id: string;
+  ra: number;
+  dec: number;
+  properties: Record<string, unknown>;
+  tags: string[];
+  alerts: AlertForFilter[];
+  alert_id?: string;
+  catalog_objects?: Record<string, Record<string, unknown>[]>;
+  grav_wave_events_metadata?: Record<string, unknown>;
+  watch_list_ids?: string[];
+  watch_object_ids?: string[];
 }
 /** Fills in `propertiesJson` (or `properties`) of alerts about to be sent in full. */
 export type AlertPropertyLoader = (alerts: AlertForFilter[]) => Promise<void>;
-export interface FilterError { type: string; message: string; traceback: string }
+export interface FilterError {
+  type: string;
+  message: string;
+  traceback: string;
+}
 export type LocusStatus = 'ok' | 'skipped' | 'error' | 'timeout' | 'crash';
 export interface LocusReport {
-  locus_id: string; status: LocusStatus; t: number; new_locus_properties: Record<string, unknown>;
-  new_alert_properties: Record<string, unknown>; new_tags: string[]; raised_halt: boolean;
-  stdout: string; stderr: string; error?: FilterError; skip_reason?: string; killed_processes?: number;
+  locus_id: string;
+  status: LocusStatus;
+  t: number;
+  new_locus_properties: Record<string, unknown>;
+  new_alert_properties: Record<string, unknown>;
+  new_tags: string[];
+  raised_halt: boolean;
+  stdout: string;
+  stderr: string;
+  error?: FilterError;
+  skip_reason?: string;
+  killed_processes?: number;
 }
 export interface FilterOutputs {
   /** 'A': antares.devkit Filter; 'B': antares_devkit/devkit2_poc BaseFilter; '2019': an antares.dev_kit function. */
-  name: string; api: 'A' | 'B' | '2019'; tags: string[]; requires_files: string[]; error_channel: string;
+  name: string;
+  api: 'A' | 'B' | '2019';
+  tags: string[];
+  requires_files: string[];
+  error_channel: string;
   locus_properties: { name: string; type: 'int' | 'float' | 'str' }[];
   alert_properties: { name: string; type: 'int' | 'float' | 'str' }[];
-  triggering_survey: string | null; required_grav_wave_prob_region: number | null;
+  triggering_survey: string | null;
+  required_grav_wave_prob_region: number | null;
   /** The filter loaded (the class named, else the last one the code defines) and every one it defines. */
-  class_name: string; filter_classes: string[];
+  class_name: string;
+  filter_classes: string[];
 }
-export interface LoadResult { ok: boolean; outputs?: FilterOutputs; error?: FilterError; stdout: string; stderr: string; t: number }
+export interface LoadResult {
+  ok: boolean;
+  outputs?: FilterOutputs;
+  error?: FilterError;
+  stdout: string;
+  stderr: string;
+  t: number;
+}
 export interface BatchResult {
   /** One per locus, in order; fewer only when the batch stopped early (`stoppedEarly`), for the loci that ran. */
-  reports: LocusReport[]; restarts: number;
+  reports: LocusReport[];
+  restarts: number;
   /** Why the batch stopped before its last locus (only with RunLimits); the loci after `reports` were not run. */
-  stoppedEarly?: string; t_50_percentile: number | null; t_90_percentile: number | null;
-  t_95_percentile: number | null; t_99_percentile: number | null;
+  stoppedEarly?: string;
+  t_50_percentile: number | null;
+  t_90_percentile: number | null;
+  t_95_percentile: number | null;
+  t_99_percentile: number | null;
 }
 /**
  * Limits of one batch beyond the pool's (dry runs, Level 2): past either, the worker is stopped, the
@@ -55,11 +96,18 @@ export interface RunLimits {
 }
 /** The worker limits (sandbox-limits.ts) default to DEFAULT_WORKER_LIMITS. */
 export interface SandboxPoolOptions extends Partial<WorkerLimits> {
-  maxWorkers?: number; python?: string; runtimeDir?: string; sandbox?: boolean; bwrap?: string;
-  stallGraceMs?: number; batchTimeoutMs?: number;
+  maxWorkers?: number;
+  python?: string;
+  runtimeDir?: string;
+  sandbox?: boolean;
+  bwrap?: string;
+  stallGraceMs?: number;
+  batchTimeoutMs?: number;
   /** Alerts each worker keeps so that they are sent once (about 3 kB each in the worker). */
   alertCacheSize?: number;
-  outputLimit?: number; maxLineBytes?: number; maxRestartsPerBatch?: number;
+  outputLimit?: number;
+  maxLineBytes?: number;
+  maxRestartsPerBatch?: number;
   /** Added to each worker's slot number, which picks its uid: pools that run at once use distinct ranges. */
   slotOffset?: number;
 }

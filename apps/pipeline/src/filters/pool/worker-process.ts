@@ -1,11 +1,17 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- protocol lines are JSON from the sandbox, checked field by field in reports.ts */
 // One sandboxed worker process and its JSON-lines channel: every line must answer the request in
 // flight (id + random nonce), a line over the cap or a silent worker past its watchdog kills it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
 export class WorkerFailure extends Error {
   /** 'stopped': the pool ended the batch itself (RunLimits.stopAfterTimeouts). */
-  constructor(readonly kind: 'crash' | 'timeout' | 'protocol' | 'batch-timeout' | 'stopped', message: string) { super(message); }
+  constructor(
+    readonly kind: 'crash' | 'timeout' | 'protocol' | 'batch-timeout' | 'stopped',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 type Pending = { id: number; nonce: string; onLine: (msg: any) => boolean; reject: (e: WorkerFailure) => void };
 
@@ -30,17 +36,28 @@ export class WorkerProcess {
   lastUsed = Date.now();
   busy = false;
 
-  constructor(argv: string[], private readonly maxLineBytes: number, slot: number) {
+  constructor(
+    argv: string[],
+    private readonly maxLineBytes: number,
+    slot: number,
+  ) {
     this.bit = 1 << slot;
     this.proc = spawn(argv[0], argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' } });
     this.proc.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
-    this.proc.stderr!.on('data', (chunk: Buffer) => { this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000); });
+    this.proc.stderr!.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000);
+    });
     this.proc.stdin!.on('error', () => {}); // EPIPE after a crash: the exit handler reports it
     this.proc.on('error', (e) => this.fail(new WorkerFailure('crash', `cannot start the worker: ${e.message}`)));
     // 'close' comes after the last stdout data, so reports written just before a crash still count;
     // 'exit' is the fallback should something keep the pipe open.
-    const died = (code: number | null, signal: string | null) => this.fail(new WorkerFailure('crash',
-      `the filter worker died (${signal ? `signal ${signal}` : `exit code ${code}`})${this.stderrTail ? `: ${this.stderrTail.trim()}` : ''}`));
+    const died = (code: number | null, signal: string | null) =>
+      this.fail(
+        new WorkerFailure(
+          'crash',
+          `the filter worker died (${signal ? `signal ${signal}` : `exit code ${code}`})${this.stderrTail ? `: ${this.stderrTail.trim()}` : ''}`,
+        ),
+      );
     this.proc.on('close', died);
     this.proc.on('exit', (code, signal) => setTimeout(() => died(code, signal), 500).unref());
   }
@@ -51,30 +68,46 @@ export class WorkerProcess {
       const part = chunk.subarray(start, nl);
       if (this.bufLen + part.length > this.maxLineBytes) return this.flood();
       const line = this.bufLen ? Buffer.concat([...this.buf, part]).toString('utf8') : part.toString('utf8');
-      this.buf = []; this.bufLen = 0; start = nl + 1;
+      this.buf = [];
+      this.bufLen = 0;
+      start = nl + 1;
       if (!this.dead) this.onLine(line);
     }
-    if (start < chunk.length) { this.buf.push(chunk.subarray(start)); this.bufLen += chunk.length - start; }
+    if (start < chunk.length) {
+      this.buf.push(chunk.subarray(start));
+      this.bufLen += chunk.length - start;
+    }
     if (this.bufLen > this.maxLineBytes) this.flood();
   }
 
   private flood(): void {
-    this.buf = []; this.bufLen = 0;
+    this.buf = [];
+    this.bufLen = 0;
     this.fail(new WorkerFailure('crash', `the filter flooded its output (a protocol line over ${this.maxLineBytes} bytes)`));
   }
 
   private onLine(line: string): void {
     let msg: any;
-    try { msg = JSON.parse(line); } catch { return this.fail(new WorkerFailure('protocol', 'the worker wrote a line that is not JSON')); }
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      return this.fail(new WorkerFailure('protocol', 'the worker wrote a line that is not JSON'));
+    }
     if (!this.ready) {
-      if (msg.op === 'ready') { this.ready = true; return; }
+      if (msg.op === 'ready') {
+        this.ready = true;
+        return;
+      }
       return this.fail(new WorkerFailure('protocol', `the worker did not start cleanly: ${line.slice(0, 200)}`));
     }
     const p = this.pending;
     if (!p || msg.id !== p.id || msg.nonce !== p.nonce) {
       return this.fail(new WorkerFailure('protocol', `unexpected line on the protocol channel: ${line.slice(0, 200)}`));
     }
-    if (p.onLine(msg)) { this.pending = undefined; clearTimeout(this.timer); }
+    if (p.onLine(msg)) {
+      this.pending = undefined;
+      clearTimeout(this.timer);
+    }
   }
 
   /** Kill and reject whatever is pending; the first failure wins. */
@@ -103,18 +136,36 @@ export class WorkerProcess {
    * the request; each further one is a `more` line, encoded on a later turn of the event loop so that
    * the worker reads and runs a chunk while the next is being encoded.
    */
-  requestChunked<T>(msg: Record<string, unknown>, nextChunk: ((prefix: string) => { line: Buffer; last: boolean }) | undefined,
-    onLine: (msg: any, done: (v: T) => void) => void): Promise<T> {
+  requestChunked<T>(
+    msg: Record<string, unknown>,
+    nextChunk: ((prefix: string) => { line: Buffer; last: boolean }) | undefined,
+    onLine: (msg: any, done: (v: T) => void) => void,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.dead) return reject(this.dead);
       const id = ++this.seq;
       const nonce = randomBytes(12).toString('hex');
       let result: T | undefined;
       let finished = false;
-      const pending: Pending = { id, nonce, reject, onLine: (m) => { onLine(m, (v) => { result = v; finished = true; }); if (finished) resolve(result as T); return finished; } };
+      const pending: Pending = {
+        id,
+        nonce,
+        reject,
+        onLine: (m) => {
+          onLine(m, (v) => {
+            result = v;
+            finished = true;
+          });
+          if (finished) resolve(result as T);
+          return finished;
+        },
+      };
       this.pending = pending;
       const head = JSON.stringify({ ...msg, id, nonce });
-      if (!nextChunk) { this.proc.stdin!.write(head + '\n'); return; }
+      if (!nextChunk) {
+        this.proc.stdin!.write(head + '\n');
+        return;
+      }
       let chunk = nextChunk(`${head.slice(0, -1)},`);
       this.proc.stdin!.write(chunk.line);
       const pump = () => {

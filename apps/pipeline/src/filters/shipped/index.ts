@@ -18,32 +18,45 @@ export interface ShippedFilter {
 
 export const SHIPPED_FILTERS: readonly ShippedFilter[] = [
   {
-    name: 'in_m31', priority: 10, file: 'in_m31.py',
+    name: 'in_m31',
+    priority: 10,
+    file: 'in_m31.py',
     description: "Tags loci inside the Andromeda galaxy's (M31) D25 ellipse.",
     tagDescription: `Locus lies inside M31's D25 ellipse (OpenNGC: 177.83' x 69.66', PA 35 deg, centred on RA 10.6848, Dec +41.2691).`,
   },
   {
-    name: 'high_snr', priority: 20, file: 'high_snr.py',
+    name: 'high_snr',
+    priority: 20,
+    file: 'high_snr.py',
     description: 'Tags loci with a ZTF detection of high signal-to-noise ratio (above 50 in g, 55 in R).',
     tagDescription: `Locus has one or more ZTF detections with a high signal-to-noise ratio (SNR = 1.0857 / sigmapsf above 50 in g or 55 in R).`,
   },
   {
-    name: 'extragalactic', priority: 30, file: 'extragalactic.py',
-    description: 'Tags loci on a galaxy or quasar: a catalogued galaxy or quasar, or a galaxy-like Pan-STARRS1 source within 5" away from the Galactic plane.',
+    name: 'extragalactic',
+    priority: 30,
+    file: 'extragalactic.py',
+    description:
+      'Tags loci on a galaxy or quasar: a catalogued galaxy or quasar, or a galaxy-like Pan-STARRS1 source within 5" away from the Galactic plane.',
     tagDescription: `Locus lies on a galaxy or quasar: a match in an extragalactic catalog or on a catalogued galaxy (within half its minor axis), or the nearest Pan-STARRS1 source within 5" is galaxy-like (ztf_sgscore1 < 0.5), at Galactic latitude |b| >= 10 deg.`,
   },
   {
-    name: 'nuclear_transient', priority: 40, file: 'nuclear_transient.py',
+    name: 'nuclear_transient',
+    priority: 40,
+    file: 'nuclear_transient.py',
     description: 'Tags real, positive ZTF detections at the nucleus of a galaxy (TDEs, AGN flares, nuclear supernovae).',
     tagDescription: `Positive, real (rb >= 0.65, drb >= 0.8) ZTF detection within 0.5 pixel of a reference-image source that is a galaxy-like Pan-STARRS1 source within 1" (sgscore1 < 0.5): a transient at the nucleus of a galaxy.`,
   },
   {
-    name: 'refitt_newsources_snrcut', priority: 50, file: 'refitt_newsources_snrcut.py',
+    name: 'refitt_newsources_snrcut',
+    priority: 50,
+    file: 'refitt_newsources_snrcut.py',
     description: 'Tags young (first detected <= 10 days earlier), rising, well-measured (SNR >= 10) new transients for REFITT.',
     tagDescription: `Young rising transient for REFITT: first detected at most 10 days before the triggering ZTF detection, at most 15 detections, all positive, brighter than its earliest detection or an earlier limit in the same band, SNR >= 10, drb >= 0.5, and no star-like PS1 source within 1" or known asteroid within 5".`,
   },
   {
-    name: 'lc_feature_extractor', priority: 60, file: 'lc_feature_extractor.py',
+    name: 'lc_feature_extractor',
+    priority: 60,
+    file: 'lc_feature_extractor.py',
     description: 'Adds per-passband light-curve variability features (feature_*_magn_g/r/i) to loci.',
     tagDescription: `Light-curve features (feature_*_magn_<band>) were computed: some passband has at least 3 ZTF detections.`,
   },

@@ -1,6 +1,7 @@
 import type { FilterRow, JsonObject, Repositories, UserRow } from '@antares/db';
-import { FilterSandboxPool, missingSandboxPrerequisites, type FilterOutputs } from '../pool/index.ts';
-import { SHIPPED_FILTERS, shippedFilterCode, type ShippedFilter } from './index.ts';
+
+import { type FilterOutputs, FilterSandboxPool, missingSandboxPrerequisites } from '../pool/index.ts';
+import { SHIPPED_FILTERS, type ShippedFilter, shippedFilterCode } from './index.ts';
 
 /** The account that owns the shipped filters. Nobody can log in as it (see SYSTEM_PASSWORD_HASH). */
 export const SYSTEM_USERNAME = 'antares';
@@ -55,25 +56,40 @@ export async function ensureShippedFilters(repos: Repositories, options: SeedOpt
 }
 
 async function systemOwner(repos: Repositories): Promise<{ user: UserRow } | { problem: string }> {
-  const user = (await repos.users.findByUsername(SYSTEM_USERNAME))
-    ?? (await repos.users.create({ username: SYSTEM_USERNAME, email: SYSTEM_EMAIL, name: 'ANTARES', password_hash: SYSTEM_PASSWORD_HASH }))
+  const user =
+    (await repos.users.findByUsername(SYSTEM_USERNAME)) ??
+    (await repos.users.create({ username: SYSTEM_USERNAME, email: SYSTEM_EMAIL, name: 'ANTARES', password_hash: SYSTEM_PASSWORD_HASH })) ??
     // Created by another process in the meantime.
-    ?? (await repos.users.findByUsername(SYSTEM_USERNAME));
+    (await repos.users.findByUsername(SYSTEM_USERNAME));
   if (!user) return { problem: `the system account "${SYSTEM_USERNAME}" could not be created` };
   if (user.password_hash.startsWith('$')) {
-    return { problem: `the username "${SYSTEM_USERNAME}" belongs to a real account (id ${user.user_id}); shipped filters are not installed` };
+    return {
+      problem: `the username "${SYSTEM_USERNAME}" belongs to a real account (id ${user.user_id}); shipped filters are not installed`,
+    };
   }
   return { user };
 }
 
-async function ensureOne(repos: Repositories, owner: UserRow, shipped: ShippedFilter, code: string, validator: LazyValidator): Promise<SeedResult> {
+async function ensureOne(
+  repos: Repositories,
+  owner: UserRow,
+  shipped: ShippedFilter,
+  code: string,
+  validator: LazyValidator,
+): Promise<SeedResult> {
   let filter: FilterRow | undefined = await repos.filters.findByName(shipped.name);
   const created = !filter;
-  filter ??= (await repos.filters.create({ user_id: owner.user_id, name: shipped.name, description: shipped.description }))
-    ?? (await repos.filters.findByName(shipped.name));
+  filter ??=
+    (await repos.filters.create({ user_id: owner.user_id, name: shipped.name, description: shipped.description })) ??
+    (await repos.filters.findByName(shipped.name));
   if (!filter) return { name: shipped.name, action: 'skipped', message: 'the filter could not be created' };
   if (filter.user_id !== owner.user_id) {
-    return { name: shipped.name, action: 'skipped', filterId: filter.filter_id, message: `a filter named "${shipped.name}" already belongs to user ${filter.user_id}` };
+    return {
+      name: shipped.name,
+      action: 'skipped',
+      filterId: filter.filter_id,
+      message: `a filter named "${shipped.name}" already belongs to user ${filter.user_id}`,
+    };
   }
   const latest = (await repos.filters.listVersions(filter.filter_id, { sort: '-id', limit: 1, offset: 0 })).rows[0];
   // No version yet: first installation (or one interrupted before its version): public from the start.
@@ -85,12 +101,22 @@ async function ensureOne(repos: Repositories, owner: UserRow, shipped: ShippedFi
   if (latest && latest.code === code && (latest.status !== 'PENDING_REVIEW' || latest.transitioned_at !== null)) {
     return { name: shipped.name, action: 'unchanged', filterId: filter.filter_id, versionId: latest.filter_version_id };
   }
-  const version = latest && latest.code === code ? latest : await repos.filters.createVersion({
-    filter_id: filter.filter_id, code, comment: latest ? 'Shipped with ANTARES (code changed)' : 'Shipped with ANTARES',
-    declared_outputs: await declaredOutputs(shipped, code, validator),
-  });
+  const version =
+    latest && latest.code === code
+      ? latest
+      : await repos.filters.createVersion({
+          filter_id: filter.filter_id,
+          code,
+          comment: latest ? 'Shipped with ANTARES (code changed)' : 'Shipped with ANTARES',
+          declared_outputs: await declaredOutputs(shipped, code, validator),
+        });
   await repos.filters.transition(filter.filter_id, version.filter_version_id, 'ENABLED', 'Shipped with ANTARES: enabled by default');
-  return { name: shipped.name, action: created || !latest ? 'created' : 'new-version', filterId: filter.filter_id, versionId: version.filter_version_id };
+  return {
+    name: shipped.name,
+    action: created || !latest ? 'created' : 'new-version',
+    filterId: filter.filter_id,
+    versionId: version.filter_version_id,
+  };
 }
 
 /**
@@ -123,7 +149,9 @@ class LazyValidator {
     try {
       const result = await this.pool.load(id, code);
       if (!result.ok || !result.outputs) {
-        throw new Error(`a shipped filter failed to load: ${result.error ? `${result.error.type}: ${result.error.message}` : 'unknown error'}`);
+        throw new Error(
+          `a shipped filter failed to load: ${result.error ? `${result.error.type}: ${result.error.message}` : 'unknown error'}`,
+        );
       }
       return result.outputs;
     } finally {

@@ -2,14 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { angularSeparationDeg, icrsToGalactic } from '@antares/astro';
 import { createTestDatabase, type TestDatabase } from '@antares/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { expandInputs, ingestFiles } from '../../ingest/ingest-files.ts';
+import { DEFAULT_START_MJD, planSurvey, type SimClass, simulateSurvey } from '../../simulate/index.ts';
+import { M31 } from '../../simulate/m31.ts';
 import { decodeAvroFile, type ZtfPacket } from '../../sources/alert-avro.ts';
 import { level1 } from '../../stages/level1.ts';
-import { DEFAULT_START_MJD, planSurvey, simulateSurvey, type SimClass } from '../../simulate/index.ts';
-import { M31 } from '../../simulate/m31.ts';
 import { Level2Stage } from '../level2.ts';
 import { APT_INSTALL, FilterSandboxPool, missingSandboxPrerequisites } from '../pool/index.ts';
 import { SHIPPED_FILTERS, shippedFilterCode } from './index.ts';
@@ -32,7 +34,10 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 const jdOf = (r: Row) => r.jd as number;
 
 /** What Level 1 lets through of one ZTF object: its detections (by candid) and upper limits. */
-interface StoredObject { detections: Map<string, Row>; limits: Map<string, Row> }
+interface StoredObject {
+  detections: Map<string, Row>;
+  limits: Map<string, Row>;
+}
 
 /**
  * The rows each ZTF object keeps, as the pipeline stores them: packets whose candidate passes Level 1,
@@ -85,23 +90,45 @@ function expectedTags(o: StoredObject, position: { ra: number; dec: number }): S
   // 't'/'1' in ZTF packets; the 2016 commissioning packets carry the number 1.
   const positive = (r: Row) => r.isdiffpos === 't' || r.isdiffpos === '1' || r.isdiffpos === 1 || r.isdiffpos === true;
   const threshold: Record<number, number> = { 1: 50, 2: 55 };
-  if (dets.some((r) => threshold[r.fid as number] !== undefined && SNR_PER_MAG_ERR / (r.sigmapsf as number) > threshold[r.fid as number])) tags.add('high_snr');
-  if (Math.abs(icrsToGalactic(position.ra, position.dec).b) >= 10 && distpsnr1 >= 0 && distpsnr1 <= 5 && sgscore1 >= 0 && sgscore1 < 0.5) tags.add('extragalactic');
-  if (positive(t) && distnr >= 0 && distnr <= 0.5 && distpsnr1 >= 0 && distpsnr1 <= 1 && sgscore1 >= 0 && sgscore1 < 0.5
-    && rb >= 0.65 && (drb <= 0 || drb >= 0.8)) tags.add('nuclear_transient');
+  if (dets.some((r) => threshold[r.fid as number] !== undefined && SNR_PER_MAG_ERR / (r.sigmapsf as number) > threshold[r.fid as number]))
+    tags.add('high_snr');
+  if (Math.abs(icrsToGalactic(position.ra, position.dec).b) >= 10 && distpsnr1 >= 0 && distpsnr1 <= 5 && sgscore1 >= 0 && sgscore1 < 0.5)
+    tags.add('extragalactic');
+  if (
+    positive(t) &&
+    distnr >= 0 &&
+    distnr <= 0.5 &&
+    distpsnr1 >= 0 &&
+    distpsnr1 <= 1 &&
+    sgscore1 >= 0 &&
+    sgscore1 < 0.5 &&
+    rb >= 0.65 &&
+    (drb <= 0 || drb >= 0.8)
+  )
+    tags.add('nuclear_transient');
   const counts = [1, 2, 3].map((fid) => dets.filter((r) => r.fid === fid).length);
   if (Math.max(...counts) >= 3) tags.add('lc_feature_extractor');
   // REFITT: young, few, all positive, rising in the trigger's band, SNR >= 10, real, no star or asteroid.
   const firstJd = Math.min(jdOf(dets[0]), num(t.jdstarthist) ?? Infinity);
   const earlier = dets.slice(0, -1).filter((r) => r.fid === t.fid);
   const limits = [...o.limits.values()].filter((r) => r.fid === t.fid).map((r) => r.diffmaglim as number);
-  const rising = earlier.length > 0
-    ? (earlier[0].magpsf as number) - (t.magpsf as number) > Math.hypot(earlier[0].sigmapsf as number, sigma)
-    : limits.some((l) => l > (t.magpsf as number));
+  const rising =
+    earlier.length > 0
+      ? (earlier[0].magpsf as number) - (t.magpsf as number) > Math.hypot(earlier[0].sigmapsf as number, sigma)
+      : limits.some((l) => l > (t.magpsf as number));
   const star = distpsnr1 >= 0 && distpsnr1 <= 1 && sgscore1 > 0.5;
   const asteroid = (num(t.ssdistnr) ?? -999) >= 0 && (num(t.ssdistnr) ?? -999) <= 5;
-  if (SNR_PER_MAG_ERR / sigma >= 10 && (drb <= 0 || drb >= 0.5) && !star && !asteroid && dets.every(positive)
-    && jdOf(t) - firstJd <= 10 && Math.max(dets.length, num(t.ndethist) ?? 0) <= 15 && rising) tags.add('refitt_newsources_snrcut');
+  if (
+    SNR_PER_MAG_ERR / sigma >= 10 &&
+    (drb <= 0 || drb >= 0.5) &&
+    !star &&
+    !asteroid &&
+    dets.every(positive) &&
+    jdOf(t) - firstJd <= 10 &&
+    Math.max(dets.length, num(t.ndethist) ?? 0) <= 15 &&
+    rising
+  )
+    tags.add('refitt_newsources_snrcut');
   return tags;
 }
 
@@ -109,8 +136,10 @@ function expectedTags(o: StoredObject, position: { ra: number; dec: number }): S
 function m31Radius(ra: number, dec: number): number {
   const rad = Math.PI / 180;
   const s = angularSeparationDeg(M31.ra, M31.dec, ra, dec);
-  const pa = Math.atan2(Math.sin((ra - M31.ra) * rad) * Math.cos(dec * rad),
-    Math.cos(M31.dec * rad) * Math.sin(dec * rad) - Math.sin(M31.dec * rad) * Math.cos(dec * rad) * Math.cos((ra - M31.ra) * rad));
+  const pa = Math.atan2(
+    Math.sin((ra - M31.ra) * rad) * Math.cos(dec * rad),
+    Math.cos(M31.dec * rad) * Math.sin(dec * rad) - Math.sin(M31.dec * rad) * Math.cos(dec * rad) * Math.cos((ra - M31.ra) * rad),
+  );
   return Math.hypot((s * Math.cos(pa - M31.paDeg * rad)) / M31.semiMajorDeg, (s * Math.sin(pa - M31.paDeg * rad)) / M31.semiMinorDeg);
 }
 
@@ -128,7 +157,8 @@ describe.skipIf(missing.length > 0)('the shipped filters', () => {
     database = await createTestDatabase();
     pool = new FilterSandboxPool({ maxWorkers: 6, slotOffset: 300 });
     const files = expandInputs([SHARED_DATA]);
-    for (const file of files) for await (const r of decodeAvroFile(file)) if ('packet' in r && r.packet.survey === 'ztf') packets.push(r.packet);
+    for (const file of files)
+      for await (const r of decodeAvroFile(file)) if ('packet' in r && r.packet.survey === 'ztf') packets.push(r.packet);
   });
   afterAll(async () => {
     await pool?.close();
@@ -171,12 +201,20 @@ describe.skipIf(missing.length > 0)('the shipped filters', () => {
     const stored = storedLoci(objects, loci);
     const expected = new Map(loci.map((l) => [l.locus_id, expectedTags(stored.get(l.locus_id)!, l)]));
     for (const { name } of SHIPPED_FILTERS) {
-      const got = loci.filter((l) => l.tags.includes(name)).map((l) => l.locus_id).sort();
-      const want = [...expected].filter(([, tags]) => tags.has(name)).map(([id]) => id).sort();
+      const got = loci
+        .filter((l) => l.tags.includes(name))
+        .map((l) => l.locus_id)
+        .sort();
+      const want = [...expected]
+        .filter(([, tags]) => tags.has(name))
+        .map(([id]) => id)
+        .sort();
       expect(got, name).toEqual(want);
     }
     const count = (tag: string) => [...expected.values()].filter((t) => t.has(tag)).length;
-    expect([count('high_snr'), count('extragalactic'), count('nuclear_transient'), count('lc_feature_extractor')].every((n) => n > 0)).toBe(true);
+    expect([count('high_snr'), count('extragalactic'), count('nuclear_transient'), count('lc_feature_extractor')].every((n) => n > 0)).toBe(
+      true,
+    );
     // Both real packets in M31 fail Level 1 (fwhm 5.24" and elongation 1.22): no M31 locus from them.
     for (const id of ['ZTF18abpvcmz', 'ZTF18acbycbx']) {
       expect(packets.find((p) => p.objectId === id)).toBeDefined();
@@ -191,7 +229,10 @@ describe.skipIf(missing.length > 0)('the shipped filters', () => {
     for (const locus of loci) {
       const dets = [...stored.get(locus.locus_id)!.detections.values()];
       if (dets.length < 2) continue;
-      for (const [fid, band] of [[1, 'g'], [2, 'r']] as const) {
+      for (const [fid, band] of [
+        [1, 'g'],
+        [2, 'r'],
+      ] as const) {
         const rows = dets.filter((r) => r.fid === fid).sort((a, b) => jdOf(a) - jdOf(b));
         const p = (name: string) => locus.properties[`feature_${name}_magn_${band}`];
         expect(p('n_points')).toBe(rows.length);
@@ -249,12 +290,20 @@ describe.skipIf(missing.length > 0)('the shipped filters', () => {
       const loci = await allLoci(simulated);
       const inside = loci.filter((l) => m31Radius(l.ra, l.dec) <= 1 && Number(l.properties.num_mag_values) >= 2);
       expect(inside.length).toBeGreaterThan(0);
-      expect(loci.filter((l) => l.tags.includes('in_m31')).map((l) => l.locus_id).sort()).toEqual(inside.map((l) => l.locus_id).sort());
+      expect(
+        loci
+          .filter((l) => l.tags.includes('in_m31'))
+          .map((l) => l.locus_id)
+          .sort(),
+      ).toEqual(inside.map((l) => l.locus_id).sort());
       // M31 is a galaxy: its novae sit on extended, galaxy-like light.
       for (const l of inside) expect(l.tags).toContain('extragalactic');
       // The simulator's truth: which class each object is.
-      const truth = new Map(planSurvey({ objects: 300, nights: 4, seed: 5, startMjd: DEFAULT_START_MJD }).objects.map((o) => [o.objectId, o.cls]));
-      const classesOf = (tag: string) => new Set(loci.filter((l) => l.tags.includes(tag)).flatMap((l) => l.ztf_object_ids.map((id) => truth.get(id))));
+      const truth = new Map(
+        planSurvey({ objects: 300, nights: 4, seed: 5, startMjd: DEFAULT_START_MJD }).objects.map((o) => [o.objectId, o.cls]),
+      );
+      const classesOf = (tag: string) =>
+        new Set(loci.filter((l) => l.tags.includes(tag)).flatMap((l) => l.ztf_object_ids.map((id) => truth.get(id))));
       const allowed: Record<string, SimClass[]> = {
         refitt_newsources_snrcut: ['SN Ia', 'SN II-P', 'Nova'], // never a variable star, a flare or an AGN
         nuclear_transient: ['AGN', 'SN Ia', 'SN II-P'],

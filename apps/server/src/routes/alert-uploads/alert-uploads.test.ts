@@ -1,11 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { expandInputs, InboxWatcher } from '@antares/pipeline';
-import { SHARED_DATA, startTestServer, type TestServer } from '../../testing/test-server.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { HttpSession } from '../../testing/http-session.ts';
 import { signedInSession } from '../../testing/signed-in.ts';
+import { SHARED_DATA, startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // Alert files over HTTP: an admin uploads ZTF or Rubin Avro, the running pipeline's inbox ingests it,
 // and the upload reports the outcome. Rubin ids above 2^53 come back exact through the API.
@@ -58,7 +60,11 @@ describe('alert uploads', () => {
     expect((await admin.get(`/v1/alert_uploads/${id}`)).body.data.attributes.status).toBe('queued');
     expect(await inbox.scanOnce()).toBe(1);
     const status = await admin.get(`/v1/alert_uploads/${id}`);
-    expect(status.body.data.attributes).toMatchObject({ status: 'ingested', error: null, summary: { packets_read: 1, packets_stored: 1, alerts_stored: 1, loci_created: 1 } });
+    expect(status.body.data.attributes).toMatchObject({
+      status: 'ingested',
+      error: null,
+      summary: { packets_read: 1, packets_stored: 1, alerts_stored: 1, loci_created: 1 },
+    });
 
     // The alert and its locus through the API, ids digit for digit (they exceed 2^53).
     const diaSourceId = path.basename(rubinFile).split('_')[0];
@@ -72,9 +78,18 @@ describe('alert uploads', () => {
     // A client sends the id as a bare JSON number, as Python clients do: it must not be rounded.
     const query = `{"query":{"bool":{"filter":{"term":{"properties.survey.lsst.dia_object_id":${objectId}}}}}}`;
     const loci = await server.getJson(`/v1/loci?elasticsearch_query%5Blocus_listing%5D=${encodeURIComponent(query)}`);
-    expect(loci.body.data.map((l: { attributes: { properties: { survey: { lsst: { dia_object_id: string[] } } } } }) => l.attributes.properties.survey.lsst.dia_object_id)).toEqual([[objectId]]);
+    expect(
+      loci.body.data.map(
+        (l: { attributes: { properties: { survey: { lsst: { dia_object_id: string[] } } } } }) =>
+          l.attributes.properties.survey.lsst.dia_object_id,
+      ),
+    ).toEqual([[objectId]]);
     const thumbnails = await server.getJson(`/v1/alerts/lsst:${diaSourceId}/thumbnails`);
-    expect(thumbnails.body.data.map((t: { id: string }) => t.id).sort()).toEqual([`diaSource${diaSourceId}_diff.fits.png`, `diaSource${diaSourceId}_ref.fits.png`, `diaSource${diaSourceId}_sci.fits.png`]);
+    expect(thumbnails.body.data.map((t: { id: string }) => t.id).sort()).toEqual([
+      `diaSource${diaSourceId}_diff.fits.png`,
+      `diaSource${diaSourceId}_ref.fits.png`,
+      `diaSource${diaSourceId}_sci.fits.png`,
+    ]);
     const png = await fetch(thumbnails.body.data[0].attributes.src);
     expect(png.headers.get('content-type')).toBe('image/png');
   });
@@ -110,7 +125,9 @@ describe('alert uploads under caps (lowered here through the configuration)', ()
     const response = await cappedAdmin.request('POST', '/v1/alert_uploads', { raw: bomb, headers: AVRO });
     expect(response.status).toBe(413);
     expect(response.body.errors[0]).toMatchObject({
-      status: '413', detail: 'The upload is larger than 1 MB once decompressed, the most one file may hold: split it into several, or put it in the inbox folder',
+      status: '413',
+      detail:
+        'The upload is larger than 1 MB once decompressed, the most one file may hold: split it into several, or put it in the inbox folder',
     });
     expect(inboxFiles()).toEqual([]);
     // A gzipped file within the cap is taken as before.
@@ -123,7 +140,9 @@ describe('alert uploads under caps (lowered here through the configuration)', ()
     const big = Buffer.concat([readFileSync(ztfFile), Buffer.alloc(MAX_BODY)]);
     const response = await cappedAdmin.request('POST', '/v1/alert_uploads', { raw: big, headers: AVRO });
     expect(response.status).toBe(413);
-    expect(response.body.errors[0].detail).toBe('The upload is larger than 256 kB, the most one request may carry: split it into several, or put it in the inbox folder');
+    expect(response.body.errors[0].detail).toBe(
+      'The upload is larger than 256 kB, the most one request may carry: split it into several, or put it in the inbox folder',
+    );
     const truncated = gzipSync(readFileSync(ztfFile)).subarray(0, 2000);
     const broken = await cappedAdmin.request('POST', '/v1/alert_uploads', { raw: truncated, headers: AVRO });
     expect(broken.status).toBe(400);

@@ -1,17 +1,28 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../context.ts';
-import { notFound } from '../../errors.ts';
-import { baseUrl } from '../../services/request-url.ts';
-import { AlertUploadService } from '../../services/alert-upload-service.ts';
-import { alertUploadResource } from '../../serializers/alert-upload.ts';
 
-const ALERT_FILE_TYPES = ['application/octet-stream', 'application/avro', 'avro/binary', 'application/vnd.apache.avro+binary', 'application/gzip'];
+import type { FastifyInstance } from 'fastify';
+
+import { notFound } from '../../errors.ts';
+import { alertUploadResource } from '../../serializers/alert-upload.ts';
+import { AlertUploadService } from '../../services/alert-upload-service.ts';
+import { baseUrl } from '../../services/request-url.ts';
+import type { RouteContext } from '../context.ts';
+
+const ALERT_FILE_TYPES = [
+  'application/octet-stream',
+  'application/avro',
+  'avro/binary',
+  'application/vnd.apache.avro+binary',
+  'application/gzip',
+];
 
 /** Alert files (ZTF or Rubin Avro, optionally gzipped) uploaded by an admin, ingested by the running pipeline. */
 export function alertUploadRoutes(app: FastifyInstance, { auth, config }: RouteContext): void {
   // Larger sets (a night of ZTF alerts is a few hundred MB) go through the inbox folder or `antares ingest`.
-  const uploads = new AlertUploadService(config.inboxDir, { maxBodyBytes: config.uploadMaxBodyBytes, maxUncompressedBytes: config.uploadMaxUncompressedBytes });
+  const uploads = new AlertUploadService(config.inboxDir, {
+    maxBodyBytes: config.uploadMaxBodyBytes,
+    maxUncompressedBytes: config.uploadMaxUncompressedBytes,
+  });
 
   app.register(async (scope) => {
     // Only these routes take a raw body, handed over unread: the service streams it to disk under its caps

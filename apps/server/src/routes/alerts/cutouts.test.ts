@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
+import { type AlertPacket, decodeAvroFile } from '@antares/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeAvroFile, type AlertPacket } from '@antares/pipeline';
+
 import { SHARED_DATA, startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // GET /v1/alerts/{id}/cutouts/{type}.fits over real ZTF (gzipped FITS) and Rubin (plain FITS) packets:
@@ -24,7 +26,7 @@ const alertIdOf = (packet: AlertPacket) => (packet.survey === 'ztf' ? `ztf_candi
 const unzip = (bytes: Uint8Array) => (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : Buffer.from(bytes));
 
 describe('GET /v1/alerts/{id}/cutouts/{type}.fits', () => {
-  it('serves each survey\'s original cutouts as FITS attachments', async () => {
+  it("serves each survey's original cutouts as FITS attachments", async () => {
     expect(packets.map((p) => p.survey).sort()).toEqual(['lsst', 'ztf']);
     for (const packet of packets) {
       for (const type of ['science', 'template', 'difference'] as const) {
@@ -43,7 +45,12 @@ describe('GET /v1/alerts/{id}/cutouts/{type}.fits', () => {
 
   it('answers 404 as JSON:API for an unknown alert, type or file name', async () => {
     const alertId = encodeURIComponent(alertIdOf(packets[0]));
-    for (const target of ['/v1/alerts/ztf_candidate:1/cutouts/science.fits', `/v1/alerts/${alertId}/cutouts/sky.fits`, `/v1/alerts/${alertId}/cutouts/science.png`, `/v1/alerts/${alertId}/cutouts/science`]) {
+    for (const target of [
+      '/v1/alerts/ztf_candidate:1/cutouts/science.fits',
+      `/v1/alerts/${alertId}/cutouts/sky.fits`,
+      `/v1/alerts/${alertId}/cutouts/science.png`,
+      `/v1/alerts/${alertId}/cutouts/science`,
+    ]) {
       const { status, body } = await server.getJson(target);
       expect(status, target).toBe(404);
       expect(body.errors[0].status).toBe('404');

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../context.ts';
-import { baseUrl, selfUrl } from '../../services/request-url.ts';
-import { listDocument } from '../../serializers/documents.ts';
+
 import { alertResource } from '../../serializers/alert.ts';
+import { listDocument } from '../../serializers/documents.ts';
 import { thumbnailResource } from '../../serializers/thumbnail.ts';
 import { AlertService } from '../../services/alert-service.ts';
 import { CutoutService } from '../../services/cutout-service.ts';
+import { baseUrl, selfUrl } from '../../services/request-url.ts';
 import { ThumbnailService } from '../../services/thumbnail-service.ts';
+import type { RouteContext } from '../context.ts';
 
 export function alertRoutes(app: FastifyInstance, { config, repos }: RouteContext): void {
   const alerts = new AlertService(repos);
@@ -22,7 +23,10 @@ export function alertRoutes(app: FastifyInstance, { config, repos }: RouteContex
   app.get<{ Params: { alertId: string } }>('/v1/alerts/:alertId/thumbnails', async (request) => {
     const found = await alerts.thumbnailsOf(request.params.alertId);
     const base = baseUrl(request, config.publicUrl);
-    return listDocument(found.map((t) => thumbnailResource(base, t)), { self: selfUrl(base, request), count: found.length });
+    return listDocument(
+      found.map((t) => thumbnailResource(base, t)),
+      { self: selfUrl(base, request), count: found.length },
+    );
   });
 
   // The original FITS cutout (science.fits, template.fits, difference.fits): what the web app

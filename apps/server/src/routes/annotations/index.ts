@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../context.ts';
+
+import { notFound } from '../../errors.ts';
+import { listDocument } from '../../serializers/documents.ts';
+import { annotationResource } from '../../serializers/user.ts';
 import { AnnotationService } from '../../services/annotation-service.ts';
 import { attributesOf, numericId, relationshipId } from '../../services/body.ts';
 import { pageOf, type QueryParams } from '../../services/query-params.ts';
 import { baseUrl, pageLinks } from '../../services/request-url.ts';
-import { listDocument } from '../../serializers/documents.ts';
-import { annotationResource } from '../../serializers/user.ts';
-import { notFound } from '../../errors.ts';
+import type { RouteContext } from '../context.ts';
 
 const ANNOTATION_PAGE_LIMIT = 1000;
 
@@ -23,12 +24,20 @@ export function annotationRoutes(app: FastifyInstance, { auth, repos, config }: 
     const { limit, offset } = pageOf(request.query as QueryParams, ANNOTATION_PAGE_LIMIT);
     const page = await annotations.listOf(identity, idOf(request.params.userId, 'user'), { limit, offset });
     const base = baseUrl(request, config.publicUrl);
-    return listDocument(page.rows.map((a) => annotationResource(base, a)), pageLinks(base, request, { offset, limit, count: page.count }));
+    return listDocument(
+      page.rows.map((a) => annotationResource(base, a)),
+      pageLinks(base, request, { offset, limit, count: page.count }),
+    );
   });
 
   app.post<{ Params: { userId: string } }>('/v1/users/:userId/locus_annotations', async (request, reply) => {
     const identity = await auth.require(request, 'create_locus_annotation');
-    const row = await annotations.create(identity, idOf(request.params.userId, 'user'), relationshipId(request.body, 'locus'), attributesOf(request.body));
+    const row = await annotations.create(
+      identity,
+      idOf(request.params.userId, 'user'),
+      relationshipId(request.body, 'locus'),
+      attributesOf(request.body),
+    );
     return reply.status(201).send({ data: annotationResource(baseUrl(request, config.publicUrl), row) });
   });
 
@@ -46,7 +55,10 @@ export function annotationRoutes(app: FastifyInstance, { auth, repos, config }: 
     return { data: annotationResource(baseUrl(request, config.publicUrl), row) };
   });
 
-  for (const [method, favorited] of [['POST', true], ['DELETE', false]] as const) {
+  for (const [method, favorited] of [
+    ['POST', true],
+    ['DELETE', false],
+  ] as const) {
     app.route<{ Params: { userId: string } }>({
       method,
       url: '/v1/users/:userId/relationships/favorite_loci',

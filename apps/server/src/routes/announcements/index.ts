@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../context.ts';
-import { AnnouncementService } from '../../services/announcement-service.ts';
-import { attributesOf, numericId } from '../../services/body.ts';
-import { pageOf, parseJsonParam, single, type QueryParams } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
+
 import { listDocument } from '../../serializers/documents.ts';
 import { announcementResource } from '../../serializers/user.ts';
+import { AnnouncementService } from '../../services/announcement-service.ts';
+import { attributesOf, numericId } from '../../services/body.ts';
+import { pageOf, parseJsonParam, type QueryParams, single } from '../../services/query-params.ts';
+import { baseUrl, pageLinks } from '../../services/request-url.ts';
+import type { RouteContext } from '../context.ts';
 
 /** Announcements: anyone reads them (the banners), admins create and toggle them. */
 export function announcementRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {

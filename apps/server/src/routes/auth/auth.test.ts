@@ -1,10 +1,12 @@
-import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/test-server.ts';
-import { HttpSession } from '../../testing/http-session.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { TokenService } from '../../auth/tokens.ts';
+import { HttpSession } from '../../testing/http-session.ts';
+import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // Sessions, registration and password reset over real HTTP, with a real SMTP server on loopback.
 let server: TestServer;
@@ -17,8 +19,13 @@ beforeAll(async () => {
     disabledCommands: ['STARTTLS'],
     onData(stream, _session, callback) {
       let text = '';
-      stream.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-      stream.on('end', () => { mails.push(text); callback(); });
+      stream.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      stream.on('end', () => {
+        mails.push(text);
+        callback();
+      });
     },
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
@@ -31,7 +38,12 @@ afterAll(async () => {
 });
 
 const register = (session: HttpSession, username: string, overrides: Record<string, string> = {}) =>
-  session.post('/v1/users', { data: { type: 'user', attributes: { name: 'Vera Rubin', username, email: `${username}@example.org`, password: 'Galaxy2026', ...overrides } } });
+  session.post('/v1/users', {
+    data: {
+      type: 'user',
+      attributes: { name: 'Vera Rubin', username, email: `${username}@example.org`, password: 'Galaxy2026', ...overrides },
+    },
+  });
 
 describe('registration', () => {
   it('creates a user and refuses a taken username (any case) with the spec message', async () => {
@@ -76,7 +88,12 @@ describe('registration: what it does not give', () => {
   it('ignores admin and staff flags in a registration and stores an argon2id hash', async () => {
     const session = new HttpSession(server.url);
     const created = await register(session, 'climber', { admin: 'true', staff: 'true' } as never);
-    const sneaky = await session.post('/v1/users', { data: { type: 'user', attributes: { name: 'S', username: 'climber2', email: 'c2@example.org', password: 'Galaxy2026', admin: true, staff: true } } });
+    const sneaky = await session.post('/v1/users', {
+      data: {
+        type: 'user',
+        attributes: { name: 'S', username: 'climber2', email: 'c2@example.org', password: 'Galaxy2026', admin: true, staff: true },
+      },
+    });
     expect(created.status).toBe(201);
     expect(sneaky.status).toBe(201);
     expect(sneaky.body.data.attributes).toMatchObject({ admin: false, staff: false });
@@ -165,10 +182,16 @@ describe('login, check, refresh and logout', () => {
   it('marks the cookies Secure behind https (X-Forwarded-Proto)', async () => {
     const session = new HttpSession(server.url);
     await register(session, 'secure1');
-    const plain = await fetch(`${server.url}/v1/auth/login?type=cookie`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'secure1', password: 'Galaxy2026' }) });
+    const plain = await fetch(`${server.url}/v1/auth/login?type=cookie`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'secure1', password: 'Galaxy2026' }),
+    });
     expect(plain.headers.getSetCookie().some((c) => /;\s*Secure/i.test(c))).toBe(false);
     const https = await fetch(`${server.url}/v1/auth/login?type=cookie`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' }, body: JSON.stringify({ username: 'secure1', password: 'Galaxy2026' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' },
+      body: JSON.stringify({ username: 'secure1', password: 'Galaxy2026' }),
     });
     const cookies = https.headers.getSetCookie();
     expect(cookies).toHaveLength(4);
@@ -184,11 +207,17 @@ describe('login, check, refresh and logout', () => {
     expect((await session.get('/v1/auth/check')).status).toBe(200);
     const refreshToken = session.cookies.get('refresh_token_cookie')!;
     const accessToken = session.cookies.get('access_token_cookie')!;
-    const out = await session.post('/v1/auth/logout?type=cookie', undefined, { csrf: false, headers: { 'x-csrf-token': session.cookies.get('csrf_refresh_token')! } });
+    const out = await session.post('/v1/auth/logout?type=cookie', undefined, {
+      csrf: false,
+      headers: { 'x-csrf-token': session.cookies.get('csrf_refresh_token')! },
+    });
     expect(out.status).toBe(200);
     expect(session.cookies.has('access_token_cookie')).toBe(false);
     // Refresh after logout: the kept refresh token is refused, and so is the access token.
-    const replay = await fetch(`${server.url}/v1/auth/refresh?type=token`, { method: 'POST', headers: { authorization: `Bearer ${refreshToken}` } });
+    const replay = await fetch(`${server.url}/v1/auth/refresh?type=token`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${refreshToken}` },
+    });
     expect(replay.status).toBe(401);
     expect(((await replay.json()) as any).errors[0].detail).toBe('Token has been revoked');
     expect((await fetch(`${server.url}/v1/auth/check`, { headers: { authorization: `Bearer ${accessToken}` } })).status).toBe(401);
@@ -198,7 +227,10 @@ describe('login, check, refresh and logout', () => {
     const session = new HttpSession(server.url);
     await register(session, 'scripter2');
     const login = await session.post('/v1/auth/login?type=token', { username: 'scripter2', password: 'Galaxy2026' });
-    const refreshed = await fetch(`${server.url}/v1/auth/refresh?type=token`, { method: 'POST', headers: { authorization: `Bearer ${login.body.refresh_token}` } });
+    const refreshed = await fetch(`${server.url}/v1/auth/refresh?type=token`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${login.body.refresh_token}` },
+    });
     expect(refreshed.status).toBe(200);
     const access = ((await refreshed.json()) as any).access_token as string;
     expect(access).not.toBe(login.body.access_token);
@@ -216,14 +248,21 @@ describe('login, check, refresh and logout', () => {
     await register(laptop, 'twodevices');
     await laptop.post('/v1/auth/login?type=cookie', { username: 'twodevices', password: 'Galaxy2026' });
     await phone.post('/v1/auth/login?type=cookie', { username: 'twodevices', password: 'Galaxy2026' });
-    const { token: oldLink } = await new TokenService(server.config).issue('reset', (await server.repos.users.findByUsername('twodevices'))!);
+    const { token: oldLink } = await new TokenService(server.config).issue(
+      'reset',
+      (await server.repos.users.findByUsername('twodevices'))!,
+    );
     await laptop.post('/v1/auth/login-fresh?type=cookie', { username: 'twodevices', password: 'Galaxy2026' });
     expect((await laptop.post('/v1/auth/reset?type=cookie', { password: 'Changed2027' })).status).toBe(200);
     expect((await laptop.get('/v1/auth/check')).status).toBe(200);
     expect((await phone.get('/v1/auth/check')).status).toBe(401);
     expect((await phone.post('/v1/auth/refresh?type=cookie')).status).toBe(401);
     // A reset link mailed before the change is dead too.
-    const reset = await new HttpSession(server.url).post('/v1/auth/reset?type=cookie', { password: 'Another2028' }, { headers: { authorization: `Bearer ${oldLink}` } });
+    const reset = await new HttpSession(server.url).post(
+      '/v1/auth/reset?type=cookie',
+      { password: 'Another2028' },
+      { headers: { authorization: `Bearer ${oldLink}` } },
+    );
     expect(reset.status).toBe(401);
     expect((await phone.post('/v1/auth/login?type=cookie', { username: 'twodevices', password: 'Changed2027' })).status).toBe(200);
   });
@@ -245,9 +284,17 @@ describe('password reset by e-mail', () => {
     expect(mail).toContain('https://antares.example.org/forgot-password?token=');
     const token = decodeURIComponent(/forgot-password\?token=([^\s"]+)/.exec(mail)![1]);
 
-    const reset = await new HttpSession(server.url).post('/v1/auth/reset?type=cookie', { password: 'NewPass2027' }, { headers: { authorization: `Bearer ${token}` } });
+    const reset = await new HttpSession(server.url).post(
+      '/v1/auth/reset?type=cookie',
+      { password: 'NewPass2027' },
+      { headers: { authorization: `Bearer ${token}` } },
+    );
     expect(reset.status).toBe(200);
-    const reused = await new HttpSession(server.url).post('/v1/auth/reset?type=cookie', { password: 'Other2028x' }, { headers: { authorization: `Bearer ${token}` } });
+    const reused = await new HttpSession(server.url).post(
+      '/v1/auth/reset?type=cookie',
+      { password: 'Other2028x' },
+      { headers: { authorization: `Bearer ${token}` } },
+    );
     expect(reused.status).toBe(401);
     expect(reused.body.errors[0].detail).toBe('This reset link has already been used');
     expect((await session.post('/v1/auth/login?type=cookie', { username: 'forgetful', password: 'NewPass2027' })).status).toBe(200);
@@ -278,7 +325,11 @@ describe('password reset by e-mail', () => {
       const mail = readFileSync(path.join(outbox, readdirSync(outbox)[0]), 'utf8');
       expect(mail).toContain('To: offline@example.org');
       const token = decodeURIComponent(/forgot-password\?token=(\S+)/.exec(mail)![1]);
-      const reset = await new HttpSession(offline.url).post('/v1/auth/reset?type=cookie', { password: 'Offline2027' }, { headers: { authorization: `Bearer ${token}` } });
+      const reset = await new HttpSession(offline.url).post(
+        '/v1/auth/reset?type=cookie',
+        { password: 'Offline2027' },
+        { headers: { authorization: `Bearer ${token}` } },
+      );
       expect(reset.status).toBe(200);
     } finally {
       await offline.close();
@@ -292,7 +343,11 @@ describe('password reset by e-mail', () => {
       await register(session, 'slowpoke');
       const { token } = await new TokenService(short.config).issue('reset', (await short.repos.users.findByUsername('slowpoke'))!);
       await new Promise((resolve) => setTimeout(resolve, 2100));
-      const expired = await session.post('/v1/auth/reset?type=cookie', { password: 'NewPass2027' }, { headers: { authorization: `Bearer ${token}` } });
+      const expired = await session.post(
+        '/v1/auth/reset?type=cookie',
+        { password: 'NewPass2027' },
+        { headers: { authorization: `Bearer ${token}` } },
+      );
       expect(expired.status).toBe(401);
       expect(expired.body.errors[0].detail).toMatch(/expire/);
 

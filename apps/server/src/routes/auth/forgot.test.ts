@@ -1,8 +1,10 @@
-import http from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { hashPassword } from '../../auth/passwords.ts';
 import { loadConfig } from '../../config.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
@@ -12,7 +14,12 @@ import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 // account exists, and a mailbox that must not be flooded. A real SMTP server on loopback that the test can
 // hold, so that it can see what the server does before and after answering.
 const PUBLIC_URL = 'https://antares.example.org';
-const POISON = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', forwarded: 'host=evil.example;proto=https' };
+const POISON = {
+  host: 'evil.example',
+  'x-forwarded-host': 'evil.example',
+  'x-forwarded-proto': 'https',
+  forwarded: 'host=evil.example;proto=https',
+};
 
 let server: TestServer;
 let smtp: SMTPServer;
@@ -31,7 +38,9 @@ beforeAll(async () => {
     },
     onData(stream, _session, callback) {
       let text = '';
-      stream.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+      stream.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
       stream.on('end', () => {
         void gate.then(() => {
           mails.push(decodeMail(text));
@@ -62,12 +71,17 @@ function decodeMail(raw: string): string {
 function forgot(baseUrl: string, username: string, headers: Record<string, string> = {}) {
   const { hostname, port } = new URL(baseUrl);
   return new Promise<{ status: number; text: string; type: string }>((resolve, reject) => {
-    const request = http.request({ host: hostname, port, method: 'POST', path: '/v1/auth/forgot', headers: { 'content-type': 'application/json', ...headers } }, (response) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, text, type: String(response.headers['content-type']) }));
-      response.on('error', reject);
-    });
+    const request = http.request(
+      { host: hostname, port, method: 'POST', path: '/v1/auth/forgot', headers: { 'content-type': 'application/json', ...headers } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text, type: String(response.headers['content-type']) }));
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify({ username }));
   });
@@ -88,7 +102,12 @@ describe('reset links', () => {
   it('point to the address the server listens on when no mail leaves the machine (outbox) and nothing is configured', async () => {
     const offline = await startTestServer();
     try {
-      await offline.repos.users.create({ username: 'offline', email: 'offline@example.org', name: 'O', password_hash: await hashPassword('Galaxy2026') });
+      await offline.repos.users.create({
+        username: 'offline',
+        email: 'offline@example.org',
+        name: 'O',
+        password_hash: await hashPassword('Galaxy2026'),
+      });
       expect((await forgot(offline.url, 'offline', POISON)).status).toBe(202);
       const outbox = path.join(offline.config.dataDir, 'outbox');
       await expect.poll(() => (existsSync(outbox) ? readdirSync(outbox).length : 0), { timeout: 10_000 }).toBe(1);
@@ -103,9 +122,13 @@ describe('reset links', () => {
   it('need ANTARES_PUBLIC_URL whenever mail goes out over SMTP; npm start gives its own URL', () => {
     const smtpUrl = 'smtp://mail.example.org:587';
     expect(() => loadConfig({ ANTARES_SMTP_URL: smtpUrl })).toThrow(/ANTARES_PUBLIC_URL: required when ANTARES_SMTP_URL is set/);
-    expect(loadConfig({ ANTARES_SMTP_URL: smtpUrl, ANTARES_PUBLIC_URL: 'https://antares.example.org/' }).publicUrl).toBe('https://antares.example.org');
+    expect(loadConfig({ ANTARES_SMTP_URL: smtpUrl, ANTARES_PUBLIC_URL: 'https://antares.example.org/' }).publicUrl).toBe(
+      'https://antares.example.org',
+    );
     expect(loadConfig({ ANTARES_SMTP_URL: smtpUrl }, {}, { ownUrl: true }).ownUrl).toBe('http://localhost:8080');
-    expect(loadConfig({ ANTARES_SMTP_URL: smtpUrl, ANTARES_HOST: '10.1.2.3' }, { port: 9090 }, { ownUrl: true }).ownUrl).toBe('http://10.1.2.3:9090');
+    expect(loadConfig({ ANTARES_SMTP_URL: smtpUrl, ANTARES_HOST: '10.1.2.3' }, { port: 9090 }, { ownUrl: true }).ownUrl).toBe(
+      'http://10.1.2.3:9090',
+    );
     // A configured URL wins over npm start's own.
     expect(loadConfig({ ANTARES_PUBLIC_URL: 'https://antares.example.org' }, {}, { ownUrl: true }).ownUrl).toBeUndefined();
   });
@@ -114,7 +137,9 @@ describe('reset links', () => {
 describe('forgot-password answers', () => {
   it('come before the account is looked up: alike for existing and unknown users while the mailer is held', async () => {
     let release = () => {};
-    gate = new Promise<void>((resolve) => { release = resolve; });
+    gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     try {
       expect((await forgot(server.url, 'blocker')).status).toBe(202);
       // The server is now stuck sending blocker's mail.
@@ -123,7 +148,9 @@ describe('forgot-password answers', () => {
       const unknown = await forgot(server.url, 'nobody-by-this-name');
       expect(known).toEqual(unknown);
       expect(known.status).toBe(202);
-      expect(JSON.parse(known.text)).toEqual({ message: 'If the user exists, a password reset link has been sent to their e-mail address.' });
+      expect(JSON.parse(known.text)).toEqual({
+        message: 'If the user exists, a password reset link has been sent to their e-mail address.',
+      });
       // Answered, and not looked up yet: the address changed after the answer is the one the mail goes to.
       await server.repos.users.update((await server.repos.users.findByUsername('late'))!.user_id, { email: 'late-moved@example.org' });
     } finally {

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../context.ts';
-import { AuthService } from '../../services/auth-service.ts';
-import { attributesOf, stringField } from '../../services/body.ts';
+
+import { presentedTokens } from '../../auth/authenticator.ts';
 import { mailLinkBase } from '../../auth/mail-links.ts';
 import { ResetMailQueue } from '../../auth/reset-mails.ts';
-import { identityBody } from '../../serializers/user.ts';
-import { presentedTokens } from '../../auth/authenticator.ts';
 import { ApiError, badRequest } from '../../errors.ts';
+import { identityBody } from '../../serializers/user.ts';
+import { AuthService } from '../../services/auth-service.ts';
+import { attributesOf, stringField } from '../../services/body.ts';
+import type { RouteContext } from '../context.ts';
 
 /** `/v1/auth/*`: plain-JSON session calls (spec section 7), cookies as in wire format section 7. */
 export function authRoutes(app: FastifyInstance, context: RouteContext): void {
@@ -18,10 +19,17 @@ export function authRoutes(app: FastifyInstance, context: RouteContext): void {
 
   app.get('/v1/auth/check', async (request) => identityBody((await auth.require(request, 'check')).user));
 
-  for (const [path, fresh] of [['/v1/auth/login', false], ['/v1/auth/login-fresh', true]] as const) {
+  for (const [path, fresh] of [
+    ['/v1/auth/login', false],
+    ['/v1/auth/login-fresh', true],
+  ] as const) {
     app.post(path, async (request, reply) => {
       const body = attributesOf(request.body);
-      const session = await service.login({ username: stringField(body, 'username'), password: stringField(body, 'password') }, request.ip, fresh);
+      const session = await service.login(
+        { username: stringField(body, 'username'), password: stringField(body, 'password') },
+        request.ip,
+        fresh,
+      );
       auth.setSessionCookies(request, reply, session);
       const user = await auth.userOf(session.access.claims);
       // type=token: scripts get the tokens in the body instead of relying on cookies.

@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../auth/passwords.ts';
 import http from 'node:http';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { hashPassword } from '../../auth/passwords.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // Login throttling over real HTTP from several client addresses (the loopback block 127.0.0.0/8: each
@@ -22,14 +24,30 @@ afterAll(async () => server?.close());
 function login(username: string, password: string, from: string): Promise<{ status: number; body: any; retryAfter?: string }> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const request = http.request({
-      host: hostname, port, method: 'POST', path: '/v1/auth/login?type=token', localAddress: from, headers: { 'content-type': 'application/json' },
-    }, (response) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text), retryAfter: response.headers['retry-after'] as string | undefined }));
-      response.on('error', reject);
-    });
+    const request = http.request(
+      {
+        host: hostname,
+        port,
+        method: 'POST',
+        path: '/v1/auth/login?type=token',
+        localAddress: from,
+        headers: { 'content-type': 'application/json' },
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: JSON.parse(text),
+            retryAfter: response.headers['retry-after'] as string | undefined,
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify({ username, password }));
   });

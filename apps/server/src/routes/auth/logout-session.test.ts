@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { hashPassword } from '../../auth/passwords.ts';
 import { HttpSession } from '../../testing/http-session.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
@@ -65,7 +66,10 @@ describe('logout', () => {
     const access = session.cookies.get('access_token_cookie')!;
     const refreshToken = session.cookies.get('refresh_token_cookie')!;
     session.cookies.delete('access_token_cookie');
-    const out = await session.post('/v1/auth/logout?type=cookie', undefined, { csrf: false, headers: { 'x-csrf-token': session.cookies.get('csrf_refresh_token')! } });
+    const out = await session.post('/v1/auth/logout?type=cookie', undefined, {
+      csrf: false,
+      headers: { 'x-csrf-token': session.cookies.get('csrf_refresh_token')! },
+    });
     expect(out.status).toBe(200);
     expect(await check(access)).toBe(401);
     expect((await refresh(refreshToken)).status).toBe(401);

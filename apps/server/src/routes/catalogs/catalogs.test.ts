@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { importCatalog } from '@antares/pipeline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // Catalog matches of loci, catalog samples and catalog search over HTTP, on real ingested ZTF loci.
@@ -16,7 +18,10 @@ beforeAll(async () => {
   const stars = path.join(tmp, 'stars.csv');
   // Two point sources on the locus (0.3" and 0.8" away), one 5" away (no match), and a galaxy of 1' radius.
   const arcsec = 1 / 3600;
-  writeFileSync(stars, `id,name,ra,dec,mag\nS1,near,${locus.ra},${locus.dec + 0.3 * arcsec},12.5\nS2,nearer-ish,${locus.ra},${locus.dec - 0.8 * arcsec},13\nS3,far,${locus.ra},${locus.dec + 5 * arcsec},14\n`);
+  writeFileSync(
+    stars,
+    `id,name,ra,dec,mag\nS1,near,${locus.ra},${locus.dec + 0.3 * arcsec},12.5\nS2,nearer-ish,${locus.ra},${locus.dec - 0.8 * arcsec},13\nS3,far,${locus.ra},${locus.dec + 5 * arcsec},14\n`,
+  );
   await importCatalog(server.repos, stars, { name: 'test_stars', format: 'csv', nameCol: 'name' });
   const galaxies = path.join(tmp, 'galaxies.csv');
   writeFileSync(galaxies, `id,ra,dec,size\nG1,${locus.ra},${locus.dec + 30 * arcsec},2\n`);
@@ -34,7 +39,11 @@ describe('catalog API', () => {
     expect(body.meta.count).toBe(3);
     expect(body.data.map((d: { id: string }) => d.id)).toEqual(['test_stars:S1', 'test_stars:S2', 'test_galaxies:G1']);
     const [s1, , g1] = body.data;
-    expect(s1).toMatchObject({ type: 'catalog_entry', attributes: { object_id: 'S1', object_name: 'near', properties: { mag: 12.5 } }, meta: { catalog_name: 'test_stars', radius: null } });
+    expect(s1).toMatchObject({
+      type: 'catalog_entry',
+      attributes: { object_id: 'S1', object_name: 'near', properties: { mag: 12.5 } },
+      meta: { catalog_name: 'test_stars', radius: null },
+    });
     expect(s1.meta.separation).toBeCloseTo(0.3, 3);
     expect(g1.meta.radius).toBeCloseTo(60, 6);
     expect(g1.meta.separation).toBeCloseTo(30, 2);
@@ -57,11 +66,19 @@ describe('catalog API', () => {
 
   it('gives samples of every catalog and searches the catalogs at a position', async () => {
     const samples = await server.getJson('/v1/catalog_samples?n=2');
-    expect(samples.body.data.map((d: { id: string; attributes: { catalog_name: string } }) => `${d.attributes.catalog_name}:${d.id}`)).toEqual(['test_galaxies:G1', 'test_stars:S1', 'test_stars:S2']);
-    expect(samples.body.data[1].attributes).toMatchObject({ catalog_name: 'test_stars', object_id: 'S1', data: { name: 'near', mag: 12.5 } });
+    expect(
+      samples.body.data.map((d: { id: string; attributes: { catalog_name: string } }) => `${d.attributes.catalog_name}:${d.id}`),
+    ).toEqual(['test_galaxies:G1', 'test_stars:S1', 'test_stars:S2']);
+    expect(samples.body.data[1].attributes).toMatchObject({
+      catalog_name: 'test_stars',
+      object_id: 'S1',
+      data: { name: 'near', mag: 12.5 },
+    });
     expect((await server.getJson('/v1/catalog_samples?n=0')).status).toBe(400);
     const search = await server.getJson(`/v1/catalog_search/${locus.ra}/${locus.dec + 5 / 3600}`);
-    expect(search.body.data.map((d: { id: string; attributes: { catalog_name: string } }) => `${d.attributes.catalog_name}:${d.id}`)).toEqual(['test_galaxies:G1', 'test_stars:S3']);
+    expect(
+      search.body.data.map((d: { id: string; attributes: { catalog_name: string } }) => `${d.attributes.catalog_name}:${d.id}`),
+    ).toEqual(['test_galaxies:G1', 'test_stars:S3']);
     expect((await server.getJson('/v1/catalog_search/400/0')).status).toBe(400);
     expect((await server.getJson('/v1/catalog_search/abc/0')).status).toBe(400);
   });

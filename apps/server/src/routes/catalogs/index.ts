@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../context.ts';
-import { CatalogService, SAMPLES_MAX } from '../../services/catalog-service.ts';
-import { integerParam, pageOf, single, type QueryParams } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
-import { listDocument } from '../../serializers/documents.ts';
+
 import { catalogEntryResource, catalogSampleResource } from '../../serializers/catalog.ts';
+import { listDocument } from '../../serializers/documents.ts';
+import { CatalogService, SAMPLES_MAX } from '../../services/catalog-service.ts';
+import { integerParam, pageOf, type QueryParams, single } from '../../services/query-params.ts';
+import { baseUrl, pageLinks } from '../../services/request-url.ts';
+import type { RouteContext } from '../context.ts';
 
 /** Catalog matches of a locus, samples of every catalog, and a catalog search at a position. */
 export function catalogRoutes(app: FastifyInstance, { repos, config }: RouteContext): void {
@@ -14,7 +15,10 @@ export function catalogRoutes(app: FastifyInstance, { repos, config }: RouteCont
     const query = request.query as QueryParams;
     const { limit, offset } = pageOf(query, 10);
     const page = await catalogs.matchesOf(request.params.locusId, single(query, 'sort'), { limit, offset });
-    return listDocument(page.rows.map(catalogEntryResource), pageLinks(baseUrl(request, config.publicUrl), request, { offset, limit, count: page.count }));
+    return listDocument(
+      page.rows.map(catalogEntryResource),
+      pageLinks(baseUrl(request, config.publicUrl), request, { offset, limit, count: page.count }),
+    );
   });
 
   app.get('/v1/catalog_samples', async (request) => {

@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FilterEnvironmentError, probeFilterEnvironment } from '@antares/pipeline';
+
 import type { FilterEnvironment } from '@antares/contract';
+import { FilterEnvironmentError, probeFilterEnvironment } from '@antares/pipeline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 const PYTHON = '/usr/bin/python3';
@@ -13,9 +15,33 @@ if (!HAVE_PYTHON) {
 }
 
 /** The packages issue #15 promises filter authors, in the order they are listed to them. */
-const PROMISED = ['numpy', 'scipy', 'pandas', 'astropy', 'statsmodels', 'scikit-learn', 'matplotlib', 'PyTorch', 'PyYAML',
-  'requests', 'sncosmo', 'extinction', 'iminuit', 'emcee', 'healpy', 'scikit-image', 'xgboost'];
-const DEVKIT_MODULES = ['antares.devkit', 'antares.devkit.filter', 'antares.dev_kit', 'antares_devkit', 'antares_devkit.models', 'devkit2_poc.models'];
+const PROMISED = [
+  'numpy',
+  'scipy',
+  'pandas',
+  'astropy',
+  'statsmodels',
+  'scikit-learn',
+  'matplotlib',
+  'PyTorch',
+  'PyYAML',
+  'requests',
+  'sncosmo',
+  'extinction',
+  'iminuit',
+  'emcee',
+  'healpy',
+  'scikit-image',
+  'xgboost',
+];
+const DEVKIT_MODULES = [
+  'antares.devkit',
+  'antares.devkit.filter',
+  'antares.dev_kit',
+  'antares_devkit',
+  'antares_devkit.models',
+  'devkit2_poc.models',
+];
 
 /** What Python itself says, by importing each module (independently of the metadata the server reads). */
 function importedVersions(modules: string[]): Record<string, string | null> {
@@ -56,7 +82,11 @@ describe.skipIf(!HAVE_PYTHON)('GET /v1/filter_environment', () => {
     const reported = importedVersions(environment.packages.map((p) => p.import));
     expect(environment.python).toBe(reported.python);
     const missing = environment.packages.filter((p) => reported[p.import] === null);
-    if (process.env.CI === 'true') expect(missing.map((p) => p.debian), 'packages CI must install').toEqual([]);
+    if (process.env.CI === 'true')
+      expect(
+        missing.map((p) => p.debian),
+        'packages CI must install',
+      ).toEqual([]);
     for (const p of environment.packages) {
       // The public version: Debian's local suffix ('+dfsg', '+gitunknown') is not part of it.
       const expected = reported[p.import]?.split('+')[0] ?? null;

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import type { FilterEnvironment } from '@antares/contract';
 import { probeFilterEnvironment } from '@antares/pipeline';
+import type { FastifyInstance } from 'fastify';
+
 import { ApiError } from '../../errors.ts';
 
 /**

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APT_INSTALL, createFilterSandbox, DEFAULT_SANDBOX_LIMITS, missingSandboxPrerequisites } from '@antares/pipeline';
-import { startTestServer, type TestServer } from '../../testing/test-server.ts';
-import { signedInSession } from '../../testing/signed-in.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { HttpSession } from '../../testing/http-session.ts';
+import { signedInSession } from '../../testing/signed-in.ts';
+import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // Dry runs are bounded: hostile code (a hang at load, an endless run) holds one worker of the API
 // server's pool for a limited time, one per user, and other users' dry runs still get a worker.
@@ -60,8 +61,12 @@ describe.skipIf(missing.length > 0)('bounded filter dry runs', () => {
 
   it("answers another user's trivial dry run while two hostile ones hold workers; each hostile one ends at its limit and says so", async () => {
     const settled = { load: false, run: false };
-    const atLoad = loadHanger.post('/v1/filters/test', data({ code: HANGS_AT_LOAD, last_n: 5 })).finally(() => { settled.load = true; });
-    const inRun = runHanger.post('/v1/filters/test', data({ code: HANGS_IN_RUN, last_n: 20 })).finally(() => { settled.run = true; });
+    const atLoad = loadHanger.post('/v1/filters/test', data({ code: HANGS_AT_LOAD, last_n: 5 })).finally(() => {
+      settled.load = true;
+    });
+    const inRun = runHanger.post('/v1/filters/test', data({ code: HANGS_IN_RUN, last_n: 20 })).finally(() => {
+      settled.run = true;
+    });
 
     const trivial = await bystander.post('/v1/filters/test', data({ code: TRIVIAL, last_n: 5 }));
     expect(trivial.status).toBe(200);
@@ -71,23 +76,36 @@ describe.skipIf(missing.length > 0)('bounded filter dry runs', () => {
     // One sandbox job per user at a time: a second dry run, or a code check, while the first runs.
     const again = await loadHanger.post('/v1/filters/test', data({ code: TRIVIAL, last_n: 1 }));
     expect(again.status).toBe(429);
-    expect(again.body.errors[0]).toMatchObject({ status: '429', detail: 'You already have a filter test or code check running: wait for it to finish, then try again' });
+    expect(again.body.errors[0]).toMatchObject({
+      status: '429',
+      detail: 'You already have a filter test or code check running: wait for it to finish, then try again',
+    });
     const owner = (await server.repos.users.findByUsername('load-hanger'))!;
-    const filter = await loadHanger.post(`/v1/users/${owner.user_id}/filters`, { data: { type: 'filter', attributes: { name: 'Second job', description: 'x' } } });
+    const filter = await loadHanger.post(`/v1/users/${owner.user_id}/filters`, {
+      data: { type: 'filter', attributes: { name: 'Second job', description: 'x' } },
+    });
     expect(filter.status).toBe(201);
-    const version = await loadHanger.post(`/v1/filters/${filter.body.data.id}/versions`, { data: { type: 'filter_version', attributes: { code: TRIVIAL, comment: 'v1' } } });
+    const version = await loadHanger.post(`/v1/filters/${filter.body.data.id}/versions`, {
+      data: { type: 'filter_version', attributes: { code: TRIVIAL, comment: 'v1' } },
+    });
     expect(version.status).toBe(429);
     expect(settled).toEqual({ load: false, run: false });
 
     const loadReport = (await atLoad).body.data.attributes;
-    expect(loadReport).toMatchObject({ loaded: false, loci: [], load_error: { type: 'Timeout', message: 'loading the filter took longer than 20 s, its limit' } });
+    expect(loadReport).toMatchObject({
+      loaded: false,
+      loci: [],
+      load_error: { type: 'Timeout', message: 'loading the filter took longer than 20 s, its limit' },
+    });
 
     const runReport = (await inRun).body.data.attributes;
     expect(runReport.loaded).toBe(true);
     // The locus in flight when the budget ran out is a timeout; the others were never started.
     expect(runReport.loci.map((l: { status: string }) => l.status)).toEqual(['timeout']);
     const asked = (await server.repos.loci.newestForFilters(20, 2)).length;
-    expect(runReport.stopped_early).toBe(`Stopped early because the run's time budget of 20 s was used up: ${asked - 1} of ${asked} loci were not run`);
+    expect(runReport.stopped_early).toBe(
+      `Stopped early because the run's time budget of 20 s was used up: ${asked - 1} of ${asked} loci were not run`,
+    );
     expect(runReport.counts).toMatchObject({ loci: 1, ok: 0, error: 1 });
 
     // Its turn over, the same user may test again.

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APT_INSTALL, createFilterSandbox, missingSandboxPrerequisites } from '@antares/pipeline';
-import { startTestServer, type TestServer } from '../../testing/test-server.ts';
-import { HttpSession } from '../../testing/http-session.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { hashPassword } from '../../auth/passwords.ts';
+import { HttpSession } from '../../testing/http-session.ts';
+import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // POST /v1/filters/test: dry runs of filter code in the real sandbox on real ingested ZTF loci.
 const missing = missingSandboxPrerequisites();
@@ -42,7 +43,13 @@ describe.skipIf(missing.length > 0)('filter dry runs', () => {
         return created.sandbox;
       },
     });
-    await server.repos.users.create({ username: 'tester', email: 'tester@example.org', name: 'T', password_hash: await hashPassword('Galaxy2026'), admin: false });
+    await server.repos.users.create({
+      username: 'tester',
+      email: 'tester@example.org',
+      name: 'T',
+      password_hash: await hashPassword('Galaxy2026'),
+      admin: false,
+    });
     user = new HttpSession(server.url);
     await user.post('/v1/auth/login?type=cookie', { username: 'tester', password: 'Galaxy2026' });
   }, 180_000);
@@ -63,7 +70,9 @@ describe.skipIf(missing.length > 0)('filter dry runs', () => {
     expect(report.counts).toMatchObject({ loci: 5, ok: 5, error: 0 });
     // Each locus' result is checked against its alerts read through the public API.
     for (const result of report.loci) {
-      const alerts = (await server.getJson(`/v1/loci/${result.locus_id}/alerts`)).body.data as Array<{ attributes: { properties: Record<string, number> } }>;
+      const alerts = (await server.getJson(`/v1/loci/${result.locus_id}/alerts`)).body.data as Array<{
+        attributes: { properties: Record<string, number> };
+      }>;
       const mags = alerts.map((a) => a.attributes.properties.ant_mag).filter((m) => m !== undefined && m !== null);
       expect(mags.length).toBeGreaterThanOrEqual(2);
       expect(result.new_properties.dry_min_mag).toBeCloseTo(Math.min(...mags), 6);
@@ -80,7 +89,7 @@ describe.skipIf(missing.length > 0)('filter dry runs', () => {
 
   it('runs on given locus ids and reports a failing locus with its traceback', async () => {
     const [locus] = await server.repos.loci.newestForFilters(1, 2);
-    const failing = TAGGER.replace("> 10 ** 6", '>= 0');
+    const failing = TAGGER.replace('> 10 ** 6', '>= 0');
     const report = (await user.post('/v1/filters/test', data({ code: failing, locus_ids: [locus.locus_id] }))).body.data.attributes;
     expect(report.loci).toHaveLength(1);
     expect(report.loci[0]).toMatchObject({ locus_id: locus.locus_id, status: 'error', new_tags: [] });
@@ -109,28 +118,36 @@ class Final(dk.Filter):
     const ids = loci.map((l) => l.locus_id);
     const byDefault = (await user.post('/v1/filters/test', data({ code: notebook, locus_ids: ids }))).body.data.attributes;
     expect(byDefault.outputs).toMatchObject({ class_name: 'Final', filter_classes: ['Draft', 'Final'], tags: [{ name: 'nb_bright' }] });
-    const named = (await user.post('/v1/filters/test', data({ code: notebook, locus_ids: ids, filter_class: 'Draft' }))).body.data.attributes;
+    const named = (await user.post('/v1/filters/test', data({ code: notebook, locus_ids: ids, filter_class: 'Draft' }))).body.data
+      .attributes;
     expect(named.outputs).toMatchObject({ class_name: 'Draft', filter_classes: ['Draft', 'Final'], tags: [{ name: 'nb_faint' }] });
     // The triggering alert is the newest one: each locus' tag follows from its magnitude, read through the API.
     for (const [i, id] of ids.entries()) {
-      const alerts = (await server.getJson(`/v1/loci/${id}/alerts`)).body.data as Array<{ attributes: { mjd: number; properties: Record<string, number> } }>;
+      const alerts = (await server.getJson(`/v1/loci/${id}/alerts`)).body.data as Array<{
+        attributes: { mjd: number; properties: Record<string, number> };
+      }>;
       const newest = alerts.reduce((a, b) => (b.attributes.mjd > a.attributes.mjd ? b : a));
       const mag = newest.attributes.properties.ant_mag;
       expect(byDefault.loci[i].new_tags).toEqual(mag !== undefined && mag <= 18.5 ? ['nb_bright'] : []);
       expect(named.loci[i].new_tags).toEqual(mag !== undefined && mag > 18.5 ? ['nb_faint'] : []);
     }
-    const unknown = (await user.post('/v1/filters/test', data({ code: notebook, locus_ids: ids, filter_class: 'Helper2' }))).body.data.attributes;
+    const unknown = (await user.post('/v1/filters/test', data({ code: notebook, locus_ids: ids, filter_class: 'Helper2' }))).body.data
+      .attributes;
     expect(unknown.loaded).toBe(false);
     expect(unknown.load_error.message).toBe("Helper2 is not defined by the filter code (filters found: ['Draft', 'Final'])");
   });
 
   it('stores the filter class a new version runs: as named, else the one the sandbox chose; an unknown one is 422', async () => {
-    const code = 'import antares.devkit as dk\nclass First(dk.Filter):\n    pass\ndef helper(x, y):\n    pass\nclass Second(dk.Filter):\n    pass\n';
+    const code =
+      'import antares.devkit as dk\nclass First(dk.Filter):\n    pass\ndef helper(x, y):\n    pass\nclass Second(dk.Filter):\n    pass\n';
     const userId = (await server.repos.users.findByUsername('tester'))!.user_id;
-    const filter = await user.post(`/v1/users/${userId}/filters`, { data: { type: 'filter', attributes: { name: 'Two classes', description: 'a notebook export' } } });
+    const filter = await user.post(`/v1/users/${userId}/filters`, {
+      data: { type: 'filter', attributes: { name: 'Two classes', description: 'a notebook export' } },
+    });
     expect(filter.status).toBe(201);
     const versions = `/v1/filters/${filter.body.data.id}/versions`;
-    const post = (attributes: Record<string, unknown>) => user.post(versions, { data: { type: 'filter_version', attributes: { code, comment: 'v', ...attributes } } });
+    const post = (attributes: Record<string, unknown>) =>
+      user.post(versions, { data: { type: 'filter_version', attributes: { code, comment: 'v', ...attributes } } });
     const byDefault = await post({});
     expect(byDefault.status).toBe(201);
     expect(byDefault.body.data.attributes.filter_class).toBe('Second');
@@ -145,7 +162,8 @@ class Final(dk.Filter):
   });
 
   it('reports code that fails to load instead of running it', async () => {
-    const report = (await user.post('/v1/filters/test', data({ code: 'import antares.devkit as dk\nclass F(dk.Filter:\n    pass\n' }))).body.data.attributes;
+    const report = (await user.post('/v1/filters/test', data({ code: 'import antares.devkit as dk\nclass F(dk.Filter:\n    pass\n' }))).body
+      .data.attributes;
     expect(report.loaded).toBe(false);
     expect(report.load_error.type).toBe('SyntaxError');
     expect(report.loci).toEqual([]);
@@ -176,7 +194,13 @@ describe('filter dry runs without a sandbox', () => {
   it('answers 503 with a JSON:API error', async () => {
     const server = await startTestServer();
     try {
-      await server.repos.users.create({ username: 'tester2', email: 't2@example.org', name: 'T', password_hash: await hashPassword('Galaxy2026'), admin: false });
+      await server.repos.users.create({
+        username: 'tester2',
+        email: 't2@example.org',
+        name: 'T',
+        password_hash: await hashPassword('Galaxy2026'),
+        admin: false,
+      });
       const user = new HttpSession(server.url);
       await user.post('/v1/auth/login?type=cookie', { username: 'tester2', password: 'Galaxy2026' });
       const response = await user.post('/v1/filters/test', data({ code: TAGGER, last_n: 1 }));

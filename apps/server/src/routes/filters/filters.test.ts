@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/test-server.ts';
-import { HttpSession } from '../../testing/http-session.ts';
+
 import { hashPassword } from '../../auth/passwords.ts';
+import { HttpSession } from '../../testing/http-session.ts';
+import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // The filter API over HTTP. Code checking is stubbed here (a declared-tags reader): the real sandbox
 // check is exercised by apps/pipeline/src/filters.
@@ -12,15 +13,28 @@ const ids: Record<string, number> = {};
 beforeAll(async () => {
   server = await startTestServer({
     filterSandbox: {
-      validate: async (code) => (code.includes('syntax error')
-        ? { ok: false, message: 'SyntaxError: invalid syntax' }
-        : { ok: true, outputs: { tags: [...code.matchAll(/'name': '(\w+)'/g)].map((m) => m[1]) } }),
-      dryRun: async () => { throw new Error('dry runs are tested with the real sandbox in filter-test.test.ts'); },
+      validate: async (code) =>
+        code.includes('syntax error')
+          ? { ok: false, message: 'SyntaxError: invalid syntax' }
+          : { ok: true, outputs: { tags: [...code.matchAll(/'name': '(\w+)'/g)].map((m) => m[1]) } },
+      dryRun: async () => {
+        throw new Error('dry runs are tested with the real sandbox in filter-test.test.ts');
+      },
     },
   });
   const hash = await hashPassword('Galaxy2026');
-  for (const [name, admin] of [['owner', false], ['other', false], ['admin', true]] as const) {
-    ids[name] = (await server.repos.users.create({ username: `${name}-f`, email: `${name}@example.org`, name, password_hash: hash, admin }))!.user_id;
+  for (const [name, admin] of [
+    ['owner', false],
+    ['other', false],
+    ['admin', true],
+  ] as const) {
+    ids[name] = (await server.repos.users.create({
+      username: `${name}-f`,
+      email: `${name}@example.org`,
+      name,
+      password_hash: hash,
+      admin,
+    }))!.user_id;
     as[name] = new HttpSession(server.url);
     await as[name].post('/v1/auth/login?type=cookie', { username: `${name}-f`, password: 'Galaxy2026' });
   }
@@ -28,7 +42,8 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const CODE = "import antares.devkit as dk\nclass F(dk.Filter):\n    OUTPUT_TAGS = [{'name': 'bright_thing', 'description': 'x'}]\n    def run(self, locus):\n        locus.tag('bright_thing')\n";
+const CODE =
+  "import antares.devkit as dk\nclass F(dk.Filter):\n    OUTPUT_TAGS = [{'name': 'bright_thing', 'description': 'x'}]\n    def run(self, locus):\n        locus.tag('bright_thing')\n";
 const createFilter = (name: string, description = 'Finds things') =>
   as.owner.post(`/v1/users/${ids.owner}/filters`, { data: { type: 'filter', attributes: { name, description } } });
 
@@ -41,8 +56,9 @@ describe('filters', () => {
     expect((await createFilter('9lives')).body.errors[0].detail).toContain('Field contains invalid characters.');
     expect((await createFilter('x'.repeat(65))).body.errors[0].detail).toContain('Field may not have more than 64 characters.');
     expect((await createFilter('Valid name', '')).body.errors[0].detail).toContain('Field is required.');
-    expect((await as.anonymous.post(`/v1/users/${ids.owner}/filters`, { data: { attributes: { name: 'x' } } })).body.errors[0].detail)
-      .toBe('Must be authenticated to call create_filter');
+    expect((await as.anonymous.post(`/v1/users/${ids.owner}/filters`, { data: { attributes: { name: 'x' } } })).body.errors[0].detail).toBe(
+      'Must be authenticated to call create_filter',
+    );
   });
 
   it('hides private filters and their code from everyone but the owner and admins', async () => {
@@ -67,9 +83,13 @@ describe('filters', () => {
     const id = (await createFilter('Versioned')).body.data.id;
     const noComment = await as.owner.post(`/v1/filters/${id}/versions`, { data: { attributes: { code: CODE, comment: '' } } });
     expect(noComment.body.errors[0].detail).toContain('Field is required.');
-    const longComment = await as.owner.post(`/v1/filters/${id}/versions`, { data: { attributes: { code: CODE, comment: 'c'.repeat(256) } } });
+    const longComment = await as.owner.post(`/v1/filters/${id}/versions`, {
+      data: { attributes: { code: CODE, comment: 'c'.repeat(256) } },
+    });
     expect(longComment.body.errors[0].detail).toContain('Field may not have more than 255 characters.');
-    const broken = await as.owner.post(`/v1/filters/${id}/versions`, { data: { attributes: { code: 'syntax error here', comment: 'oops' } } });
+    const broken = await as.owner.post(`/v1/filters/${id}/versions`, {
+      data: { attributes: { code: 'syntax error here', comment: 'oops' } },
+    });
     expect(broken.status).toBe(422);
     expect(broken.body.errors[0].detail).toContain('SyntaxError');
     await as.owner.post(`/v1/filters/${id}/versions`, { data: { attributes: { code: CODE, comment: 'one' } } });
@@ -82,7 +102,8 @@ describe('filters', () => {
 
   it('enforces the review transitions and feedback rules; enabling lists the tags of public filters', async () => {
     const id = (await createFilter('Reviewed filter')).body.data.id;
-    const version = (await as.owner.post(`/v1/filters/${id}/versions`, { data: { attributes: { code: CODE, comment: 'v1' } } })).body.data.id;
+    const version = (await as.owner.post(`/v1/filters/${id}/versions`, { data: { attributes: { code: CODE, comment: 'v1' } } })).body.data
+      .id;
     const move = (who: keyof typeof as, status: string, feedback?: string) =>
       as[who].patch(`/v1/filters/${id}/versions/${version}`, { data: { attributes: { status, feedback } } });
     expect((await move('owner', 'REVIEWED')).status).toBe(403);
@@ -98,13 +119,19 @@ describe('filters', () => {
     expect((await as.anonymous.get('/v1/tags/bright_thing')).status).toBe(200);
     const runner = await as.anonymous.get('/v1/filter_runner?page%5Blimit%5D=100&page%5Boffset%5D=0');
     expect(runner.body.data.map((r: any) => r.id)).toContain('Reviewed filter');
-    expect((await as.admin.patch('/v1/filter_runner/Reviewed%20filter', { data: { attributes: { enabled: false } } })).body.data.attributes.enabled).toBe(false);
+    expect(
+      (await as.admin.patch('/v1/filter_runner/Reviewed%20filter', { data: { attributes: { enabled: false } } })).body.data.attributes
+        .enabled,
+    ).toBe(false);
     expect((await as.owner.patch('/v1/filter_runner/Reviewed%20filter', { data: { attributes: { enabled: true } } })).status).toBe(403);
 
     const noFeedback = await move('admin', 'DISABLED');
     expect(noFeedback.status).toBe(400);
     expect(noFeedback.body.errors[0].detail).toBe('Feedback is required');
-    expect((await move('admin', 'DISABLED', 'Too many false positives')).body.data.attributes).toMatchObject({ status: 'DISABLED', feedback: 'Too many false positives' });
+    expect((await move('admin', 'DISABLED', 'Too many false positives')).body.data.attributes).toMatchObject({
+      status: 'DISABLED',
+      feedback: 'Too many false positives',
+    });
     expect((await as.owner.get(`/v1/filters/${id}`)).body.data.attributes.enabled).toBe(false);
     expect((await as.anonymous.get('/v1/tags')).body.data.map((t: any) => t.id)).not.toContain('bright_thing');
     expect((await move('admin', 'APPROVED')).status).toBe(409);

@@ -1,17 +1,18 @@
-import type { FastifyInstance } from 'fastify';
 import type { UserRow } from '@antares/db';
-import type { RouteContext } from '../context.ts';
+import type { FastifyInstance } from 'fastify';
+
 import type { Identity } from '../../auth/authenticator.ts';
-import { FilterService } from '../../services/filter-service.ts';
-import { FilterTestService } from '../../services/filter-test-service.ts';
-import { SandboxTurns } from '../../services/sandbox-turns.ts';
-import { attributesOf, booleanField, numericId } from '../../services/body.ts';
-import { pageOf, single, type QueryParams } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { policies } from '../../policies/index.ts';
 import { listDocument } from '../../serializers/documents.ts';
 import { filterResource, filterTestResource, filterVersionResource, includedOwners } from '../../serializers/filter.ts';
-import { policies } from '../../policies/index.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { attributesOf, booleanField, numericId } from '../../services/body.ts';
+import { FilterService } from '../../services/filter-service.ts';
+import { FilterTestService } from '../../services/filter-test-service.ts';
+import { pageOf, type QueryParams, single } from '../../services/query-params.ts';
+import { baseUrl, pageLinks } from '../../services/request-url.ts';
+import { SandboxTurns } from '../../services/sandbox-turns.ts';
+import type { RouteContext } from '../context.ts';
 
 const VERSION_PAGE_LIMIT = 100;
 
@@ -29,7 +30,12 @@ export function filterRoutes(app: FastifyInstance, { auth, repos, config, filter
   const withOwners = async (query: QueryParams, rows: Array<{ user_id: number }>, viewer: Identity | null) => {
     if (single(query, 'include') !== 'owner') return {};
     const owners = await Promise.all([...new Set(rows.map((r) => r.user_id))].map((id) => repos.users.findById(id)));
-    return { included: includedOwners(owners.filter((u): u is UserRow => u !== undefined), viewer?.user) };
+    return {
+      included: includedOwners(
+        owners.filter((u): u is UserRow => u !== undefined),
+        viewer?.user,
+      ),
+    };
   };
   const listFilters = (ownerOnly: boolean) => async (request: import('fastify').FastifyRequest<{ Params: { userId?: string } }>) => {
     const identity = ownerOnly ? await auth.require(request, 'list_user_filters') : await auth.identify(request);
@@ -37,9 +43,21 @@ export function filterRoutes(app: FastifyInstance, { auth, repos, config, filter
     const ownerId = ownerOnly ? idOf(request.params.userId ?? '', 'user') : undefined;
     if (ownerOnly && identity) policies.assertSelfOrAdmin(identity, ownerId!, 'the filters');
     const { limit, offset } = pageOf(query, 25);
-    const page = await repos.filters.list({ viewer: FilterService.viewerOf(identity), ownerId, sort: single(query, 'sort') || '-created_at', limit, offset });
+    const page = await repos.filters.list({
+      viewer: FilterService.viewerOf(identity),
+      ownerId,
+      sort: single(query, 'sort') || '-created_at',
+      limit,
+      offset,
+    });
     const base = baseUrl(request, config.publicUrl);
-    return { ...listDocument(page.rows.map((f) => filterResource(f)), pageLinks(base, request, { offset, limit, count: page.count })), ...(await withOwners(query, page.rows, identity)) };
+    return {
+      ...listDocument(
+        page.rows.map((f) => filterResource(f)),
+        pageLinks(base, request, { offset, limit, count: page.count }),
+      ),
+      ...(await withOwners(query, page.rows, identity)),
+    };
   };
 
   app.get('/v1/filters', listFilters(false));
@@ -79,7 +97,10 @@ export function filterRoutes(app: FastifyInstance, { auth, repos, config, filter
     const { limit, offset } = pageOf(query, VERSION_PAGE_LIMIT);
     const page = await repos.filters.listVersions(filter.filter_id, { sort: single(query, 'sort') || '-created_at', limit, offset });
     const base = baseUrl(request, config.publicUrl);
-    return listDocument(page.rows.map((v) => filterVersionResource(v, filter)), pageLinks(base, request, { offset, limit, count: page.count }));
+    return listDocument(
+      page.rows.map((v) => filterVersionResource(v, filter)),
+      pageLinks(base, request, { offset, limit, count: page.count }),
+    );
   });
 
   app.get<{ Params: { filterId: string; versionId: string } }>('/v1/filters/:filterId/versions/:versionId', async (request) => {

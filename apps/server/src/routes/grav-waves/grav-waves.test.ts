@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED_DATA, startTestServer, type TestServer } from '../../testing/test-server.ts';
+
 import { HttpSession } from '../../testing/http-session.ts';
 import { signedInSession } from '../../testing/signed-in.ts';
+import { SHARED_DATA, startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // Gravitational-wave notices over HTTP: admin upload, the wire format's notice reads, the events page's calls.
 let server: TestServer;
@@ -27,14 +29,22 @@ describe('gravitational-wave API', () => {
     expect(bad.body.errors[0].detail).toContain('alert_type "MAYBE" is not one of');
     const created = await admin.post('/v1/grav_wave_notices', notice);
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ type: 'grav_wave_notice', attributes: { gracedb_id: 'MS260605l', notice_type: 'PRELIMINARY', version_id: 1 } });
+    expect(created.body.data).toMatchObject({
+      type: 'grav_wave_notice',
+      attributes: { gracedb_id: 'MS260605l', notice_type: 'PRELIMINARY', version_id: 1 },
+    });
     expect((await admin.post('/v1/grav_wave_notices', notice)).status).toBe(200);
   });
 
   it('reads notices as the wire format has them: latest, by time, several latest', async () => {
     const latest = await server.getJson('/v1/grav_wave_notices/MS260605l/latest');
     const attributes = latest.body.data.attributes;
-    expect(attributes).toMatchObject({ gracedb_id: 'MS260605l', notice_type: 'PRELIMINARY', notice_datetime: '2026-06-05T12:01:07.000Z', event_datetime: '2026-06-05T11:57:26.395Z' });
+    expect(attributes).toMatchObject({
+      gracedb_id: 'MS260605l',
+      notice_type: 'PRELIMINARY',
+      notice_datetime: '2026-06-05T12:01:07.000Z',
+      event_datetime: '2026-06-05T11:57:26.395Z',
+    });
     expect(attributes.skymap_base64).toBe(notice.event.skymap);
     expect(attributes.full_notice.event.skymap).toBe(notice.event.skymap);
     const byTime = await server.getJson(`/v1/grav_wave_notices/MS260605l/${encodeURIComponent('2026-06-05T12:01:07Z')}`);
@@ -60,7 +70,9 @@ describe('gravitational-wave API', () => {
     // About 7.75 deg² at 0.84 deg² per pixel: a handful of pixels, the densest first.
     expect(inside90.length).toBeGreaterThan(0);
     expect(inside90.length).toBeLessThan(40);
-    const densest = [...map.pixels].sort((a: { probability_density: number }, b: { probability_density: number }) => b.probability_density - a.probability_density)[0];
+    const densest = [...map.pixels].sort(
+      (a: { probability_density: number }, b: { probability_density: number }) => b.probability_density - a.probability_density,
+    )[0];
     expect(densest.level).toBeLessThan(0.9);
     expect((await server.getJson('/v1/grav_wave_events/MS260605l/loci')).body.meta.count).toBe(0);
     expect((await server.getJson('/v1/grav_wave_events/S000000xx')).status).toBe(404);

@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../context.ts';
-import { GravWaveService } from '../../services/grav-wave-service.ts';
-import { pageOf, single, type QueryParams } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
+
 import { listDocument } from '../../serializers/documents.ts';
 import {
-  gravWaveEventResource, gravWaveLocusResource, gravWaveNoticeResource, gravWaveSkyMapResource,
+  gravWaveEventResource,
+  gravWaveLocusResource,
+  gravWaveNoticeResource,
+  gravWaveSkyMapResource,
 } from '../../serializers/grav-wave.ts';
+import { GravWaveService } from '../../services/grav-wave-service.ts';
+import { pageOf, type QueryParams, single } from '../../services/query-params.ts';
+import { baseUrl, pageLinks } from '../../services/request-url.ts';
+import type { RouteContext } from '../context.ts';
 
 /** Notices carry their sky map inline (about 1 MB base64). */
 const NOTICE_BODY_LIMIT = 32 * 1024 * 1024;
@@ -26,27 +30,40 @@ export function gravWaveRoutes(app: FastifyInstance, { auth, repos, config }: Ro
     return { data: notices.map(gravWaveNoticeResource), meta: { count: notices.length } };
   });
 
-  app.get<{ Params: { gracedbId: string } }>('/v1/grav_wave_notices/:gracedbId/latest', async (request) => (
-    { data: gravWaveNoticeResource(await gravWaves.latest(request.params.gracedbId)) }));
+  app.get<{ Params: { gracedbId: string } }>('/v1/grav_wave_notices/:gracedbId/latest', async (request) => ({
+    data: gravWaveNoticeResource(await gravWaves.latest(request.params.gracedbId)),
+  }));
 
-  app.get<{ Params: { gracedbId: string; noticeDatetime: string } }>('/v1/grav_wave_notices/:gracedbId/:noticeDatetime', async (request) => (
-    { data: gravWaveNoticeResource(await gravWaves.noticeAt(request.params.gracedbId, request.params.noticeDatetime)) }));
+  app.get<{ Params: { gracedbId: string; noticeDatetime: string } }>(
+    '/v1/grav_wave_notices/:gracedbId/:noticeDatetime',
+    async (request) => ({
+      data: gravWaveNoticeResource(await gravWaves.noticeAt(request.params.gracedbId, request.params.noticeDatetime)),
+    }),
+  );
 
   app.get('/v1/grav_wave_events', async (request) => {
     const { limit, offset } = pageOf(request.query as QueryParams, 25);
     const page = await gravWaves.events({ limit, offset });
-    return listDocument(page.rows.map(gravWaveEventResource), pageLinks(baseUrl(request, config.publicUrl), request, { offset, limit, count: page.count }));
+    return listDocument(
+      page.rows.map(gravWaveEventResource),
+      pageLinks(baseUrl(request, config.publicUrl), request, { offset, limit, count: page.count }),
+    );
   });
 
-  app.get<{ Params: { gracedbId: string } }>('/v1/grav_wave_events/:gracedbId', async (request) => (
-    { data: gravWaveEventResource(await gravWaves.event(request.params.gracedbId)) }));
+  app.get<{ Params: { gracedbId: string } }>('/v1/grav_wave_events/:gracedbId', async (request) => ({
+    data: gravWaveEventResource(await gravWaves.event(request.params.gracedbId)),
+  }));
 
-  app.get<{ Params: { gracedbId: string } }>('/v1/grav_wave_events/:gracedbId/skymap', async (request) => (
-    { data: gravWaveSkyMapResource(request.params.gracedbId, await gravWaves.drawnSkyMap(request.params.gracedbId)) }));
+  app.get<{ Params: { gracedbId: string } }>('/v1/grav_wave_events/:gracedbId/skymap', async (request) => ({
+    data: gravWaveSkyMapResource(request.params.gracedbId, await gravWaves.drawnSkyMap(request.params.gracedbId)),
+  }));
 
   app.get<{ Params: { gracedbId: string } }>('/v1/grav_wave_events/:gracedbId/loci', async (request) => {
     const { limit, offset } = pageOf(request.query as QueryParams, 25);
     const page = await gravWaves.lociOf(request.params.gracedbId, { limit, offset });
-    return listDocument(page.rows.map(gravWaveLocusResource), pageLinks(baseUrl(request, config.publicUrl), request, { offset, limit, count: page.count }));
+    return listDocument(
+      page.rows.map(gravWaveLocusResource),
+      pageLinks(baseUrl(request, config.publicUrl), request, { offset, limit, count: page.count }),
+    );
   });
 }

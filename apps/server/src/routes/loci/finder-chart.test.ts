@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { importCatalog } from '@antares/pipeline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // The finder chart's field: catalog objects around a real ingested ZTF locus, drawn and named.
@@ -39,11 +41,20 @@ beforeAll(async () => {
   const cosDec = Math.cos((locus.dec * Math.PI) / 180);
   const stars = path.join(tmp, 'stars.csv');
   // Two stars inside the 4' field (50" north, 60" east), one 10' away (outside it).
-  writeFileSync(stars, `id,name,ra,dec\nA,fieldstarnorth,${locus.ra},${locus.dec + 50 * arcsec}\nB,fieldstareast,${locus.ra + (60 * arcsec) / cosDec},${locus.dec}\nC,faroutsidestar,${locus.ra},${locus.dec + 600 * arcsec}\n`);
+  writeFileSync(
+    stars,
+    `id,name,ra,dec\nA,fieldstarnorth,${locus.ra},${locus.dec + 50 * arcsec}\nB,fieldstareast,${locus.ra + (60 * arcsec) / cosDec},${locus.dec}\nC,faroutsidestar,${locus.ra},${locus.dec + 600 * arcsec}\n`,
+  );
   await importCatalog(server.repos, stars, { name: 'finder_stars', format: 'csv', nameCol: 'name' });
   const galaxies = path.join(tmp, 'galaxies.csv');
   writeFileSync(galaxies, `id,name,ra,dec,size\nG1,fieldgalaxy,${locus.ra},${locus.dec - 40 * arcsec},0.5\n`);
-  await importCatalog(server.repos, galaxies, { name: 'finder_galaxies', format: 'csv', nameCol: 'name', diameterCol: 'size', radiusUnit: 'arcmin' });
+  await importCatalog(server.repos, galaxies, {
+    name: 'finder_galaxies',
+    format: 'csv',
+    nameCol: 'name',
+    diameterCol: 'size',
+    radiusUnit: 'arcmin',
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -52,7 +63,10 @@ afterAll(async () => {
 
 describe('POST /v1/loci/{id}/finder-charts', () => {
   it('draws the field: the cutout, the catalog objects in it by catalog, coordinates and date', async () => {
-    const response = await fetch(`${server.url}/v1/loci/${locus.locus_id}/finder-charts`, { method: 'POST', headers: { accept: 'application/pdf' } });
+    const response = await fetch(`${server.url}/v1/loci/${locus.locus_id}/finder-charts`, {
+      method: 'POST',
+      headers: { accept: 'application/pdf' },
+    });
     expect(response.status).toBe(200);
     const pdf = Buffer.from(await response.arrayBuffer());
     const text = shownText(pdf);

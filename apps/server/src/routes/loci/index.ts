@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../context.ts';
-import { LociService } from '../../services/loci-service.ts';
-import { FinderChartService } from '../../services/finder-chart.ts';
-import { baseUrl, selfUrl, withOffset } from '../../services/request-url.ts';
-import { sparseFields, type QueryParams } from '../../services/query-params.ts';
+
+import { alertResource } from '../../serializers/alert.ts';
 import { listDocument } from '../../serializers/documents.ts';
 import { locusListingResource, locusResource } from '../../serializers/locus.ts';
-import { alertResource } from '../../serializers/alert.ts';
 import { newestThumbnailsMeta } from '../../serializers/thumbnail.ts';
+import { FinderChartService } from '../../services/finder-chart.ts';
+import { LociService } from '../../services/loci-service.ts';
+import { type QueryParams, sparseFields } from '../../services/query-params.ts';
+import { baseUrl, selfUrl, withOffset } from '../../services/request-url.ts';
+import type { RouteContext } from '../context.ts';
 
 export function lociRoutes(app: FastifyInstance, { config, repos }: RouteContext): void {
   const loci = new LociService(repos);
@@ -19,10 +20,13 @@ export function lociRoutes(app: FastifyInstance, { config, repos }: RouteContext
     const page = await loci.list(query);
     const fields = sparseFields(query, 'locus_listing') ?? sparseFields(query, 'locus');
     const data = page.rows.map((row) =>
-      locusListingResource(base, row, page.thumbnails.get(row.newest_thumbnail_alert_id ?? '') ?? [], fields));
+      locusListingResource(base, row, page.thumbnails.get(row.newest_thumbnail_alert_id ?? '') ?? [], fields),
+    );
     return listDocument(data, {
       self: selfUrl(base, request),
-      next: page.hasMore ? withOffset(base, request, page.offset + page.limit, page.randomSeed ? { 'page[seed]': page.randomSeed } : {}) : undefined,
+      next: page.hasMore
+        ? withOffset(base, request, page.offset + page.limit, page.randomSeed ? { 'page[seed]': page.randomSeed } : {})
+        : undefined,
       count: page.count,
       // Counts above 1,000 matches are the planner's estimate (see LocusRepository.countMatches).
       meta: page.countIsEstimate ? { count_is_estimate: true } : undefined,
@@ -57,7 +61,8 @@ export function lociRoutes(app: FastifyInstance, { config, repos }: RouteContext
 
   app.post<{ Params: { locusId: string } }>('/v1/loci/:locusId/finder-charts', async (request, reply) => {
     const pdf = await finderCharts.render(request.params.locusId);
-    return reply.type('application/pdf')
+    return reply
+      .type('application/pdf')
       .header('content-disposition', `attachment; filename="antares-locus-${request.params.locusId}.pdf"`)
       .send(pdf);
   });
@@ -65,6 +70,9 @@ export function lociRoutes(app: FastifyInstance, { config, repos }: RouteContext
   app.get<{ Params: { locusId: string } }>('/v1/loci/:locusId/alerts', async (request) => {
     const base = baseUrl(request, config.publicUrl);
     const alerts = await loci.alerts(request.params.locusId);
-    return listDocument(alerts.map((a) => alertResource(base, a)), { self: selfUrl(base, request), count: alerts.length });
+    return listDocument(
+      alerts.map((a) => alertResource(base, a)),
+      { self: selfUrl(base, request), count: alerts.length },
+    );
   });
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // Real ZTF packets ingested through the whole pipeline, then read back over HTTP as clients do.
@@ -92,11 +93,15 @@ describe('GET /v1/loci', () => {
     expect(notThem.body.meta.count).toBe(all.body.meta.count - 3);
     const exists = await server.getJson(`/v1/loci?${listing({ query: { exists: { field: 'properties.survey.ztf.id' } } })}`);
     expect(exists.body.meta.count).toBe(all.body.meta.count);
-    const lookup = await server.getJson(`/v1/loci?${listing({ query: { query_string: { query: '*aaxjdy*', fields: ['properties.ztf_object_id', 'locus_id'] } } })}`);
+    const lookup = await server.getJson(
+      `/v1/loci?${listing({ query: { query_string: { query: '*aaxjdy*', fields: ['properties.ztf_object_id', 'locus_id'] } } })}`,
+    );
     expect(lookup.body.data.map((d: any) => d.attributes.properties.ztf_object_id)).toEqual(['ZTF18aaxjdyr']);
     const wildcard = await server.getJson(`/v1/loci?${listing({ query: { wildcard: { 'properties.ztf_object_id': 'ZTF18aaxjd*' } } })}`);
     expect(wildcard.body.meta.count).toBe(1);
-    const should = await server.getJson(`/v1/loci?${listing({ query: { bool: { should: ids.slice(0, 2).map((id: string) => ({ term: { locus_id: id } })) } } })}`);
+    const should = await server.getJson(
+      `/v1/loci?${listing({ query: { bool: { should: ids.slice(0, 2).map((id: string) => ({ term: { locus_id: id } })) } } })}`,
+    );
     expect(should.body.meta.count).toBe(2);
     const random = await server.getJson(`/v1/loci?${listing({ query: { function_score: { random_score: {} } } })}&page%5Blimit%5D=2`);
     expect(random.body.data).toHaveLength(2);
@@ -115,8 +120,10 @@ describe('GET /v1/loci', () => {
       expect(seen.length).toBe(count);
       expect(new Set(seen).size).toBe(count);
     }
-    const seeded = (seed: number) => server.getJson(`/v1/loci?${listing({ query: { function_score: { random_score: { seed } } } })}`)
-      .then((r) => r.body.data.map((d: any) => d.id));
+    const seeded = (seed: number) =>
+      server
+        .getJson(`/v1/loci?${listing({ query: { function_score: { random_score: { seed } } } })}`)
+        .then((r) => r.body.data.map((d: any) => d.id));
     expect(await seeded(7)).toEqual(await seeded(7));
     const badSeed = await server.getJson(`/v1/loci?${listing({ query: { function_score: { random_score: {} } } })}&page%5Bseed%5D=x%27`);
     expect(badSeed.status).toBe(400);
@@ -138,7 +145,9 @@ describe('GET /v1/loci/{id} and its alerts', () => {
     expect(status).toBe(200);
     expect(body.data.type).toBe('locus');
     const lines = body.data.attributes.lightcurve.trim().split('\n');
-    expect(lines[0]).toBe('time,alert_id,ant_mjd,ant_survey,ant_ra,ant_dec,ant_passband,ant_mag,ant_magerr,ant_maglim,ant_mag_corrected,ant_magerr_corrected,ant_magulim_corrected,ant_magllim_corrected');
+    expect(lines[0]).toBe(
+      'time,alert_id,ant_mjd,ant_survey,ant_ra,ant_dec,ant_passband,ant_mag,ant_magerr,ant_maglim,ant_mag_corrected,ant_magerr_corrected,ant_magulim_corrected,ant_magllim_corrected',
+    );
     expect(lines.length - 1).toBe(body.data.attributes.properties.num_alerts);
     expect(body.meta.coordinates.galactic.l).toBeGreaterThanOrEqual(0);
     expect(Math.abs(body.meta.coordinates.galactic.b)).toBeLessThanOrEqual(90);
@@ -152,7 +161,13 @@ describe('GET /v1/loci/{id} and its alerts', () => {
   });
 
   it('answers unknown ids with 404', async () => {
-    for (const path of ['/v1/loci/ANT2020nothere', '/v1/loci/ANT2020nothere/alerts', '/v1/alerts/ztf_candidate:1', '/v1/alerts/x/thumbnails', '/v1/thumbnails/none.png']) {
+    for (const path of [
+      '/v1/loci/ANT2020nothere',
+      '/v1/loci/ANT2020nothere/alerts',
+      '/v1/alerts/ztf_candidate:1',
+      '/v1/alerts/x/thumbnails',
+      '/v1/thumbnails/none.png',
+    ]) {
       const { status, body } = await server.getJson(path);
       expect(status, path).toBe(404);
       expect(body.errors[0].detail).toBeTruthy();
@@ -163,7 +178,10 @@ describe('GET /v1/loci/{id} and its alerts', () => {
 describe('POST /v1/loci/{id}/finder-charts', () => {
   it('returns a PDF finder chart naming the locus', async () => {
     const first = (await server.getJson('/v1/loci?page%5Blimit%5D=1')).body.data[0];
-    const response = await fetch(`${server.url}/v1/loci/${first.id}/finder-charts`, { method: 'POST', headers: { accept: 'application/pdf' } });
+    const response = await fetch(`${server.url}/v1/loci/${first.id}/finder-charts`, {
+      method: 'POST',
+      headers: { accept: 'application/pdf' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
     expect(response.headers.get('content-disposition')).toContain(`antares-locus-${first.id}.pdf`);
@@ -188,7 +206,9 @@ describe('GET /v1/loci/statistics', () => {
     expect(stats.min_num_measurements).toBeGreaterThanOrEqual(1);
     expect(stats.max_num_measurements).toBeGreaterThanOrEqual(stats.min_num_measurements);
     const query = { query: { bool: { filter: { term: { 'properties.ztf_object_id': 'ZTF18aaxjdyr' } } } } };
-    const one = await server.getJson(`/v1/loci/statistics?elasticsearch_query%5Blocus_listing_statistic%5D=${encodeURIComponent(JSON.stringify(query))}`);
+    const one = await server.getJson(
+      `/v1/loci/statistics?elasticsearch_query%5Blocus_listing_statistic%5D=${encodeURIComponent(JSON.stringify(query))}`,
+    );
     expect(one.body.data.attributes.min_num_measurements).toBe(one.body.data.attributes.max_num_measurements);
     expect(one.body.data.attributes.tags).toEqual({});
   });

@@ -26,8 +26,12 @@ export const schemas: Json = {
     type: 'object',
     required: ['type', 'id'],
     properties: {
-      type: { type: 'string' }, id: { type: 'string' }, attributes: { type: 'object' }, relationships: { type: 'object' },
-      links: { type: 'object' }, meta: { type: 'object' },
+      type: { type: 'string' },
+      id: { type: 'string' },
+      attributes: { type: 'object' },
+      relationships: { type: 'object' },
+      links: { type: 'object' },
+      meta: { type: 'object' },
     },
   },
   Errors: {
@@ -40,8 +44,13 @@ export const schemas: Json = {
         items: {
           type: 'object',
           properties: {
-            status: { type: 'string' }, title: { type: 'string' }, detail: { type: 'string' },
-            source: { type: 'object', properties: { pointer: { type: 'string', description: 'JSON pointer of the body member at fault' } } },
+            status: { type: 'string' },
+            title: { type: 'string' },
+            detail: { type: 'string' },
+            source: {
+              type: 'object',
+              properties: { pointer: { type: 'string', description: 'JSON pointer of the body member at fault' } },
+            },
           },
         },
       },
@@ -71,7 +80,8 @@ export const securitySchemes: Json = {
     type: 'apiKey',
     in: 'cookie',
     name: 'access_token_cookie',
-    description: 'The HttpOnly access-token cookie set by POST /v1/auth/login (the web app). Unsafe methods (POST, PATCH, DELETE) must also send X-CSRF-TOKEN (csrfToken).',
+    description:
+      'The HttpOnly access-token cookie set by POST /v1/auth/login (the web app). Unsafe methods (POST, PATCH, DELETE) must also send X-CSRF-TOKEN (csrfToken).',
   },
   refreshCookie: {
     type: 'apiKey',
@@ -83,13 +93,15 @@ export const securitySchemes: Json = {
     type: 'apiKey',
     in: 'header',
     name: 'X-CSRF-TOKEN',
-    description: 'Double submit: the value of the readable `csrf_access_token` cookie (of `csrf_refresh_token` for POST /v1/auth/refresh; either for logout), required with cookie sessions on every unsafe method. Missing or wrong: 403.',
+    description:
+      'Double submit: the value of the readable `csrf_access_token` cookie (of `csrf_refresh_token` for POST /v1/auth/refresh; either for logout), required with cookie sessions on every unsafe method. Missing or wrong: 403.',
   },
   bearerAuth: {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description: 'For scripts: the access_token that POST /v1/auth/login?type=token returns (the refresh_token for refresh and logout; the mailed reset token for reset). No CSRF header is needed.',
+    description:
+      'For scripts: the access_token that POST /v1/auth/login?type=token returns (the refresh_token for refresh and logout; the mailed reset token for reset). No CSRF header is needed.',
   },
 };
 

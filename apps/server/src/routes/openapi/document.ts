@@ -4,18 +4,18 @@
  * area; openapi.test.ts checks that it has an operation for every route the server registers, and no other.
  */
 import { schemas, securitySchemes, tags } from './components.ts';
-import type { Paths } from './shared.ts';
-import { sitePaths } from './paths/site.ts';
-import { lociPaths } from './paths/loci.ts';
-import { catalogPaths } from './paths/catalogs.ts';
-import { authPaths } from './paths/auth.ts';
 import { accountPaths } from './paths/accounts.ts';
-import { filterPaths } from './paths/filters.ts';
-import { watchListPaths } from './paths/watch-lists.ts';
-import { streamPaths } from './paths/streams.ts';
-import { gravWavePaths } from './paths/grav-waves.ts';
 import { alertUploadPaths } from './paths/alert-uploads.ts';
+import { authPaths } from './paths/auth.ts';
+import { catalogPaths } from './paths/catalogs.ts';
 import { filterEnvironmentPaths } from './paths/filter-environment.ts';
+import { filterPaths } from './paths/filters.ts';
+import { gravWavePaths } from './paths/grav-waves.ts';
+import { lociPaths } from './paths/loci.ts';
+import { sitePaths } from './paths/site.ts';
+import { streamPaths } from './paths/streams.ts';
+import { watchListPaths } from './paths/watch-lists.ts';
+import type { Paths } from './shared.ts';
 
 /** Joins the areas' paths; a path in two areas keeps the operations of both (none does today). */
 function merge(...areas: Paths[]): Paths {
@@ -39,6 +39,18 @@ export const openApiDocument = {
   },
   servers: [{ url: '/' }],
   tags,
-  paths: merge(sitePaths, lociPaths, catalogPaths, authPaths, accountPaths, filterPaths, filterEnvironmentPaths, watchListPaths, streamPaths, gravWavePaths, alertUploadPaths),
+  paths: merge(
+    sitePaths,
+    lociPaths,
+    catalogPaths,
+    authPaths,
+    accountPaths,
+    filterPaths,
+    filterEnvironmentPaths,
+    watchListPaths,
+    streamPaths,
+    gravWavePaths,
+    alertUploadPaths,
+  ),
   components: { schemas, securitySchemes },
 };

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+
 import type { RouteContext } from '../context.ts';
 import { openApiDocument } from './document.ts';
 

@@ -14,7 +14,12 @@ export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** `page[limit]` (1..1000, the route's own default) and `page[offset]`; anything else is a 400. */
 export const page = (defaultLimit: number): Json[] => [
-  { name: 'page[limit]', in: 'query', schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT_MAX, default: defaultLimit }, description: `Page size (1..${PAGE_LIMIT_MAX}).` },
+  {
+    name: 'page[limit]',
+    in: 'query',
+    schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT_MAX, default: defaultLimit },
+    description: `Page size (1..${PAGE_LIMIT_MAX}).`,
+  },
   { name: 'page[offset]', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Items to skip.' },
 ];
 
@@ -25,18 +30,32 @@ export const sort = (fallback: string, fields?: string): Json => ({
   description: `Field to sort on; a leading "-" sorts descending.${fields ? ` ${fields}` : ''}`,
 });
 
-export const pathParam = (name: string, description: string, schema: Json = { type: 'string' }): Json =>
-  ({ name, in: 'path', required: true, description, schema });
+export const pathParam = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+});
 
-export const queryParam = (name: string, description: string, schema: Json = { type: 'string' }, required = false): Json =>
-  ({ name, in: 'query', description, schema, ...(required ? { required } : {}) });
+export const queryParam = (name: string, description: string, schema: Json = { type: 'string' }, required = false): Json => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+  ...(required ? { required } : {}),
+});
 
 /** The numeric ids of users, filters, versions, annotations and watch lists: anything else is a 404. */
 export const numericPathParam = (name: string, what: string): Json =>
   pathParam(name, `Id of the ${what} (digits; anything else answers 404).`, { type: 'string', pattern: '^\\d{1,15}$' });
 
 /** `?type=token`: the session tokens come back in the body as well, for `Authorization: Bearer`. */
-export const tokenTypeParam = queryParam('type', 'With `token`, the tokens are also returned in the body (for scripts using `Authorization: Bearer`); any other value (the web app sends `cookie`) only sets the cookies.', { type: 'string', enum: ['token', 'cookie'] });
+export const tokenTypeParam = queryParam(
+  'type',
+  'With `token`, the tokens are also returned in the body (for scripts using `Authorization: Bearer`); any other value (the web app sends `cookie`) only sets the cookies.',
+  { type: 'string', enum: ['token', 'cookie'] },
+);
 
 // --- Bodies and responses ----------------------------------------------------------------------------
 
@@ -44,7 +63,11 @@ export const tokenTypeParam = queryParam('type', 'With `token`, the tokens are a
  * A request body: a JSON:API document `{"data": {"type", "attributes", "relationships"}}` (what the web
  * app sends), or the attributes as a plain JSON object (scripts); both are read alike.
  */
-export function jsonApiBody(type: string, attributes: Json, options: { required?: string[]; relationships?: Json; description?: string } = {}): Json {
+export function jsonApiBody(
+  type: string,
+  attributes: Json,
+  options: { required?: string[]; relationships?: Json; description?: string } = {},
+): Json {
   const attributesSchema = { type: 'object', properties: attributes, ...(options.required?.length ? { required: options.required } : {}) };
   const document = {
     type: 'object',
@@ -70,12 +93,18 @@ export function jsonApiBody(type: string, attributes: Json, options: { required?
 }
 
 /** A plain JSON request body (the auth calls, grav-wave notices). */
-export const plainBody = (schema: Json, description?: string): Json =>
-  ({ required: true, ...(description ? { description } : {}), content: { 'application/json': { schema } } });
+export const plainBody = (schema: Json, description?: string): Json => ({
+  required: true,
+  ...(description ? { description } : {}),
+  content: { 'application/json': { schema } },
+});
 
 /** A resource identifier, `{"type", "id"}`. */
-export const identifier = (type: string): Json =>
-  ({ type: 'object', required: ['type', 'id'], properties: { type: { const: type }, id: { type: 'string' } } });
+export const identifier = (type: string): Json => ({
+  type: 'object',
+  required: ['type', 'id'],
+  properties: { type: { const: type }, id: { type: 'string' } },
+});
 
 /** A relationship to one resource, `{"data": {"type", "id"}}`. */
 export const toOne = (type: string): Json => ({ type: 'object', properties: { data: identifier(type) } });
@@ -92,10 +121,15 @@ const NOT_LOGGED_IN = 'Not logged in ("Must be authenticated to call {operation}
 
 /** Error responses (JSON:API error documents) with their reasons; `fail({404: 'No locus with this id'})`. */
 export function fail(reasons: Record<number, string>): Json {
-  return Object.fromEntries(Object.entries(reasons).map(([status, reason]) => [status, {
-    description: reason,
-    content: { 'application/json': { schema: ref('Errors') } },
-  }]));
+  return Object.fromEntries(
+    Object.entries(reasons).map(([status, reason]) => [
+      status,
+      {
+        description: reason,
+        content: { 'application/json': { schema: ref('Errors') } },
+      },
+    ]),
+  );
 }
 
 // --- Access -------------------------------------------------------------------------------------------
@@ -149,7 +183,10 @@ export function op(method: Method, access: Access, spec: OperationSpec): Json {
   if (spec.security) return finish(method, access, spec, accessErrors);
   if (access === 'optional') accessErrors[401] = 'A token was sent but it is expired, revoked or invalid (send none to call anonymously)';
   if (access === 'login' || access === 'admin') accessErrors[401] = NOT_LOGGED_IN;
-  const forbidden = [access === 'admin' ? 'the caller is not an administrator' : '', csrf ? 'a cookie session without the right X-CSRF-TOKEN header' : ''].filter(Boolean);
+  const forbidden = [
+    access === 'admin' ? 'the caller is not an administrator' : '',
+    csrf ? 'a cookie session without the right X-CSRF-TOKEN header' : '',
+  ].filter(Boolean);
   if (forbidden.length) accessErrors[403] = `Forbidden: ${forbidden.join('; or ')}`;
   return finish(method, access, spec, accessErrors);
 }

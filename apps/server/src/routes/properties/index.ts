@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../context.ts';
-import { PropertyService, type PropertyKind } from '../../services/property-service.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
-import { pageOf, single, type QueryParams } from '../../services/query-params.ts';
+
 import { listDocument } from '../../serializers/documents.ts';
 import { propertyResource } from '../../serializers/property.ts';
+import { type PropertyKind, PropertyService } from '../../services/property-service.ts';
+import { pageOf, type QueryParams, single } from '../../services/query-params.ts';
+import { baseUrl, pageLinks } from '../../services/request-url.ts';
+import type { RouteContext } from '../context.ts';
 
 /** `/v1/alert_properties` and `/v1/loci_properties`: the property catalogue, paged and sortable. */
 export function propertyRoutes(app: FastifyInstance, { config }: RouteContext): void {
@@ -19,8 +20,13 @@ export function propertyRoutes(app: FastifyInstance, { config }: RouteContext): 
       const { limit, offset } = pageOf(query, 100);
       const page = properties.list(type, single(query, 'sort'), { limit, offset });
       const base = baseUrl(request, config.publicUrl);
-      return listDocument(page.rows.map((p) => propertyResource(type, p)), pageLinks(base, request, { offset, limit, count: page.count }));
+      return listDocument(
+        page.rows.map((p) => propertyResource(type, p)),
+        pageLinks(base, request, { offset, limit, count: page.count }),
+      );
     });
-    app.get<{ Params: { name: string } }>(`/v1/${path}/:name`, async (request) => ({ data: propertyResource(type, properties.get(type, request.params.name)) }));
+    app.get<{ Params: { name: string } }>(`/v1/${path}/:name`, async (request) => ({
+      data: propertyResource(type, properties.get(type, request.params.name)),
+    }));
   }
 }

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+
 import fastifyStatic from '@fastify/static';
-import type { RouteContext } from '../context.ts';
+import type { FastifyInstance } from 'fastify';
+
 import { baseUrl } from '../../services/request-url.ts';
+import type { RouteContext } from '../context.ts';
 import { DEFAULT_TEAM, loadTeamFile } from './team.ts';
 
 /** `/config.json` for the web app (the team file, when set, is read and checked here, at start-up). */

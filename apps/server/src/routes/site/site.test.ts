@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { createTestDatabase } from '@antares/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { buildServer } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { startTestServer } from '../../testing/test-server.ts';
@@ -18,7 +20,15 @@ function teamFile(name: string, content: unknown): string {
 }
 
 const GOOD_TEAM = [
-  { name: 'Ada Lovelace', title: 'Engineer', bio: 'Analytical.', link: 'https://example.org/ada', email: 'ada@example.org', photo: '/images/ada.png', group: 'Internal' },
+  {
+    name: 'Ada Lovelace',
+    title: 'Engineer',
+    bio: 'Analytical.',
+    link: 'https://example.org/ada',
+    email: 'ada@example.org',
+    photo: '/images/ada.png',
+    group: 'Internal',
+  },
   { name: 'Grace Hopper', title: 'Admiral', email: 'grace@example.org', group: 'External' },
 ];
 
@@ -80,10 +90,22 @@ describe('/config.json team', () => {
   });
 
   it('refuses to start with a bad team file, naming it and the bad member', async () => {
-    const bad = teamFile('start-bad.json', [GOOD_TEAM[1], { name: 'Photo Problem', title: 'X', photo: 'javascript:alert(1)', group: 'External' }]);
+    const bad = teamFile('start-bad.json', [
+      GOOD_TEAM[1],
+      { name: 'Photo Problem', title: 'X', photo: 'javascript:alert(1)', group: 'External' },
+    ]);
     const database = await createTestDatabase();
     try {
-      const config = loadConfig({}, { webDist: '/nonexistent', dataDir: dir, inboxDir: undefined, jwtSecret: 'a-test-secret-of-at-least-thirty-two-characters', teamFile: bad });
+      const config = loadConfig(
+        {},
+        {
+          webDist: '/nonexistent',
+          dataDir: dir,
+          inboxDir: undefined,
+          jwtSecret: 'a-test-secret-of-at-least-thirty-two-characters',
+          teamFile: bad,
+        },
+      );
       await expect(buildServer({ config, repos: database.repos })).rejects.toThrow(/start-bad\.json.*member 2 \("Photo Problem"\): photo:/);
     } finally {
       await database.close();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+
 import type { TeamMember } from '@antares/contract';
+import { z } from 'zod';
 
 export type { TeamMember };
 
@@ -11,7 +12,10 @@ const member = z.strictObject({
   link: z.url({ protocol: /^https?$/ }).optional(),
   email: z.email().optional(),
   /** An absolute http(s) URL or a path on this site; members without one get the default photo. */
-  photo: z.string().regex(/^(https?:\/\/|\/)\S+$/, 'must be an http(s) URL or a path starting with /').optional(),
+  photo: z
+    .string()
+    .regex(/^(https?:\/\/|\/)\S+$/, 'must be an http(s) URL or a path starting with /')
+    .optional(),
   group: z.enum(['Internal', 'External']),
 });
 
@@ -24,13 +28,16 @@ export function loadTeamFile(file: string): TeamMember[] {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`Invalid team file ${file} (ANTARES_TEAM_FILE): ${(error as Error).message}`);
+    throw new Error(`Invalid team file ${file} (ANTARES_TEAM_FILE): ${(error as Error).message}`, { cause: error });
   }
   if (!Array.isArray(raw)) throw new Error(`Invalid team file ${file} (ANTARES_TEAM_FILE): expected a JSON array of members`);
   return raw.map((entry, index) => {
     const parsed = member.safeParse(entry);
     if (parsed.success) return parsed.data;
-    const name = typeof entry === 'object' && entry !== null && typeof (entry as { name?: unknown }).name === 'string' ? ` (${JSON.stringify((entry as { name: string }).name)})` : '';
+    const name =
+      typeof entry === 'object' && entry !== null && typeof (entry as { name?: unknown }).name === 'string'
+        ? ` (${JSON.stringify((entry as { name: string }).name)})`
+        : '';
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'member'}: ${issue.message}`).join('; ');
     throw new Error(`Invalid team file ${file} (ANTARES_TEAM_FILE): member ${index + 1}${name}: ${problems}`);
   });

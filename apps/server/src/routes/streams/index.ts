@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RouteContext } from '../context.ts';
-import { StreamService, STREAM_PAGE_MAX } from '../../services/stream-service.ts';
-import { integerParam, single, type QueryParams } from '../../services/query-params.ts';
-import { baseUrl } from '../../services/request-url.ts';
-import { streamLocusDocument, streamMessageResource, streamResource } from '../../serializers/stream.ts';
+
 import { badRequest } from '../../errors.ts';
+import { streamLocusDocument, streamMessageResource, streamResource } from '../../serializers/stream.ts';
+import { integerParam, type QueryParams, single } from '../../services/query-params.ts';
+import { baseUrl } from '../../services/request-url.ts';
+import { STREAM_PAGE_MAX, StreamService } from '../../services/stream-service.ts';
+import type { RouteContext } from '../context.ts';
 
 const WAIT_MAX_SECONDS = 30;
 const HEARTBEAT_MS = 15_000;
@@ -18,7 +19,9 @@ export function streamRoutes(app: FastifyInstance, { repos, config }: RouteConte
   const streams = new StreamService(repos);
   // Open event streams end when the server closes (they would otherwise keep it open).
   const openEventStreams = new Set<() => void>();
-  app.addHook('preClose', async () => { for (const end of openEventStreams) end(); });
+  app.addHook('preClose', async () => {
+    for (const end of openEventStreams) end();
+  });
 
   app.get('/v1/streams', async (request) => {
     const base = baseUrl(request, config.publicUrl);
@@ -33,7 +36,9 @@ export function streamRoutes(app: FastifyInstance, { repos, config }: RouteConte
     const limit = integerParam(query, 'limit', 100, 1, STREAM_PAGE_MAX);
     const wait = integerParam(query, 'wait', 0, 0, WAIT_MAX_SECONDS);
     let closed = false;
-    request.raw.once('close', () => { closed = true; });
+    request.raw.once('close', () => {
+      closed = true;
+    });
     const messages = await streams.read(request.params.name, after, limit, wait * 1000, () => closed);
     const base = baseUrl(request, config.publicUrl);
     const next = messages.at(-1)?.row.message_id ?? after;
@@ -51,10 +56,17 @@ export function streamRoutes(app: FastifyInstance, { repos, config }: RouteConte
     const base = baseUrl(request, config.publicUrl);
     reply.hijack();
     const out = reply.raw;
-    out.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    out.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     out.write('retry: 2000\n\n');
     let closed = false;
-    const end = () => { closed = true; };
+    const end = () => {
+      closed = true;
+    };
     request.raw.once('close', end);
     openEventStreams.add(end);
     let lastWrite = Date.now();

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocusRow } from '@antares/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // Output streams over HTTP: paging by offset, long-poll, and server-sent events that resume.
@@ -8,18 +9,40 @@ let loci: LocusRow[];
 
 async function enableTag(tag: string, isPublic: boolean): Promise<void> {
   const { repos } = server;
-  const owner = (await repos.users.findByUsername('stream-owner')) ?? (await repos.users.create({ username: 'stream-owner', email: 's@example.org', name: 'S', password_hash: 'x' }))!;
+  const owner =
+    (await repos.users.findByUsername('stream-owner')) ??
+    (await repos.users.create({ username: 'stream-owner', email: 's@example.org', name: 'S', password_hash: 'x' }))!;
   const filter = (await repos.filters.create({ user_id: owner.user_id, name: `Filter ${tag}`, description: tag }))!;
   if (isPublic) await repos.filters.update(filter.filter_id, { public: true });
-  const version = await repos.filters.createVersion({ filter_id: filter.filter_id, code: '#', comment: 'v1', declared_outputs: { tags: [tag] } });
+  const version = await repos.filters.createVersion({
+    filter_id: filter.filter_id,
+    code: '#',
+    comment: 'v1',
+    declared_outputs: { tags: [tag] },
+  });
   await repos.filters.transition(filter.filter_id, version.filter_version_id, 'ENABLED', null);
 }
 
 async function append(stream: string, n: number): Promise<void> {
-  await server.repos.streams.append(Array.from({ length: n }, (_, i) => {
-    const locus = loci[i % loci.length];
-    return { stream, locus_id: locus.locus_id, alert_id: null, locus: { ra: locus.ra, dec: locus.dec, htm16: locus.htm16, properties: locus.properties, tags: [stream], catalogs: [], grav_wave_events: [] } };
-  }));
+  await server.repos.streams.append(
+    Array.from({ length: n }, (_, i) => {
+      const locus = loci[i % loci.length];
+      return {
+        stream,
+        locus_id: locus.locus_id,
+        alert_id: null,
+        locus: {
+          ra: locus.ra,
+          dec: locus.dec,
+          htm16: locus.htm16,
+          properties: locus.properties,
+          tags: [stream],
+          catalogs: [],
+          grav_wave_events: [],
+        },
+      };
+    }),
+  );
 }
 
 /** Reads server-sent events until `count` arrived; returns them and closes the connection. */
@@ -112,13 +135,17 @@ describe('output streams', () => {
   });
 
   it('sends server-sent events that a consumer resumes after a disconnect without gaps or repeats', async () => {
-    const all = (await server.getJson('/v1/streams/stream_public/messages?after=0&limit=500')).body.data.map((m: { attributes: { offset: number } }) => m.attributes.offset);
+    const all = (await server.getJson('/v1/streams/stream_public/messages?after=0&limit=500')).body.data.map(
+      (m: { attributes: { offset: number } }) => m.attributes.offset,
+    );
     // The consumer goes away after a few events (everything its last read brought counts as seen).
     const first = await readEvents('/v1/streams/stream_public/events?after=0', 2);
     expect(first.map((e) => e.id)).toEqual(all.slice(0, first.length));
     expect(first[0].data.data.type).toBe('locus');
     // Reconnect as an EventSource does, with the last id seen; new messages arrive while connected.
-    const resumed = readEvents('/v1/streams/stream_public/events', all.length - first.length + 2, { 'last-event-id': String(first.at(-1)!.id) });
+    const resumed = readEvents('/v1/streams/stream_public/events', all.length - first.length + 2, {
+      'last-event-id': String(first.at(-1)!.id),
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await append('stream_public', 2);
     const rest = await resumed;

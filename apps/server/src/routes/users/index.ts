@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../context.ts';
-import { UserService } from '../../services/user-service.ts';
-import { attributesOf, booleanField, numericId } from '../../services/body.ts';
-import { pageOf, single, type QueryParams } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
+
+import { badRequest, notFound } from '../../errors.ts';
+import { policies } from '../../policies/index.ts';
 import { listDocument } from '../../serializers/documents.ts';
 import { userResource } from '../../serializers/user.ts';
-import { policies } from '../../policies/index.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { attributesOf, booleanField, numericId } from '../../services/body.ts';
+import { pageOf, type QueryParams, single } from '../../services/query-params.ts';
+import { baseUrl, pageLinks } from '../../services/request-url.ts';
+import { UserService } from '../../services/user-service.ts';
+import type { RouteContext } from '../context.ts';
 
 export function userRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {
   const users = new UserService(repos);
@@ -29,7 +30,10 @@ export function userRoutes(app: FastifyInstance, { auth, repos, config }: RouteC
     const { limit, offset } = pageOf(query, 100);
     const page = await repos.users.list({ sort: single(query, 'sort') || 'username', limit, offset });
     const base = baseUrl(request, config.publicUrl);
-    return listDocument(page.rows.map((user) => userResource(user, admin)), pageLinks(base, request, { offset, limit, count: page.count }));
+    return listDocument(
+      page.rows.map((user) => userResource(user, admin)),
+      pageLinks(base, request, { offset, limit, count: page.count }),
+    );
   });
 
   app.get<{ Params: { userId: string } }>('/v1/users/:userId', async (request) => {

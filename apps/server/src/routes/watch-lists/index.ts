@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import type { RouteContext } from '../context.ts';
-import { WatchListService } from '../../services/watch-list-service.ts';
-import { WatchListHistoryMatcher } from '../../services/watch-list-history.ts';
-import { attributesOf, numericId } from '../../services/body.ts';
-import { pageOf, single, sparseFields, type QueryParams } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
+
+import { notFound } from '../../errors.ts';
+import { policies } from '../../policies/index.ts';
 import { listDocument } from '../../serializers/documents.ts';
 import { watchListResource } from '../../serializers/watch-list.ts';
-import { policies } from '../../policies/index.ts';
-import { notFound } from '../../errors.ts';
+import { attributesOf, numericId } from '../../services/body.ts';
+import { pageOf, type QueryParams, single, sparseFields } from '../../services/query-params.ts';
+import { baseUrl, pageLinks } from '../../services/request-url.ts';
+import { WatchListHistoryMatcher } from '../../services/watch-list-history.ts';
+import { WatchListService } from '../../services/watch-list-service.ts';
+import type { RouteContext } from '../context.ts';
 
 /** 100,000 objects of about 100 bytes each in one request. */
 const CREATE_BODY_LIMIT = 64 * 1024 * 1024;
@@ -38,7 +39,10 @@ export function watchListRoutes(app: FastifyInstance, { auth, repos, config }: R
     const query = request.query as QueryParams;
     const { limit, offset } = pageOf(query, 25);
     const page = await repos.watchLists.listByUser(ownerId, { sort: single(query, 'sort') || '-created_at', limit, offset });
-    return listDocument(page.rows.map((l) => watchListResource(l)), pageLinks(baseUrl(request, config.publicUrl), request, { offset, limit, count: page.count }));
+    return listDocument(
+      page.rows.map((l) => watchListResource(l)),
+      pageLinks(baseUrl(request, config.publicUrl), request, { offset, limit, count: page.count }),
+    );
   });
 
   app.get<{ Params: { id: string } }>('/v1/watch_lists/:id', async (request) => {

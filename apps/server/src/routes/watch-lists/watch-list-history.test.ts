@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { angularSeparationDeg } from '@antares/astro';
-import { startTestServer, type TestServer } from '../../testing/test-server.ts';
-import { HttpSession } from '../../testing/http-session.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { hashPassword } from '../../auth/passwords.ts';
 import { WatchListHistoryMatcher } from '../../services/watch-list-history.ts';
+import { HttpSession } from '../../testing/http-session.ts';
+import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // Watch lists made after the alerts arrived: matched against the stored history (real ZTF alerts).
 let server: TestServer;
@@ -13,7 +14,12 @@ const alertsOf: Record<string, Array<{ ra: number; dec: number }>> = {};
 
 beforeAll(async () => {
   server = await startTestServer({ ingest: ['ztf-avro-alert/samples'] });
-  ownerId = (await server.repos.users.create({ username: 'history-w', email: 'history-w@example.org', name: 'History', password_hash: await hashPassword('Galaxy2026') }))!.user_id;
+  ownerId = (await server.repos.users.create({
+    username: 'history-w',
+    email: 'history-w@example.org',
+    name: 'History',
+    password_hash: await hashPassword('Galaxy2026'),
+  }))!.user_id;
   owner = new HttpSession(server.url);
   await owner.post('/v1/auth/login?type=cookie', { username: 'history-w', password: 'Galaxy2026' });
   const loci = await server.getJson('/v1/loci?page%5Blimit%5D=100');
@@ -58,7 +64,9 @@ describe('a new watch list and the stored alerts', () => {
       data: {
         type: 'watch_list',
         attributes: {
-          name: 'Known sources', description: 'Made after their alerts', slack_channel: '#history',
+          name: 'Known sources',
+          description: 'Made after their alerts',
+          slack_channel: '#history',
           objects: [
             { right_ascension: alert.ra, declination: alert.dec + 0.0002, radius: 0.0005, comment: 'hit' },
             { right_ascension: nearMiss.ra, declination: nearMiss.dec, radius: 0.0005, comment: 'near miss' },
@@ -87,7 +95,9 @@ describe('a new watch list and the stored alerts', () => {
     expect(state.body.data.attributes).toEqual({ history_matched_at: detail.attributes.history_matched_at, matched_loci: 1 });
     // The listing says it is matched too.
     const listed = await owner.get(`/v1/users/${ownerId}/watch_lists`);
-    expect(listed.body.data.find((l: { id: string }) => l.id === id).attributes.history_matched_at).toBe(detail.attributes.history_matched_at);
+    expect(listed.body.data.find((l: { id: string }) => l.id === id).attributes.history_matched_at).toBe(
+      detail.attributes.history_matched_at,
+    );
 
     expect((await owner.delete(`/v1/watch_lists/${id}`)).status).toBe(204);
     expect(await search('watch_list_ids', id)).toEqual([]);
@@ -99,7 +109,10 @@ describe('a new watch list and the stored alerts', () => {
     const alert = alertsOf[target][0];
     const make = async (name: string) => {
       const created = await owner.post(`/v1/users/${ownerId}/watch_lists`, {
-        data: { type: 'watch_list', attributes: { name, description: 'Same source', objects: [{ right_ascension: alert.ra, declination: alert.dec, radius: 0.001 }] } },
+        data: {
+          type: 'watch_list',
+          attributes: { name, description: 'Same source', objects: [{ right_ascension: alert.ra, declination: alert.dec, radius: 0.001 }] },
+        },
       });
       return created.body.data.id as string;
     };
@@ -115,10 +128,9 @@ describe('a new watch list and the stored alerts', () => {
     const [target] = Object.keys(alertsOf).filter((id) => alertsOf[id].length > 0);
     const alert = alertsOf[target][0];
     // Stored straight into the database, as a list made before history matching existed.
-    const list = await server.repos.watchLists.create(
-      { user_id: ownerId, name: 'Older', description: 'Before', slack_channel: null },
-      [{ ra: alert.ra, dec: alert.dec, radius: 0.001, comment: null }],
-    );
+    const list = await server.repos.watchLists.create({ user_id: ownerId, name: 'Older', description: 'Before', slack_channel: null }, [
+      { ra: alert.ra, dec: alert.dec, radius: 0.001, comment: null },
+    ]);
     const before = await owner.get(`/v1/watch_lists/${list.watch_list_id}`);
     expect(before.body.data.attributes).toMatchObject({ history_matched_at: null, matched_loci: 0 });
     expect(await server.repos.watchLists.pendingHistory()).toEqual([list.watch_list_id]);

@@ -1,9 +1,11 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { decodeAvroFile, expandInputs, ingestFiles, WatchMatcher } from '@antares/pipeline';
-import { SHARED_DATA, startTestServer, type TestServer } from '../../testing/test-server.ts';
-import { HttpSession } from '../../testing/http-session.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { hashPassword } from '../../auth/passwords.ts';
+import { HttpSession } from '../../testing/http-session.ts';
+import { SHARED_DATA, startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // Watch lists over HTTP, and the pipeline matching real ZTF alerts against them.
 let server: TestServer;
@@ -13,8 +15,18 @@ const ids: Record<string, number> = {};
 beforeAll(async () => {
   server = await startTestServer();
   const hash = await hashPassword('Galaxy2026');
-  for (const [name, admin] of [['owner', false], ['other', false], ['admin', true]] as const) {
-    ids[name] = (await server.repos.users.create({ username: `${name}-w`, email: `${name}-w@example.org`, name, password_hash: hash, admin }))!.user_id;
+  for (const [name, admin] of [
+    ['owner', false],
+    ['other', false],
+    ['admin', true],
+  ] as const) {
+    ids[name] = (await server.repos.users.create({
+      username: `${name}-w`,
+      email: `${name}-w@example.org`,
+      name,
+      password_hash: hash,
+      admin,
+    }))!.user_id;
     as[name] = new HttpSession(server.url);
     await as[name].post('/v1/auth/login?type=cookie', { username: `${name}-w`, password: 'Galaxy2026' });
   }
@@ -30,7 +42,10 @@ describe('watch lists', () => {
   it('creates, lists (newest first with meta.count), reads with its objects, and deletes', async () => {
     const first = await create({ name: 'First', slack_channel: '#my-channel' });
     expect(first.status).toBe(201);
-    expect(first.body.data).toMatchObject({ type: 'watch_list', attributes: { name: 'First', slack_channel: '#my-channel', object_count: 1 } });
+    expect(first.body.data).toMatchObject({
+      type: 'watch_list',
+      attributes: { name: 'First', slack_channel: '#my-channel', object_count: 1 },
+    });
     const second = await create({ name: 'Second', objects: [OBJECT, { right_ascension: 359.9, declination: 89.5, radius: 0.01 }] });
     const listed = await as.owner.get(`/v1/users/${ids.owner}/watch_lists?page%5Blimit%5D=10`);
     expect(listed.body.meta.count).toBe(2);
@@ -39,8 +54,14 @@ describe('watch lists', () => {
 
     const detail = await as.owner.get(`/v1/watch_lists/${second.body.data.id}`);
     expect(detail.body.data.attributes.object_count).toBe(2);
-    expect(detail.body.data.attributes.objects.map((o: Record<string, unknown>) => [o.right_ascension, o.declination, o.radius, o.comment]))
-      .toEqual(expect.arrayContaining([[10.5, -3.25, 0.001, 'a star'], [359.9, 89.5, 0.01, null]]));
+    expect(
+      detail.body.data.attributes.objects.map((o: Record<string, unknown>) => [o.right_ascension, o.declination, o.radius, o.comment]),
+    ).toEqual(
+      expect.arrayContaining([
+        [10.5, -3.25, 0.001, 'a star'],
+        [359.9, 89.5, 0.01, null],
+      ]),
+    );
     expect(detail.body.data.relationships.owner.data).toEqual({ type: 'user', id: String(ids.owner) });
 
     expect((await as.owner.delete(`/v1/watch_lists/${first.body.data.id}`)).status).toBe(204);
@@ -65,12 +86,32 @@ describe('watch lists', () => {
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ name: '' }, 'name: Field is required.', '/data/attributes/name'],
       [{ description: '  ' }, 'description: Field is required.', '/data/attributes/description'],
-      [{ slack_channel: `#${'x'.repeat(100)}` }, 'slack_channel: Field may not have more than 100 characters.', '/data/attributes/slack_channel'],
+      [
+        { slack_channel: `#${'x'.repeat(100)}` },
+        'slack_channel: Field may not have more than 100 characters.',
+        '/data/attributes/slack_channel',
+      ],
       [{ objects: [] }, 'objects: Field is required.', '/data/attributes/objects'],
-      [{ objects: [OBJECT, { ...OBJECT, radius: 0.02 }] }, 'objects[1].radius: Field must be between 0 and 0.01.', '/data/attributes/objects/1/radius'],
-      [{ objects: [{ ...OBJECT, right_ascension: 360.5 }] }, 'objects[0].right_ascension: Field must be between 0 and 360.', '/data/attributes/objects/0/right_ascension'],
-      [{ objects: [{ ...OBJECT, declination: -91 }] }, 'objects[0].declination: Field must be between -90 and 90.', '/data/attributes/objects/0/declination'],
-      [{ objects: [{ ...OBJECT, declination: 'north' }] }, 'objects[0].declination: Field must be a number.', '/data/attributes/objects/0/declination'],
+      [
+        { objects: [OBJECT, { ...OBJECT, radius: 0.02 }] },
+        'objects[1].radius: Field must be between 0 and 0.01.',
+        '/data/attributes/objects/1/radius',
+      ],
+      [
+        { objects: [{ ...OBJECT, right_ascension: 360.5 }] },
+        'objects[0].right_ascension: Field must be between 0 and 360.',
+        '/data/attributes/objects/0/right_ascension',
+      ],
+      [
+        { objects: [{ ...OBJECT, declination: -91 }] },
+        'objects[0].declination: Field must be between -90 and 90.',
+        '/data/attributes/objects/0/declination',
+      ],
+      [
+        { objects: [{ ...OBJECT, declination: 'north' }] },
+        'objects[0].declination: Field must be a number.',
+        '/data/attributes/objects/0/declination',
+      ],
       [{ objects: [{ right_ascension: 1, declination: 2 }] }, 'objects[0].radius: Field is required.', '/data/attributes/objects/0/radius'],
     ];
     for (const [attributes, detail, pointer] of cases) {
@@ -82,7 +123,11 @@ describe('watch lists', () => {
   });
 
   it('accepts 100,000 objects in one request', async () => {
-    const objects = Array.from({ length: 100_000 }, (_, i) => ({ right_ascension: (i * 0.0036) % 360, declination: -80 + (i % 1600) * 0.1, radius: 0.0005 }));
+    const objects = Array.from({ length: 100_000 }, (_, i) => ({
+      right_ascension: (i * 0.0036) % 360,
+      declination: -80 + (i % 1600) * 0.1,
+      radius: 0.0005,
+    }));
     const response = await create({ name: 'Big', objects });
     expect(response.status).toBe(201);
     expect(response.body.data.attributes.object_count).toBe(100_000);
@@ -99,7 +144,12 @@ describe('matching real alerts', () => {
     const positions: Array<{ ra: number; dec: number; objectId: string }> = [];
     for (const file of files) {
       for await (const record of decodeAvroFile(file)) {
-        if ('packet' in record && record.packet.survey === 'ztf') positions.push({ ra: record.packet.candidate.ra as number, dec: record.packet.candidate.dec as number, objectId: record.packet.objectId });
+        if ('packet' in record && record.packet.survey === 'ztf')
+          positions.push({
+            ra: record.packet.candidate.ra as number,
+            dec: record.packet.candidate.dec as number,
+            objectId: record.packet.objectId,
+          });
       }
     }
     expect(positions.length).toBeGreaterThan(1);
@@ -121,7 +171,9 @@ describe('matching real alerts', () => {
     expect(outbox.every((m) => m.channel === '#watchers')).toBe(true);
     const locusIds = matched.body.data.map((d: { id: string }) => d.id);
     for (const message of outbox) {
-      expect(message.text).toMatch(/^Watch list \*ZTF samples\*: object "ZTF\w+" \(RA [\d.]+, Dec -?[\d.]+\) has a new alert on <http:\/\/antares\.test\/loci\/(ANT\w+)\|\1>: [gRi]-band magnitude \d+\.\d\d at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+      expect(message.text).toMatch(
+        /^Watch list \*ZTF samples\*: object "ZTF\w+" \(RA [\d.]+, Dec -?[\d.]+\) has a new alert on <http:\/\/antares\.test\/loci\/(ANT\w+)\|\1>: [gRi]-band magnitude \d+\.\d\d at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
+      );
       expect(locusIds).toContain(/loci\/(ANT\w+)\|/.exec(message.text)![1]);
     }
     const far = await server.repos.watchLists.objects(Number(list.id));

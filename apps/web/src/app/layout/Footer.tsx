@@ -1,4 +1,4 @@
-import { NoirlabLogo, UArizonaLogo } from '../../components/logos/PartnerLogos';
+import { NoirlabLogo, UArizonaLogo } from '@/components/logos/PartnerLogos';
 
 export function Footer() {
   return (

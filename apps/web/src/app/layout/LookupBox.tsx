@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { type FormEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
-import { SearchIcon } from '../../components/Icons';
+import { useNavigate } from 'react-router';
+
+import { SearchIcon } from '@/components/Icons';
 
 /**
  * The top-bar ID lookup. Submitting goes through /loci/lookup/{text}, whose loader turns the text
@@ -19,7 +20,7 @@ export function LookupBox() {
     event.preventDefault();
     const value = text.trim();
     if (!value) return;
-    navigate(`/loci/lookup/${encodeURIComponent(value)}`);
+    void navigate(`/loci/lookup/${encodeURIComponent(value)}`);
     setText('');
   };
 

@@ -1,8 +1,9 @@
-import { NavLink, useLocation } from 'react-router';
 import Nav from 'react-bootstrap/Nav';
 import NavDropdown from 'react-bootstrap/NavDropdown';
-import { useSession } from '../../lib/use-session';
-import { logout } from '../../lib/session';
+import { NavLink, useLocation } from 'react-router';
+
+import { logout } from '@/lib/session';
+import { useSession } from '@/lib/use-session';
 
 const LINKS: { to: string; label: string }[] = [
   { to: '/loci', label: 'Explore' },

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useMatches } from 'react-router';
-import type { RouteHandle } from '../route-handle';
+
+import type { RouteHandle } from '@/app/route-handle';
 
 const PRODUCT = 'ANTARES';
 

@@ -1,10 +1,12 @@
-import { Link, Outlet, ScrollRestoration, useLoaderData, useNavigation } from 'react-router';
-import Navbar from 'react-bootstrap/Navbar';
 import Container from 'react-bootstrap/Container';
-import { AntaresLogo } from '../../components/logos/AntaresLogo';
-import { NsfLogo } from '../../components/logos/PartnerLogos';
-import { AnnouncementBanners } from '../../features/announcements/components/AnnouncementBanners';
-import type { RootLoaderData } from '../root-loader';
+import Navbar from 'react-bootstrap/Navbar';
+import { Link, Outlet, ScrollRestoration, useLoaderData, useNavigation } from 'react-router';
+
+import type { RootLoaderData } from '@/app/root-loader';
+import { AntaresLogo } from '@/components/logos/AntaresLogo';
+import { NsfLogo } from '@/components/logos/PartnerLogos';
+import { AnnouncementBanners } from '@/features/announcements/components/AnnouncementBanners';
+
 import { Footer } from './Footer';
 import { LookupBox } from './LookupBox';
 import { MainNav } from './MainNav';

@@ -1,12 +1,14 @@
 /** The web app's runtime configuration (routes/site) and this document itself (routes/openapi). */
-import { op, plainJson, type Paths } from '../shared.ts';
+import { op, type Paths, plainJson } from '../shared.ts';
 
 const site = ['Site'];
 
 export const sitePaths: Paths = {
   '/config.json': {
     get: op('get', 'public', {
-      tags: site, operationId: 'get_config', summary: 'Runtime configuration of the web app',
+      tags: site,
+      operationId: 'get_config',
+      summary: 'Runtime configuration of the web app',
       responses: {
         200: plainJson('URLs and contacts the web app needs', {
           type: 'object',
@@ -24,7 +26,9 @@ export const sitePaths: Paths = {
   },
   '/v1/openapi.json': {
     get: op('get', 'public', {
-      tags: site, operationId: 'get_openapi', summary: 'This OpenAPI document (browsable at /v1/docs)',
+      tags: site,
+      operationId: 'get_openapi',
+      summary: 'This OpenAPI document (browsable at /v1/docs)',
       responses: { 200: plainJson('OpenAPI 3.1 document', { type: 'object' }) },
     }),
   },

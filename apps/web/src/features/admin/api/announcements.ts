@@ -1,6 +1,8 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AnnouncementVariant } from '@antares/contract';
-import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+
+import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+
 import type { ListParams } from './users';
 
 export interface ManagedAnnouncement {
@@ -41,5 +43,8 @@ export async function createAnnouncement(attributes: Omit<ManagedAnnouncement, '
 }
 
 export async function setAnnouncementActive(id: string, active: boolean): Promise<void> {
-  await apiFetch(`/announcements/${encodeURIComponent(id)}`, { method: 'PATCH', body: { data: { type: 'announcement', id, attributes: { active } } } });
+  await apiFetch(`/announcements/${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    body: { data: { type: 'announcement', id, attributes: { active } } },
+  });
 }

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
-import type { ListParams } from '../../../lib/use-server-list';
+
+import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import type { ListParams } from '@/lib/use-server-list';
 
 export interface ManagedUser {
   id: string;
@@ -14,7 +15,10 @@ export interface ManagedUser {
 
 export type { ListParams };
 
-export async function getUsers({ page, perPage, sort }: ListParams, signal?: AbortSignal): Promise<{ users: ManagedUser[]; count: number }> {
+export async function getUsers(
+  { page, perPage, sort }: ListParams,
+  signal?: AbortSignal,
+): Promise<{ users: ManagedUser[]; count: number }> {
   const document = await apiGet<JsonApiDocument<JsonApiResource<Omit<ManagedUser, 'id'>>[]>>(
     '/users',
     { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort },
@@ -27,7 +31,12 @@ export async function getUsers({ page, perPage, sort }: ListParams, signal?: Abo
 export const USERS_KEY = 'admin-users';
 
 export function useUsers(params: ListParams) {
-  return useQuery({ queryKey: [USERS_KEY, params], queryFn: ({ signal }) => getUsers(params, signal), placeholderData: keepPreviousData, staleTime: 0 });
+  return useQuery({
+    queryKey: [USERS_KEY, params],
+    queryFn: ({ signal }) => getUsers(params, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
 }
 
 export type UserFlag = 'admin' | 'staff';

@@ -1,12 +1,13 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { ANNOUNCEMENT_VARIANTS, type AnnouncementVariant, LIMITS, MESSAGES } from '@antares/contract';
+import { type FormEvent, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { ANNOUNCEMENT_VARIANTS, LIMITS, MESSAGES, type AnnouncementVariant } from '@antares/contract';
-import { firstError } from '../../../lib/api-client';
-import { createAnnouncement } from '../api/announcements';
+import { Link, useNavigate } from 'react-router';
+
+import { createAnnouncement } from '@/features/admin/api/announcements';
+import { firstError } from '@/lib/api-client';
 
 /** The message rule of the spec: required, at most 2048 characters. */
 export function validateAnnouncementMessage(message: string): string | null {
@@ -38,7 +39,7 @@ export function Component() {
     setError(null);
     try {
       await createAnnouncement({ message: message.trim(), variant, active });
-      navigate('/admin/announcements');
+      void navigate('/admin/announcements');
     } catch (failure) {
       const detail = firstError(failure);
       setError(`There was an error creating your announcement: ${detail.detail ?? detail.title ?? 'unknown error'}.`);

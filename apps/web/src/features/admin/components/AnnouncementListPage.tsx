@@ -1,15 +1,16 @@
-import { useMemo, useState } from 'react';
-import { Link, useRevalidator } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Form from 'react-bootstrap/Form';
-import { DataTable } from '../../../components/DataTable';
-import { ErrorState } from '../../../components/ErrorState';
-import { isoUtcText } from '../../../lib/time';
-import { ANNOUNCEMENTS_KEY, setAnnouncementActive, useAnnouncements, type ManagedAnnouncement } from '../api/announcements';
-import { ActionError } from '../../../components/ActionError';
-import { PAGE_SIZE_OPTIONS, useServerList } from '../../../lib/use-server-list';
+import { Link, useRevalidator } from 'react-router';
+
+import { ActionError } from '@/components/ActionError';
+import { DataTable } from '@/components/DataTable';
+import { ErrorState } from '@/components/ErrorState';
+import { ANNOUNCEMENTS_KEY, type ManagedAnnouncement, setAnnouncementActive, useAnnouncements } from '@/features/admin/api/announcements';
+import { isoUtcText } from '@/lib/time';
+import { PAGE_SIZE_OPTIONS, useServerList } from '@/lib/use-server-list';
 
 /** Text colour on each variant's badge (light and warning need dark text). */
 const DARK_TEXT = new Set(['light', 'warning', 'info']);
@@ -106,9 +107,15 @@ export function Component() {
           </span>
         </Link>
       </div>
-      {actionError !== null && <ActionError title="Error changing the announcement" error={actionError} onClose={() => setActionError(null)} />}
+      {actionError !== null && (
+        <ActionError title="Error changing the announcement" error={actionError} onClose={() => setActionError(null)} />
+      )}
       {announcements.isError ? (
-        <ErrorState title="Error Loading Announcements" message="There was an error loading our announcements." error={announcements.error} />
+        <ErrorState
+          title="Error Loading Announcements"
+          message="There was an error loading our announcements."
+          error={announcements.error}
+        />
       ) : (
         <DataTable
           id="announcement-table"

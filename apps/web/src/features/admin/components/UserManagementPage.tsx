@@ -1,15 +1,16 @@
-import { useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
-import { ConfirmationDialog } from '../../../components/ConfirmationDialog';
-import { DataTable } from '../../../components/DataTable';
-import { ErrorState } from '../../../components/ErrorState';
-import { getSession, signIn } from '../../../lib/session';
-import { setUserFlag, useUsers, USERS_KEY, type ManagedUser, type UserFlag } from '../api/users';
-import { ActionError } from '../../../components/ActionError';
-import { PAGE_SIZE_OPTIONS, useServerList } from '../../../lib/use-server-list';
+
+import { ActionError } from '@/components/ActionError';
+import { ConfirmationDialog } from '@/components/ConfirmationDialog';
+import { DataTable } from '@/components/DataTable';
+import { ErrorState } from '@/components/ErrorState';
+import { type ManagedUser, setUserFlag, type UserFlag, USERS_KEY, useUsers } from '@/features/admin/api/users';
+import { getSession, signIn } from '@/lib/session';
+import { PAGE_SIZE_OPTIONS, useServerList } from '@/lib/use-server-list';
 
 interface PendingChange {
   user: ManagedUser;
@@ -73,7 +74,12 @@ export function Component() {
     });
     return [
       { id: 'username', header: 'Username', accessorKey: 'username' },
-      { id: 'email', header: 'Email', accessorKey: 'email', cell: ({ row }) => <a href={`mailto:${row.original.email}`}>{row.original.email}</a> },
+      {
+        id: 'email',
+        header: 'Email',
+        accessorKey: 'email',
+        cell: ({ row }) => <a href={`mailto:${row.original.email}`}>{row.original.email}</a>,
+      },
       { id: 'name', header: 'Name', accessorKey: 'name' },
       flagColumn('admin'),
       flagColumn('staff'),
@@ -117,8 +123,8 @@ export function Component() {
       >
         {shown && (
           <Alert variant="warning" className="mb-0">
-            <strong>This may be a dangerous operation.</strong> You are about to {shown.value ? 'grant' : 'revoke'} the <strong>{shown.flag}</strong> flag{' '}
-            {shown.value ? 'to' : 'of'} the user <strong>{shown.user.username}</strong>.
+            <strong>This may be a dangerous operation.</strong> You are about to {shown.value ? 'grant' : 'revoke'} the{' '}
+            <strong>{shown.flag}</strong> flag {shown.value ? 'to' : 'of'} the user <strong>{shown.user.username}</strong>.
           </Alert>
         )}
       </ConfirmationDialog>

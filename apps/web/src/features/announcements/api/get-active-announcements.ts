@@ -1,5 +1,6 @@
 import { ANNOUNCEMENT_VARIANTS, type AnnouncementVariant } from '@antares/contract';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
 
 export interface Announcement {
   id: string;

@@ -1,6 +1,6 @@
-import { apiFetch, apiGet, ApiError, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
-import { prefetchAnnotations } from '../../../lib/annotations';
-import { clearSession, signIn, type SessionUser } from '../../../lib/session';
+import { prefetchAnnotations } from '@/lib/annotations';
+import { ApiError, apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { clearSession, type SessionUser, signIn } from '@/lib/session';
 
 interface IdentityBody {
   identity?: string | number;

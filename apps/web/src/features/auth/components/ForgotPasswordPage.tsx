@@ -1,12 +1,14 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { MESSAGES } from '@antares/contract';
+import { type FormEvent, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { MESSAGES } from '@antares/contract';
-import { ApiError, firstError, isExpiredSession } from '../../../lib/api-client';
-import { requestPasswordReset, resetPassword } from '../api/auth';
+import { Link, useSearchParams } from 'react-router';
+
+import { requestPasswordReset, resetPassword } from '@/features/auth/api/auth';
+import { ApiError, firstError, isExpiredSession } from '@/lib/api-client';
+
 import { PASSWORD_HINT, validatePassword, validateRepeat } from './password-rules';
 import { initialResetStep, type ResetStep } from './reset-token';
 
@@ -167,11 +169,13 @@ export function Component() {
           {(step === 'REQUEST' || step === 'EXPIRED') && <RequestForm expired={step === 'EXPIRED'} onSent={() => setStep('SENT')} />}
           {step === 'SENT' && (
             <Alert variant="success" role="status">
-              If there is an email address associated with the username you entered, we've sent a message to it with instructions for how to reset
-              your password.
+              If there is an email address associated with the username you entered, we've sent a message to it with instructions for how to
+              reset your password.
             </Alert>
           )}
-          {step === 'SUBMIT' && token && <NewPasswordForm token={token} onFinished={() => setStep('FINISHED')} onExpired={() => setStep('EXPIRED')} />}
+          {step === 'SUBMIT' && token && (
+            <NewPasswordForm token={token} onFinished={() => setStep('FINISHED')} onExpired={() => setStep('EXPIRED')} />
+          )}
           {step === 'FINISHED' && (
             <Alert variant="success" role="status">
               Your password has been successfully changed.

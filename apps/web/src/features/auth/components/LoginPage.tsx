@@ -1,20 +1,23 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { MESSAGES } from '@antares/contract';
+import { type FormEvent, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { MESSAGES } from '@antares/contract';
-import { ApiError } from '../../../lib/api-client';
-import { getConfig } from '../../../lib/config';
-import { loadUser, login } from '../api/auth';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+
+import { loadUser, login } from '@/features/auth/api/auth';
+import { ApiError } from '@/lib/api-client';
+import { getConfig } from '@/lib/config';
+import { useUnsavedChangesPrompt } from '@/lib/use-unsaved-changes-prompt';
+
 import { safeRedirect } from './password-rules';
-import { useUnsavedChangesPrompt } from '../../../lib/use-unsaved-changes-prompt';
 
 /** The message for a failed login: the spec's for 401, the server's reason for a refusal like 429. */
 function loginFailure(error: unknown): string {
   if (error instanceof ApiError && error.status === 401) return 'Incorrect username or password. Please try again.';
-  if (error instanceof ApiError && error.status === 429) return error.errors[0]?.detail ?? 'Too many failed logins. Please wait and try again.';
+  if (error instanceof ApiError && error.status === 429)
+    return error.errors[0]?.detail ?? 'Too many failed logins. Please wait and try again.';
   return 'Server error.';
 }
 
@@ -52,7 +55,7 @@ export function Component() {
       return;
     }
     allowLeaving();
-    navigate(safeRedirect(params.get('redirect')), { replace: true });
+    void navigate(safeRedirect(params.get('redirect')), { replace: true });
   };
 
   const query = params.toString();
@@ -65,9 +68,7 @@ export function Component() {
             You have been logged out due to inactivity.
           </Alert>
         )}
-        {registered && !error && (
-          <Alert variant="success">Your account {registered} was created. You can now log in.</Alert>
-        )}
+        {registered && !error && <Alert variant="success">Your account {registered} was created. You can now log in.</Alert>}
         {error && (
           <Alert variant="danger" role="alert">
             {error}

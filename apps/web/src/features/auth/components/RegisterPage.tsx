@@ -1,14 +1,16 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { MESSAGES } from '@antares/contract';
+import { type FormEvent, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { MESSAGES } from '@antares/contract';
-import { ApiError, firstError } from '../../../lib/api-client';
-import { register } from '../api/auth';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+
+import { register } from '@/features/auth/api/auth';
+import { ApiError, firstError } from '@/lib/api-client';
+import { useUnsavedChangesPrompt } from '@/lib/use-unsaved-changes-prompt';
+
 import { PASSWORD_HINT, validateEmail, validatePassword, validateRepeat, validateRequired, validateUsername } from './password-rules';
-import { useUnsavedChangesPrompt } from '../../../lib/use-unsaved-changes-prompt';
 
 type Field = 'name' | 'username' | 'email' | 'password' | 'repeat';
 
@@ -55,16 +57,14 @@ export function Component() {
       await register({ name: values.name.trim(), username: values.username.trim(), email: values.email.trim(), password: values.password });
     } catch (failure) {
       setError(
-        failure instanceof ApiError && failure.status === 409
-          ? MESSAGES.usernameTaken
-          : (firstError(failure).detail ?? 'Server error.'),
+        failure instanceof ApiError && failure.status === 409 ? MESSAGES.usernameTaken : (firstError(failure).detail ?? 'Server error.'),
       );
       setSubmitting(false);
       return;
     }
     allowLeaving();
     // On to login, carrying the same query (the redirect back to where the user started).
-    navigate(`/login${query ? `?${query}` : ''}`, { state: { registered: values.username.trim() } });
+    void navigate(`/login${query ? `?${query}` : ''}`, { state: { registered: values.username.trim() } });
   };
 
   return (

@@ -1,13 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { MESSAGES } from '@antares/contract';
+import { type FormEvent, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { MESSAGES } from '@antares/contract';
-import { ApiError } from '../../../lib/api-client';
-import { getConfig } from '../../../lib/config';
-import { useSession } from '../../../lib/use-session';
-import { changePassword, loginFresh } from '../api/auth';
+
+import { changePassword, loginFresh } from '@/features/auth/api/auth';
+import { ApiError } from '@/lib/api-client';
+import { getConfig } from '@/lib/config';
+import { useSession } from '@/lib/use-session';
+
 import { PASSWORD_HINT, validatePassword, validateRepeat } from './password-rules';
 
 type Field = 'current' | 'password' | 'repeat';
@@ -105,7 +107,12 @@ export function Component() {
         <Card.Body>
           <h2 className="h5 mb-3">Change Password</h2>
           {result && (
-            <Alert variant={result.variant} role={result.variant === 'danger' ? 'alert' : 'status'} dismissible onClose={() => setResult(null)}>
+            <Alert
+              variant={result.variant}
+              role={result.variant === 'danger' ? 'alert' : 'status'}
+              dismissible
+              onClose={() => setResult(null)}
+            >
               {result.text}
             </Alert>
           )}

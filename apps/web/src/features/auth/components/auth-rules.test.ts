@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeJwtPayload, initialResetStep } from './reset-token';
+
 import { safeRedirect, validateEmail, validatePassword, validateRepeat, validateUsername } from './password-rules';
+import { decodeJwtPayload, initialResetStep } from './reset-token';
 
 const token = (payload: object) => `x.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.sig`;
 

@@ -1,4 +1,4 @@
-import { MESSAGES, firstError, rules } from '@antares/contract';
+import { firstError, MESSAGES, rules } from '@antares/contract';
 
 /**
  * The account fields' rules, from the shared contract (the server enforces the same ones with the same

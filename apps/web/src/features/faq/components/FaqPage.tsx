@@ -1,7 +1,8 @@
-import { Link } from 'react-router';
 import Accordion from 'react-bootstrap/Accordion';
-import { getConfig } from '../../../lib/config';
-import { FilterEnvironmentList } from '../../filters/components/FilterEnvironmentList';
+import { Link } from 'react-router';
+
+import { FilterEnvironmentList } from '@/features/filters/components/FilterEnvironmentList';
+import { getConfig } from '@/lib/config';
 
 export function Component() {
   const { supportEmail, chatInvitationURL, frontendURL } = getConfig();
@@ -10,9 +11,9 @@ export function Component() {
       q: 'What is ANTARES?',
       a: (
         <p>
-          ANTARES (Arizona-NOIRLab Temporal Analysis and Response to Events System) is an alert broker: it receives the real-time alert streams of
-          time-domain surveys, adds context (catalog matches, history, features), runs filters written by the community to find interesting objects,
-          and sends the results on to astronomers and their systems.
+          ANTARES (Arizona-NOIRLab Temporal Analysis and Response to Events System) is an alert broker: it receives the real-time alert
+          streams of time-domain surveys, adds context (catalog matches, history, features), runs filters written by the community to find
+          interesting objects, and sends the results on to astronomers and their systems.
         </p>
       ),
     },
@@ -20,9 +21,9 @@ export function Component() {
       q: 'Can I look up an object by its ID in the URL?',
       a: (
         <p>
-          Yes. Open <code>{frontendURL}/loci/lookup/&lt;ID&gt;</code> with a ZTF object ID or an ANTARES locus ID (or part of one), for example{' '}
-          <Link to="/loci/lookup/ZTF21">/loci/lookup/ZTF21</Link>. It opens the locus list filtered to the matching objects. The search box at the top
-          of every page does the same.
+          Yes. Open <code>{frontendURL}/loci/lookup/&lt;ID&gt;</code> with a ZTF object ID or an ANTARES locus ID (or part of one), for
+          example <Link to="/loci/lookup/ZTF21">/loci/lookup/ZTF21</Link>. It opens the locus list filtered to the matching objects. The
+          search box at the top of every page does the same.
         </p>
       ),
     },
@@ -30,9 +31,9 @@ export function Component() {
       q: 'How do I get started?',
       a: (
         <p>
-          <Link to="/loci">Explore</Link> the loci with the search panel (time ranges, cone search, catalogs, tags), open a locus to see its lightcurve
-          and cutouts, and use the API Access button for a Python script that runs the same search with the <code>antares-client</code> package. To
-          write filters, register and read the developer kit documentation.
+          <Link to="/loci">Explore</Link> the loci with the search panel (time ranges, cone search, catalogs, tags), open a locus to see its
+          lightcurve and cutouts, and use the API Access button for a Python script that runs the same search with the{' '}
+          <code>antares-client</code> package. To write filters, register and read the developer kit documentation.
         </p>
       ),
     },
@@ -48,7 +49,10 @@ export function Component() {
       q: 'How are filters approved?',
       a: (
         <>
-          <p>Submitted filter versions are reviewed by the ANTARES team before they run in the pipeline. Approval is at the team's discretion. To help:</p>
+          <p>
+            Submitted filter versions are reviewed by the ANTARES team before they run in the pipeline. Approval is at the team's
+            discretion. To help:
+          </p>
           <ul>
             <li>write readable code with comments and meaningful names;</li>
             <li>follow PEP 8;</li>
@@ -66,7 +70,8 @@ export function Component() {
       q: 'What are tags?',
       a: (
         <p>
-          Tags are labels that filters add to loci. Every tag is also an output stream you can subscribe to. See the <Link to="/tags">Tags</Link> page.
+          Tags are labels that filters add to loci. Every tag is also an output stream you can subscribe to. See the{' '}
+          <Link to="/tags">Tags</Link> page.
         </p>
       ),
     },

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
-import { USER_DATA_KEY } from '../../../lib/session';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { USER_DATA_KEY } from '@/lib/session';
 
 export interface FavoriteLocus {
   id: string;

@@ -1,14 +1,16 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
-import { ErrorState } from '../../../components/ErrorState';
-import { LoginPromptButton } from '../../../components/LoginPrompt';
-import { PageSizeSelect } from '../../../components/PageSizeSelect';
-import { TablePagination } from '../../../components/TablePagination';
-import { useAnnotations } from '../../../lib/annotations';
-import { pageBounds } from '../../../lib/format';
-import { useSession } from '../../../lib/use-session';
-import { useFavoriteLoci } from '../api/get-favorite-loci';
+
+import { EmptyState } from '@/components/EmptyState';
+import { ErrorState } from '@/components/ErrorState';
+import { LoginPromptButton } from '@/components/LoginPrompt';
+import { PageSizeSelect } from '@/components/PageSizeSelect';
+import { TablePagination } from '@/components/TablePagination';
+import { useFavoriteLoci } from '@/features/favorites/api/get-favorite-loci';
+import { useAnnotations } from '@/lib/annotations';
+import { pageBounds } from '@/lib/format';
+import { useSession } from '@/lib/use-session';
+
 import { LocusSummaryCard, LocusSummarySkeleton } from './LocusSummaryCard';
 
 const PAGE_SIZES = [5, 10, 25, 50, 100] as const;

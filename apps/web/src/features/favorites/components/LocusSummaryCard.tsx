@@ -1,12 +1,13 @@
-import { Link } from 'react-router';
 import Badge from 'react-bootstrap/Badge';
 import Card from 'react-bootstrap/Card';
-import { EyeIcon } from '../../../components/Icons';
-import { LocusCommentLine, LocusFavoriteToggle } from '../../../components/LocusAnnotationControls';
-import { ThumbnailTriplet } from '../../../components/ThumbnailTriplet';
-import { useLocusAnnotation } from '../../../lib/annotations';
-import { mjdText } from '../../../lib/time';
-import type { FavoriteLocus } from '../api/get-favorite-loci';
+import { Link } from 'react-router';
+
+import { EyeIcon } from '@/components/Icons';
+import { LocusCommentLine, LocusFavoriteToggle } from '@/components/LocusAnnotationControls';
+import { ThumbnailTriplet } from '@/components/ThumbnailTriplet';
+import type { FavoriteLocus } from '@/features/favorites/api/get-favorite-loci';
+import { useLocusAnnotation } from '@/lib/annotations';
+import { mjdText } from '@/lib/time';
 
 /**
  * A locus summary: identifiers, coordinates, first and newest alert times, thumbnails, the comment
@@ -17,7 +18,13 @@ export function LocusSummaryCard({ locus }: { locus: FavoriteLocus }) {
   const surveyId = locus.properties.ztf_object_id;
   const headingId = `favorite-${locus.id}`;
   return (
-    <Card as="article" className={favorited ? 'favorited-border' : undefined} data-testid="favorite-locus" data-favorited={favorited} aria-labelledby={headingId}>
+    <Card
+      as="article"
+      className={favorited ? 'favorited-border' : undefined}
+      data-testid="favorite-locus"
+      data-favorited={favorited}
+      aria-labelledby={headingId}
+    >
       <Card.Body>
         <div className="d-flex flex-wrap gap-3 justify-content-between">
           <div>
@@ -48,7 +55,12 @@ export function LocusSummaryCard({ locus }: { locus: FavoriteLocus }) {
           <div className="d-flex align-items-start gap-3">
             {locus.thumbnails.length > 0 && <ThumbnailTriplet images={locus.thumbnails} size={50} label={locus.id} />}
             <div className="d-flex gap-1">
-              <Link to={`/loci/${encodeURIComponent(locus.id)}`} className="btn btn-sm btn-outline-primary" aria-label={`View ${locus.id}`} title="View locus">
+              <Link
+                to={`/loci/${encodeURIComponent(locus.id)}`}
+                className="btn btn-sm btn-outline-primary"
+                aria-label={`View ${locus.id}`}
+                title="View locus"
+              >
                 <EyeIcon />
               </Link>
               <LocusFavoriteToggle locusId={locus.id} />

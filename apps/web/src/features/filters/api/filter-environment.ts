@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import type { FilterEnvironment } from '@antares/contract';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+import { useQuery } from '@tanstack/react-query';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
 
 /** GET /filter_environment: what filters may import, with the versions installed on the server. */
 export async function getFilterEnvironment(signal?: AbortSignal): Promise<FilterEnvironment> {

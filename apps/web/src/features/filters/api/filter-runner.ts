@@ -1,6 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
-import type { ListParams } from '../../../lib/use-server-list';
+
+import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import type { ListParams } from '@/lib/use-server-list';
+
 import { FILTERS_KEY } from './filters';
 
 /** A filter of the filter runner: its id is the filter name. */
@@ -12,7 +14,10 @@ export interface RunnerFilter {
 
 type Attributes = Omit<RunnerFilter, 'id'>;
 
-export async function listRunnerFilters({ page, perPage, sort }: ListParams, signal?: AbortSignal): Promise<{ filters: RunnerFilter[]; count: number }> {
+export async function listRunnerFilters(
+  { page, perPage, sort }: ListParams,
+  signal?: AbortSignal,
+): Promise<{ filters: RunnerFilter[]; count: number }> {
   const document = await apiGet<JsonApiDocument<JsonApiResource<Attributes>[]>>(
     '/filter_runner',
     { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort },
@@ -25,10 +30,18 @@ export async function listRunnerFilters({ page, perPage, sort }: ListParams, sig
 export const RUNNER_KEY = [...FILTERS_KEY, 'runner'] as const;
 
 export function useRunnerFilters(params: ListParams) {
-  return useQuery({ queryKey: [...RUNNER_KEY, params], queryFn: ({ signal }) => listRunnerFilters(params, signal), placeholderData: keepPreviousData, staleTime: 0 });
+  return useQuery({
+    queryKey: [...RUNNER_KEY, params],
+    queryFn: ({ signal }) => listRunnerFilters(params, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
 }
 
 /** PATCH /filter_runner/{name} (enabled; admins only). */
 export async function setRunnerEnabled(name: string, enabled: boolean): Promise<void> {
-  await apiFetch(`/filter_runner/${encodeURIComponent(name)}`, { method: 'PATCH', body: { data: { type: 'filter_runner_filter', id: name, attributes: { enabled } } } });
+  await apiFetch(`/filter_runner/${encodeURIComponent(name)}`, {
+    method: 'PATCH',
+    body: { data: { type: 'filter_runner_filter', id: name, attributes: { enabled } } },
+  });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseLocusIds, testLociProblem } from './filter-test';
 
 describe('dry-run locus choice', () => {

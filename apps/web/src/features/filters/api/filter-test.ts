@@ -1,5 +1,6 @@
 import { FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI, type FilterTestReport } from '@antares/contract';
-import { apiFetch, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+
+import { apiFetch, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
 
 export { FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI };
 export type { FilterTestReport };
@@ -9,7 +10,14 @@ export type TestLoci = { lastN: number } | { locusIds: string[] };
 
 /** Locus ids typed by the user: separated by commas, spaces or new lines; duplicates dropped, order kept. */
 export function parseLocusIds(text: string): string[] {
-  return [...new Set(text.split(/[\s,;]+/).map((id) => id.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/[\s,;]+/)
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** Why the chosen loci cannot be sent, or null. */

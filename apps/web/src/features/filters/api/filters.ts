@@ -1,7 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
-import { USER_DATA_KEY } from '../../../lib/session';
-import type { ListParams } from '../../../lib/use-server-list';
+
+import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { USER_DATA_KEY } from '@/lib/session';
+import type { ListParams } from '@/lib/use-server-list';
+
 import type { VersionStatus } from './transitions';
 
 export interface FilterOwner {
@@ -84,7 +86,11 @@ export async function listFilters(params: ListParams, signal?: AbortSignal): Pro
 }
 
 /** GET /users/{id}/filters: the user's own filters (meta.count). */
-export async function listUserFilters(userId: string, params: ListParams, signal?: AbortSignal): Promise<{ filters: Filter[]; count: number }> {
+export async function listUserFilters(
+  userId: string,
+  params: ListParams,
+  signal?: AbortSignal,
+): Promise<{ filters: Filter[]; count: number }> {
   const document = await apiGet<JsonApiDocument<FilterResource[]>>(`/users/${encodeURIComponent(userId)}/filters`, paging(params), signal);
   const filters = (document.data ?? []).map((item) => toFilter(item));
   return { filters, count: document.meta?.count ?? filters.length };
@@ -92,29 +98,46 @@ export async function listUserFilters(userId: string, params: ListParams, signal
 
 /** POST /users/{id}/filters (name, description); the answer's data.id is the new filter. */
 export async function createFilter(userId: string, attributes: { name: string; description: string }): Promise<Filter> {
-  const response = await apiFetch(`/users/${encodeURIComponent(userId)}/filters`, { method: 'POST', body: { data: { type: 'filter', attributes } } });
+  const response = await apiFetch(`/users/${encodeURIComponent(userId)}/filters`, {
+    method: 'POST',
+    body: { data: { type: 'filter', attributes } },
+  });
   return toFilter(((await response.json()) as JsonApiDocument<FilterResource>).data);
 }
 
 /** PATCH /filters/{id} (public). */
 export async function setFilterPublic(filterId: string, isPublic: boolean): Promise<Filter> {
-  const response = await apiFetch(path(filterId), { method: 'PATCH', body: { data: { type: 'filter', id: filterId, attributes: { public: isPublic } } } });
+  const response = await apiFetch(path(filterId), {
+    method: 'PATCH',
+    body: { data: { type: 'filter', id: filterId, attributes: { public: isPublic } } },
+  });
   return toFilter(((await response.json()) as JsonApiDocument<FilterResource>).data);
 }
 
 /** GET /filters/{id}/versions, newest first, up to 100. */
 export async function getVersions(filterId: string, signal?: AbortSignal): Promise<FilterVersion[]> {
-  const document = await apiGet<JsonApiDocument<VersionResource[]>>(path(filterId, '/versions'), { sort: '-created_at', 'page[limit]': 100 }, signal);
+  const document = await apiGet<JsonApiDocument<VersionResource[]>>(
+    path(filterId, '/versions'),
+    { sort: '-created_at', 'page[limit]': 100 },
+    signal,
+  );
   return (document.data ?? []).map(toVersion);
 }
 
 export async function getVersion(filterId: string, versionId: string, signal?: AbortSignal): Promise<FilterVersion> {
-  const document = await apiGet<JsonApiDocument<VersionResource>>(path(filterId, `/versions/${encodeURIComponent(versionId)}`), undefined, signal);
+  const document = await apiGet<JsonApiDocument<VersionResource>>(
+    path(filterId, `/versions/${encodeURIComponent(versionId)}`),
+    undefined,
+    signal,
+  );
   return toVersion(document.data);
 }
 
 /** POST /filters/{id}/versions (filter id, code, comment and, when the code defines several, the filter class to run). */
-export async function addVersion(filterId: string, attributes: { code: string; comment: string; filter_class?: string }): Promise<FilterVersion> {
+export async function addVersion(
+  filterId: string,
+  attributes: { code: string; comment: string; filter_class?: string },
+): Promise<FilterVersion> {
   const response = await apiFetch(path(filterId, '/versions'), {
     method: 'POST',
     body: { data: { type: 'filter_version', attributes, relationships: { filter: { data: { type: 'filter', id: filterId } } } } },
@@ -123,7 +146,12 @@ export async function addVersion(filterId: string, attributes: { code: string; c
 }
 
 /** PATCH /filters/{id}/versions/{versionId} (status plus feedback; admins only). */
-export async function transitionVersion(filterId: string, versionId: string, status: VersionStatus, feedback: string): Promise<FilterVersion> {
+export async function transitionVersion(
+  filterId: string,
+  versionId: string,
+  status: VersionStatus,
+  feedback: string,
+): Promise<FilterVersion> {
   const attributes = feedback ? { status, feedback } : { status };
   const response = await apiFetch(path(filterId, `/versions/${encodeURIComponent(versionId)}`), {
     method: 'PATCH',
@@ -137,7 +165,11 @@ export function useFilter(filterId: string) {
 }
 
 export function useVersions(filterId: string) {
-  return useQuery({ queryKey: [...FILTERS_KEY, 'versions', filterId], queryFn: ({ signal }) => getVersions(filterId, signal), staleTime: 0 });
+  return useQuery({
+    queryKey: [...FILTERS_KEY, 'versions', filterId],
+    queryFn: ({ signal }) => getVersions(filterId, signal),
+    staleTime: 0,
+  });
 }
 
 /** One version by id, for a selected version that is not among the 100 listed. */
@@ -160,5 +192,10 @@ export function useUserFilters(userId: string | undefined, params: ListParams) {
 }
 
 export function useAllFilters(params: ListParams) {
-  return useQuery({ queryKey: [...FILTERS_KEY, 'all', params], queryFn: ({ signal }) => listFilters(params, signal), placeholderData: keepPreviousData, staleTime: 0 });
+  return useQuery({
+    queryKey: [...FILTERS_KEY, 'all', params],
+    queryFn: ({ signal }) => listFilters(params, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { actionsFor, statusText, validateFeedback, ACTIONS } from './transitions';
+
+import { ACTIONS, actionsFor, statusText, validateFeedback } from './transitions';
 
 describe('version review transitions (spec section 4)', () => {
   it('offers the permitted targets of each status with their labels', () => {

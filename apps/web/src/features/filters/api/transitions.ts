@@ -1,7 +1,7 @@
 import { FEEDBACK_REQUIRED, TRANSITIONS, type VersionStatus } from '@antares/contract';
 
 /** Statuses and transitions are the contract's: the server enforces the same table. */
-export { VERSION_STATUSES, TRANSITIONS, type VersionStatus } from '@antares/contract';
+export { TRANSITIONS, VERSION_STATUSES, type VersionStatus } from '@antares/contract';
 
 export interface TransitionAction {
   target: VersionStatus;
@@ -16,7 +16,12 @@ export const ACTIONS: Record<VersionStatus, TransitionAction> = {
   DISABLED: { target: 'DISABLED', label: 'Disable', variant: 'secondary', feedbackRequired: FEEDBACK_REQUIRED.has('DISABLED') },
   REJECTED: { target: 'REJECTED', label: 'Reject', variant: 'danger', feedbackRequired: FEEDBACK_REQUIRED.has('REJECTED') },
   REVIEWED: { target: 'REVIEWED', label: 'Mark as reviewed', variant: 'primary', feedbackRequired: FEEDBACK_REQUIRED.has('REVIEWED') },
-  PENDING_REVIEW: { target: 'PENDING_REVIEW', label: 'Mark as pending', variant: 'warning', feedbackRequired: FEEDBACK_REQUIRED.has('PENDING_REVIEW') },
+  PENDING_REVIEW: {
+    target: 'PENDING_REVIEW',
+    label: 'Mark as pending',
+    variant: 'warning',
+    feedbackRequired: FEEDBACK_REQUIRED.has('PENDING_REVIEW'),
+  },
   ENABLED: { target: 'ENABLED', label: 'Enable', variant: 'success', feedbackRequired: FEEDBACK_REQUIRED.has('ENABLED') },
 };
 

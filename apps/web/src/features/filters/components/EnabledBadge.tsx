@@ -1,5 +1,6 @@
 import Badge from 'react-bootstrap/Badge';
-import type { Filter } from '../api/filters';
+
+import type { Filter } from '@/features/filters/api/filters';
 
 /** Enabled: a Yes badge plus the enabled version number, or a No badge. */
 export function EnabledBadge({ filter }: { filter: Pick<Filter, 'enabled' | 'enabled_version'> }) {

@@ -1,15 +1,17 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { LIMITS } from '@antares/contract';
 import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { LIMITS } from '@antares/contract';
-import { ApiError } from '../../../lib/api-client';
-import { useSession } from '../../../lib/use-session';
-import { UNSAVED_CHANGES_MESSAGE, useUnsavedChangesPrompt } from '../../../lib/use-unsaved-changes-prompt';
-import { createFilter, FILTERS_KEY } from '../api/filters';
+import { Link, useNavigate } from 'react-router';
+
+import { createFilter, FILTERS_KEY } from '@/features/filters/api/filters';
+import { ApiError } from '@/lib/api-client';
+import { useSession } from '@/lib/use-session';
+import { UNSAVED_CHANGES_MESSAGE, useUnsavedChangesPrompt } from '@/lib/use-unsaved-changes-prompt';
+
 import { FILTER_CREATE_FAILED, FILTER_NAME_TAKEN, validateFilterDescription, validateFilterName } from './filter-rules';
 
 type Field = 'name' | 'description';
@@ -28,7 +30,10 @@ export function Component() {
   const [error, setError] = useState<string | null>(null);
   const dirty = Boolean(values.name || values.description) && !submitting;
   const allowLeaving = useUnsavedChangesPrompt(dirty);
-  const errors: Record<Field, string | null> = { name: validateFilterName(values.name), description: validateFilterDescription(values.description) };
+  const errors: Record<Field, string | null> = {
+    name: validateFilterName(values.name),
+    description: validateFilterDescription(values.description),
+  };
   const valid = !errors.name && !errors.description;
 
   const submit = async (event: FormEvent) => {
@@ -41,7 +46,7 @@ export function Component() {
       const filter = await createFilter(user.id, { name: values.name.trim(), description: values.description.trim() });
       void client.invalidateQueries({ queryKey: FILTERS_KEY });
       allowLeaving();
-      navigate(`/filters/${filter.id}`);
+      void navigate(`/filters/${filter.id}`);
     } catch (failure) {
       setError(failure instanceof ApiError && failure.status === 409 ? FILTER_NAME_TAKEN : FILTER_CREATE_FAILED);
       setSubmitting(false);
@@ -55,7 +60,7 @@ export function Component() {
     event.preventDefault();
     if (!window.confirm(UNSAVED_CHANGES_MESSAGE)) return;
     allowLeaving();
-    navigate('/filters');
+    void navigate('/filters');
   };
 
   const field = (name: Field) => ({
@@ -82,7 +87,8 @@ export function Component() {
               <Form.Control type="text" autoComplete="off" aria-describedby="filter-name-help" {...field('name')} />
               <Form.Control.Feedback type="invalid">{errors.name}</Form.Control.Feedback>
               <Form.Text id="filter-name-help" className="d-block">
-                Start with a letter; use letters, digits, spaces, underscores, hyphens and periods (at most {LIMITS.filterNameMax} characters).
+                Start with a letter; use letters, digits, spaces, underscores, hyphens and periods (at most {LIMITS.filterNameMax}{' '}
+                characters).
               </Form.Text>
             </Form.Group>
             <Form.Group className="mb-3" controlId="filter-description">

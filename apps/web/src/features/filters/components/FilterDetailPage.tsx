@@ -1,6 +1,8 @@
 import { useParams } from 'react-router';
-import { useSession } from '../../../lib/use-session';
-import { useFilter, useVersions } from '../api/filters';
+
+import { useFilter, useVersions } from '@/features/filters/api/filters';
+import { useSession } from '@/lib/use-session';
+
 import { FilterPageState } from './FilterPageState';
 import { FilterSummary } from './FilterSummary';
 import { usePublicToggle } from './use-public-toggle';
@@ -30,7 +32,14 @@ function FilterDetail({ filterId }: { filterId: string }) {
     <section>
       <FilterSummary filter={filter.data} publicSwitch={mayAct && visibility.switchFor(filter.data, { label: 'Public' })} />
       {visibility.elements}
-      <VersionsViewer key={filter.data.id} filter={filter.data} versions={versions} selectedId={selectedId} onSelect={select} mayAct={mayAct} />
+      <VersionsViewer
+        key={filter.data.id}
+        filter={filter.data}
+        versions={versions}
+        selectedId={selectedId}
+        onSelect={select}
+        mayAct={mayAct}
+      />
     </section>
   );
 }

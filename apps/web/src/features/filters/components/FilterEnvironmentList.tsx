@@ -1,6 +1,7 @@
 import type { FilterEnvironment } from '@antares/contract';
-import { ErrorState } from '../../../components/ErrorState';
-import { useFilterEnvironment } from '../api/filter-environment';
+
+import { ErrorState } from '@/components/ErrorState';
+import { useFilterEnvironment } from '@/features/filters/api/filter-environment';
 
 /**
  * What a filter may import, as the server's sandbox provides it (GET /v1/filter_environment, read from
@@ -10,7 +11,15 @@ import { useFilterEnvironment } from '../api/filter-environment';
 export function FilterEnvironmentList() {
   const environment = useFilterEnvironment();
   if (environment.isPending) return <p className="text-body-secondary">Loading the filter environment…</p>;
-  if (environment.isError) return <ErrorState title="Error Loading the Filter Environment" message="The list of packages available to filters could not be loaded." error={environment.error} asJson={false} />;
+  if (environment.isError)
+    return (
+      <ErrorState
+        title="Error Loading the Filter Environment"
+        message="The list of packages available to filters could not be loaded."
+        error={environment.error}
+        asJson={false}
+      />
+    );
   return <EnvironmentTable environment={environment.data} />;
 }
 
@@ -18,9 +27,9 @@ function EnvironmentTable({ environment }: { environment: FilterEnvironment }) {
   return (
     <div data-testid="filter-environment">
       <p>
-        Filters run in a sandbox with <strong data-testid="filter-environment-python">Python {environment.python}</strong>, its standard library and
-        the packages below; nothing else can be installed, and the sandbox has no network. The devkit is importable under each of the module paths
-        published filters use:{' '}
+        Filters run in a sandbox with <strong data-testid="filter-environment-python">Python {environment.python}</strong>, its standard
+        library and the packages below; nothing else can be installed, and the sandbox has no network. The devkit is importable under each
+        of the module paths published filters use:{' '}
         {environment.devkit_modules.map((module, index) => (
           <span key={module}>
             {index > 0 && ', '}

@@ -1,16 +1,18 @@
-import { Link } from 'react-router';
 import type { ColumnDef } from '@tanstack/react-table';
-import { EmptyState } from '../../../components/EmptyState';
-import { LoginPromptButton } from '../../../components/LoginPrompt';
-import { useServerList } from '../../../lib/use-server-list';
-import { useSession } from '../../../lib/use-session';
-import { isoUtcText } from '../../../lib/time';
-import { useUserFilters, type Filter } from '../api/filters';
+import { Link } from 'react-router';
+
+import { EmptyState } from '@/components/EmptyState';
+import { LoginPromptButton } from '@/components/LoginPrompt';
+import { SectionCard } from '@/components/SectionCard';
+import { type Filter, useUserFilters } from '@/features/filters/api/filters';
+import { isoUtcText } from '@/lib/time';
+import { useServerList } from '@/lib/use-server-list';
+import { useSession } from '@/lib/use-session';
+
 import { EnabledBadge } from './EnabledBadge';
-import { usePublicToggle } from './use-public-toggle';
-import { FilterTable } from './FilterTable';
 import { FilterEnvironmentList } from './FilterEnvironmentList';
-import { SectionCard } from '../../../components/SectionCard';
+import { FilterTable } from './FilterTable';
+import { usePublicToggle } from './use-public-toggle';
 
 /** What filters may import, under every state of the page: authors need it before their first filter. */
 function FilterEnvironmentSection() {
@@ -25,8 +27,8 @@ function FindObjectsOfInterest({ signedIn }: { signedIn: boolean }) {
   return (
     <EmptyState title="Find Objects of Interest">
       <p className="lead">
-        Filters help you sift through the stream of survey alerts: write Python code that selects or tags the loci you care about, and ANTARES runs
-        it on every new alert.
+        Filters help you sift through the stream of survey alerts: write Python code that selects or tags the loci you care about, and
+        ANTARES runs it on every new alert.
       </p>
       {signedIn ? (
         <Link to="/filters/create" className="btn btn-primary">
@@ -47,21 +49,32 @@ export function Component() {
   const visibility = usePublicToggle();
 
   const columns: ColumnDef<Filter>[] = [
-      { id: 'name', header: 'Name', accessorKey: 'name', cell: ({ row }) => <Link to={`/filters/${row.original.id}`}>{row.original.name}</Link> },
-      {
-        id: 'description',
-        header: 'Description',
-        enableSorting: false,
-        meta: { className: 'cell-fill' },
-        cell: ({ row }) => (
-          <div className="truncate-600" title={row.original.description}>
-            {row.original.description}
-          </div>
-        ),
-      },
-      { id: 'public', header: 'Public', accessorKey: 'public', cell: ({ row }) => visibility.switchFor(row.original) },
-      { id: 'enabled', header: 'Enabled', enableSorting: false, cell: ({ row }) => <EnabledBadge filter={row.original} /> },
-      { id: 'created_at', header: 'Created At (UTC)', accessorKey: 'created_at', meta: { className: 'text-nowrap' }, cell: ({ row }) => isoUtcText(row.original.created_at) },
+    {
+      id: 'name',
+      header: 'Name',
+      accessorKey: 'name',
+      cell: ({ row }) => <Link to={`/filters/${row.original.id}`}>{row.original.name}</Link>,
+    },
+    {
+      id: 'description',
+      header: 'Description',
+      enableSorting: false,
+      meta: { className: 'cell-fill' },
+      cell: ({ row }) => (
+        <div className="truncate-600" title={row.original.description}>
+          {row.original.description}
+        </div>
+      ),
+    },
+    { id: 'public', header: 'Public', accessorKey: 'public', cell: ({ row }) => visibility.switchFor(row.original) },
+    { id: 'enabled', header: 'Enabled', enableSorting: false, cell: ({ row }) => <EnabledBadge filter={row.original} /> },
+    {
+      id: 'created_at',
+      header: 'Created At (UTC)',
+      accessorKey: 'created_at',
+      meta: { className: 'text-nowrap' },
+      cell: ({ row }) => isoUtcText(row.original.created_at),
+    },
   ];
 
   if (!isAuthenticated || (filters.isSuccess && filters.data.count === 0)) {

@@ -1,7 +1,8 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { ErrorState } from '../../../components/ErrorState';
-import { isNotFound } from '../../../lib/api-client';
-import type { Filter } from '../api/filters';
+
+import { ErrorState } from '@/components/ErrorState';
+import type { Filter } from '@/features/filters/api/filters';
+import { isNotFound } from '@/lib/api-client';
 
 /** Loading and error display of a filter page; null once the filter is there. */
 export function FilterPageState({ filter }: { filter: UseQueryResult<Filter> }) {

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
-import { isoUtcText } from '../../../lib/time';
-import type { Filter } from '../api/filters';
+
+import type { Filter } from '@/features/filters/api/filters';
+import { isoUtcText } from '@/lib/time';
+
 import { EnabledBadge } from './EnabledBadge';
 
 /** The top of a filter page: name, 'Created at {date} (UTC)', description, and the Public switch when given. */

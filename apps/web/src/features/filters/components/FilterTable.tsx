@@ -1,8 +1,9 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { DataTable } from '../../../components/DataTable';
-import { ErrorState } from '../../../components/ErrorState';
-import { PAGE_SIZE_OPTIONS, type useServerList } from '../../../lib/use-server-list';
+
+import { DataTable } from '@/components/DataTable';
+import { ErrorState } from '@/components/ErrorState';
+import { PAGE_SIZE_OPTIONS, type useServerList } from '@/lib/use-server-list';
 
 interface FilterTableProps<T extends { id: string }> {
   id: string;
@@ -16,7 +17,8 @@ interface FilterTableProps<T extends { id: string }> {
 
 /** A server-paged, sortable table of filters, or the spec's error state when they fail to load. */
 export function FilterTable<T extends { id: string }>({ id, caption, columns, query, list, emptyText, skeletonRows }: FilterTableProps<T>) {
-  if (query.isError) return <ErrorState title="Error Loading Filters" message="There was an error loading your filters." error={query.error} />;
+  if (query.isError)
+    return <ErrorState title="Error Loading Filters" message="There was an error loading your filters." error={query.error} />;
   return (
     <DataTable
       id={id}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { validateCode, validateComment, validateFilterClass, validateFilterDescription, validateFilterName } from './filter-rules';
 
 describe('filter rules (spec section 5 messages)', () => {

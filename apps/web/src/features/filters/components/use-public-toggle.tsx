@@ -1,9 +1,10 @@
-import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
 import Form from 'react-bootstrap/Form';
-import { ActionError } from '../../../components/ActionError';
-import { ConfirmationDialog } from '../../../components/ConfirmationDialog';
-import { FILTERS_KEY, setFilterPublic, type Filter } from '../api/filters';
+
+import { ActionError } from '@/components/ActionError';
+import { ConfirmationDialog } from '@/components/ConfirmationDialog';
+import { type Filter, FILTERS_KEY, setFilterPublic } from '@/features/filters/api/filters';
 
 interface Pending {
   filter: Filter;

@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import type { Filter, FilterVersion } from '../api/filters';
+
+import type { Filter, FilterVersion } from '@/features/filters/api/filters';
+
 import { initialVersionId } from './versions/version-format';
 
 /** The selected version: the user's choice, else the enabled version, else the latest. */

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+
 import { getGwEventLoci } from './gw-events';
 
 /** One HEALPix pixel of a sky map: its centre, probability density (per deg²) and credible level (0..1). */

@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
-import { queryClient } from '../../../lib/query-client';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { queryClient } from '@/lib/query-client';
 
 /** A gravitational-wave event as `/v1/grav_wave_events` lists it (its latest notice's view). */
 export interface GwEvent {

@@ -1,12 +1,14 @@
 import { Suspense } from 'react';
-import { Link, useParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
-import { ExternalIcon } from '../../../components/Icons';
-import { lociPath, type SearchFilter } from '../../../lib/locus-query';
-import { isoUtcText } from '../../../lib/time';
-import { useGwEvent, type GwEvent } from '../api/gw-events';
-import { GwEventLociTable } from './GwEventLociTable';
+import { Link, useParams } from 'react-router';
+
+import { ExternalIcon } from '@/components/Icons';
+import { type GwEvent, useGwEvent } from '@/features/gw-events/api/gw-events';
+import { lociPath, type SearchFilter } from '@/lib/locus-query';
+import { isoUtcText } from '@/lib/time';
+
 import { formatArea, formatFar, formatFarPerYear, graceDbUrl } from './gw-format';
+import { GwEventLociTable } from './GwEventLociTable';
 import { SkyMapSection } from './SkyMapSection';
 
 /** The locus list filtered to this event's loci (an exact match on the event id). */

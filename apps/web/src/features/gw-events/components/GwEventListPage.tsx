@@ -1,12 +1,14 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
 import type { ColumnDef } from '@tanstack/react-table';
+import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
-import { DataTable } from '../../../components/DataTable';
-import { ErrorState } from '../../../components/ErrorState';
-import { PAGE_SIZE_OPTIONS } from '../../../lib/use-server-list';
-import { isoUtcText } from '../../../lib/time';
-import { useGwEvents, type GwEvent } from '../api/gw-events';
+import { Link } from 'react-router';
+
+import { DataTable } from '@/components/DataTable';
+import { ErrorState } from '@/components/ErrorState';
+import { type GwEvent, useGwEvents } from '@/features/gw-events/api/gw-events';
+import { isoUtcText } from '@/lib/time';
+import { PAGE_SIZE_OPTIONS } from '@/lib/use-server-list';
+
 import { formatArea, formatFar } from './gw-format';
 
 const BASE_COLUMNS: ColumnDef<GwEvent>[] = [
@@ -50,11 +52,16 @@ export function Component() {
     <section>
       <h1 className="h3">Gravitational Wave Events</h1>
       <p className="text-body-secondary">
-        LIGO, Virgo and KAGRA announce candidate gravitational-wave events with a sky map of where the source may be. ANTARES associates each alert
-        received within 14 days after an event and inside its 90% credible region with the event. Open an event to see its sky map and those loci.
+        LIGO, Virgo and KAGRA announce candidate gravitational-wave events with a sky map of where the source may be. ANTARES associates
+        each alert received within 14 days after an event and inside its 90% credible region with the event. Open an event to see its sky
+        map and those loci.
       </p>
       {events.isError ? (
-        <ErrorState title="Error Loading Gravitational Wave Events" message="There was an error loading gravitational wave events." error={events.error} />
+        <ErrorState
+          title="Error Loading Gravitational Wave Events"
+          message="There was an error loading gravitational wave events."
+          error={events.error}
+        />
       ) : events.isSuccess && events.data.count === 0 ? (
         <p data-testid="gw-events-empty">No gravitational wave events have been received yet.</p>
       ) : (
@@ -65,7 +72,13 @@ export function Component() {
           data={events.data?.events ?? []}
           loading={events.isPending || events.isPlaceholderData}
           getRowId={(event) => event.gracedb_id}
-          server={{ count: events.data?.count ?? 0, page, perPage, onPageChange: setPage, onPerPageChange: (size) => (setPerPage(size), setPage(1)) }}
+          server={{
+            count: events.data?.count ?? 0,
+            page,
+            perPage,
+            onPageChange: setPage,
+            onPerPageChange: (size) => (setPerPage(size), setPage(1)),
+          }}
           pageSizeOptions={PAGE_SIZE_OPTIONS}
         />
       )}

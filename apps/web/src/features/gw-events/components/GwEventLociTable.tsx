@@ -1,11 +1,12 @@
+import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { ColumnDef } from '@tanstack/react-table';
-import { DataTable } from '../../../components/DataTable';
-import { ErrorState } from '../../../components/ErrorState';
-import { formatFixed } from '../../../lib/format';
-import { PAGE_SIZE_OPTIONS } from '../../../lib/use-server-list';
-import { useGwEventLoci, type GwEventLocus } from '../api/gw-events';
+
+import { DataTable } from '@/components/DataTable';
+import { ErrorState } from '@/components/ErrorState';
+import { type GwEventLocus, useGwEventLoci } from '@/features/gw-events/api/gw-events';
+import { formatFixed } from '@/lib/format';
+import { PAGE_SIZE_OPTIONS } from '@/lib/use-server-list';
 
 const COLUMNS: ColumnDef<GwEventLocus>[] = [
   {
@@ -15,9 +16,30 @@ const COLUMNS: ColumnDef<GwEventLocus>[] = [
     enableSorting: false,
     cell: ({ getValue }) => <Link to={`/loci/${encodeURIComponent(String(getValue()))}`}>{String(getValue())}</Link>,
   },
-  { id: 'ra', header: 'RA', accessorKey: 'ra', meta: { numeric: true }, enableSorting: false, cell: ({ getValue }) => formatFixed(getValue(), 4) },
-  { id: 'dec', header: 'Dec', accessorKey: 'dec', meta: { numeric: true }, enableSorting: false, cell: ({ getValue }) => formatFixed(getValue(), 4) },
-  { id: 'contour_level', header: 'Contour level (%)', accessorKey: 'contour_level', meta: { numeric: true }, enableSorting: false, cell: ({ getValue }) => formatFixed(getValue()) },
+  {
+    id: 'ra',
+    header: 'RA',
+    accessorKey: 'ra',
+    meta: { numeric: true },
+    enableSorting: false,
+    cell: ({ getValue }) => formatFixed(getValue(), 4),
+  },
+  {
+    id: 'dec',
+    header: 'Dec',
+    accessorKey: 'dec',
+    meta: { numeric: true },
+    enableSorting: false,
+    cell: ({ getValue }) => formatFixed(getValue(), 4),
+  },
+  {
+    id: 'contour_level',
+    header: 'Contour level (%)',
+    accessorKey: 'contour_level',
+    meta: { numeric: true },
+    enableSorting: false,
+    cell: ({ getValue }) => formatFixed(getValue()),
+  },
   {
     id: 'contour_area',
     header: 'Contour area (deg²)',
@@ -49,7 +71,13 @@ export function GwEventLociTable({ gracedbId }: { gracedbId: string }) {
       // A page change shows the skeleton, not the previous page's rows under the new page's bounds.
       loading={loci.isPending || loci.isPlaceholderData}
       getRowId={(locus) => locus.locus_id}
-      server={{ count: loci.data?.count ?? 0, page, perPage, onPageChange: setPage, onPerPageChange: (size) => (setPerPage(size), setPage(1)) }}
+      server={{
+        count: loci.data?.count ?? 0,
+        page,
+        perPage,
+        onPageChange: setPage,
+        onPerPageChange: (size) => (setPerPage(size), setPage(1)),
+      }}
       pageSizeOptions={PAGE_SIZE_OPTIONS}
     />
   );

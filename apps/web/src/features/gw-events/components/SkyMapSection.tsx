@@ -1,11 +1,13 @@
 import Alert from 'react-bootstrap/Alert';
 import Placeholder from 'react-bootstrap/Placeholder';
-import { ErrorState } from '../../../components/ErrorState';
-import { isNotFound } from '../../../lib/api-client';
-import { MAP_LOCI_LIMIT, useMapLoci, useSkyMap } from '../api/get-skymap';
+
+import { ErrorState } from '@/components/ErrorState';
+import { MAP_LOCI_LIMIT, useMapLoci, useSkyMap } from '@/features/gw-events/api/get-skymap';
+import { isNotFound } from '@/lib/api-client';
+
 import { formatArea } from './gw-format';
-import { CONTOUR_COLOUR, CONTOUR_STYLES, SkyMapChart, SMALL_REGION_DEG2 } from './sky-map/SkyMapChart';
 import { DENSITY_COLOURS } from './sky-map/sky-raster';
+import { CONTOUR_COLOUR, CONTOUR_STYLES, SkyMapChart, SMALL_REGION_DEG2 } from './sky-map/SkyMapChart';
 
 function ContourSwatch({ dash, width }: { dash?: string; width: number }) {
   return (
@@ -64,7 +66,9 @@ export function SkyMapSection({ gracedbId }: { gracedbId: string }) {
 
   if (map.isError) {
     if (isNotFound(map.error)) return <Alert variant="secondary">No sky map is available for this event.</Alert>;
-    return <ErrorState title="Error Loading the Sky Map" message="There was an error loading the sky map of this event." error={map.error} />;
+    return (
+      <ErrorState title="Error Loading the Sky Map" message="There was an error loading the sky map of this event." error={map.error} />
+    );
   }
   if (map.isPending || loci.isPending) {
     return (

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { formatArea, formatFar, formatFarPerYear, graceDbUrl } from './gw-format';
 
 describe('GW event formatting', () => {

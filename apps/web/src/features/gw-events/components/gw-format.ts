@@ -1,4 +1,4 @@
-import { formatMetric, isNumeric } from '../../../lib/format';
+import { formatMetric, isNumeric } from '@/lib/format';
 
 const SECONDS_PER_YEAR = 365.25 * 86_400;
 

@@ -1,4 +1,4 @@
-import { apiUrl } from '../../../lib/api-client';
+import { apiUrl } from '@/lib/api-client';
 
 export type CutoutType = 'science' | 'template' | 'difference';
 

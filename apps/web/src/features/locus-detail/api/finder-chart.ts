@@ -1,5 +1,5 @@
-import { apiFetch } from '../../../lib/api-client';
-import { saveBlob } from '../../../lib/download';
+import { apiFetch } from '@/lib/api-client';
+import { saveBlob } from '@/lib/download';
 
 /** POST /loci/{id}/finder-charts (no body) returns a PDF, saved as antares-locus-{id}.pdf. */
 export async function downloadFinderChart(locusId: string): Promise<void> {

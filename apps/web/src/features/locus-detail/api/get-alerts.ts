@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
 
 export interface GravWaveMatch {
   gracedb_id: string;
@@ -25,7 +26,12 @@ export async function getLocusAlerts(locusId: string, signal?: AbortSignal): Pro
   for (let page = 0; next && page < 100; page += 1) {
     const document: JsonApiDocument<JsonApiResource<AlertAttributes>[]> = await apiGet(next, params, signal);
     for (const item of document.data ?? []) {
-      alerts.push({ id: item.id, mjd: item.attributes.mjd, properties: item.attributes.properties ?? {}, grav_wave_events: item.attributes.grav_wave_events ?? [] });
+      alerts.push({
+        id: item.id,
+        mjd: item.attributes.mjd,
+        properties: item.attributes.properties ?? {},
+        grav_wave_events: item.attributes.grav_wave_events ?? [],
+      });
     }
     next = document.links?.next;
     params = undefined;
@@ -39,7 +45,11 @@ export function useLocusAlerts(locusId: string) {
 
 /** One alert with all its properties (the expanded row of the alert table). */
 export async function getAlert(alertId: string, signal?: AbortSignal): Promise<LocusAlert> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<AlertAttributes>>>(`/alerts/${encodeURIComponent(alertId)}`, undefined, signal);
+  const document = await apiGet<JsonApiDocument<JsonApiResource<AlertAttributes>>>(
+    `/alerts/${encodeURIComponent(alertId)}`,
+    undefined,
+    signal,
+  );
   const { id, attributes } = document.data;
   return { id, mjd: attributes.mjd, properties: attributes.properties ?? {}, grav_wave_events: attributes.grav_wave_events ?? [] };
 }

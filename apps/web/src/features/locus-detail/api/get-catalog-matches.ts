@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
 
 export interface CatalogMatch {
   id: string;
@@ -21,7 +22,13 @@ export interface CatalogMatchPage {
   count: number;
 }
 
-export async function getCatalogMatches(locusId: string, page: number, perPage: number, sort: string, signal?: AbortSignal): Promise<CatalogMatchPage> {
+export async function getCatalogMatches(
+  locusId: string,
+  page: number,
+  perPage: number,
+  sort: string,
+  signal?: AbortSignal,
+): Promise<CatalogMatchPage> {
   const document = await apiGet<JsonApiDocument<JsonApiResource<Attributes>[]>>(
     `/loci/${encodeURIComponent(locusId)}/catalog-matches`,
     { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort },

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api-client';
-import { readFitsImage, type FitsPixels } from '../../../lib/fits-image';
+
+import { apiFetch } from '@/lib/api-client';
+import { type FitsPixels, readFitsImage } from '@/lib/fits-image';
+
 import type { CutoutType } from './cutout-url';
 
 export { cutoutFitsUrl, type CutoutType } from './cutout-url';
@@ -15,5 +17,10 @@ export async function getCutoutPixels(alertId: string, type: CutoutType, signal?
 }
 
 export function useCutoutPixels(alertId: string, type: CutoutType) {
-  return useQuery({ queryKey: ['cutout-fits', alertId, type], queryFn: ({ signal }) => getCutoutPixels(alertId, type, signal), staleTime: Infinity, retry: false });
+  return useQuery({
+    queryKey: ['cutout-fits', alertId, type],
+    queryFn: ({ signal }) => getCutoutPixels(alertId, type, signal),
+    staleTime: Infinity,
+    retry: false,
+  });
 }

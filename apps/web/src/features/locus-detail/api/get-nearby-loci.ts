@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
 
 export interface NearbyLocus {
   id: string;
@@ -15,9 +16,15 @@ export async function getNearbyLoci(locusId: string, ra: number, dec: number, si
     { 'elasticsearch_query[locus_listing]': query, 'page[limit]': 100, 'fields[locus_listing]': 'ra,dec' },
     signal,
   );
-  return (document.data ?? []).filter((item) => item.id !== locusId).map((item) => ({ id: item.id, ra: item.attributes.ra, dec: item.attributes.dec }));
+  return (document.data ?? [])
+    .filter((item) => item.id !== locusId)
+    .map((item) => ({ id: item.id, ra: item.attributes.ra, dec: item.attributes.dec }));
 }
 
 export function useNearbyLoci(locusId: string, ra: number, dec: number) {
-  return useQuery({ queryKey: ['nearby-loci', locusId], queryFn: ({ signal }) => getNearbyLoci(locusId, ra, dec, signal), staleTime: 60_000 });
+  return useQuery({
+    queryKey: ['nearby-loci', locusId],
+    queryFn: ({ signal }) => getNearbyLoci(locusId, ra, dec, signal),
+    staleTime: 60_000,
+  });
 }

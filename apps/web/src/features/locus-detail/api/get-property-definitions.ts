@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
 
 export interface PropertyDefinition {
   id: string;
@@ -23,5 +24,10 @@ export async function getLocusPropertyDefinitions(signal?: AbortSignal): Promise
 }
 
 export function useLocusPropertyDefinitions(enabled: boolean) {
-  return useQuery({ queryKey: ['locus-property-definitions'], queryFn: ({ signal }) => getLocusPropertyDefinitions(signal), enabled, staleTime: 600_000 });
+  return useQuery({
+    queryKey: ['locus-property-definitions'],
+    queryFn: ({ signal }) => getLocusPropertyDefinitions(signal),
+    enabled,
+    staleTime: 600_000,
+  });
 }

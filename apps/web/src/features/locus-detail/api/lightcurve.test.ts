@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isDrawable, LightcurveParseError, parseLightcurve } from './lightcurve';
-import { buildMarks, fullDomains } from '../components/lightcurve/lightcurve-marks';
 
-const HEADER = 'time,alert_id,ant_mjd,ant_survey,ant_ra,ant_dec,ant_passband,ant_mag,ant_magerr,ant_maglim,ant_mag_corrected,ant_magerr_corrected,ant_magulim_corrected,ant_magllim_corrected';
+import { buildMarks, fullDomains } from '@/features/locus-detail/components/lightcurve/lightcurve-marks';
+
+import { isDrawable, LightcurveParseError, parseLightcurve } from './lightcurve';
+
+const HEADER =
+  'time,alert_id,ant_mjd,ant_survey,ant_ra,ant_dec,ant_passband,ant_mag,ant_magerr,ant_maglim,ant_mag_corrected,ant_magerr_corrected,ant_magulim_corrected,ant_magllim_corrected';
 
 describe('lightcurve', () => {
   it('derives the magnitude type by priority', () => {
@@ -30,7 +33,14 @@ describe('lightcurve', () => {
   });
 
   it('does not draw negative magnitudes or limits, and widens a short time range to a day around the mean', () => {
-    const points = parseLightcurve([HEADER, 'x,a1,58849.0,1,10,20,g,-1,0.1,20,,,,', 'x,a2,58849.1,1,10,20,g,18,0.1,20,,,,', 'x,a3,58849.3,1,10,20,g,18.4,0.1,20,,,,'].join('\n'));
+    const points = parseLightcurve(
+      [
+        HEADER,
+        'x,a1,58849.0,1,10,20,g,-1,0.1,20,,,,',
+        'x,a2,58849.1,1,10,20,g,18,0.1,20,,,,',
+        'x,a3,58849.3,1,10,20,g,18.4,0.1,20,,,,',
+      ].join('\n'),
+    );
     expect(points.map(isDrawable)).toEqual([false, true, true]);
     const marks = buildMarks(points, new Map());
     expect(marks).toHaveLength(2);

@@ -71,7 +71,9 @@ function splitCsvLine(line: string, lineNumber: number): string[] {
 }
 
 /** Which magnitude a point shows, by the spec's priority. */
-export function deriveMagnitudes(row: Partial<LightcurvePoint>): Pick<LightcurvePoint, 'frontend_mag_type' | 'frontend_mag' | 'frontend_magerr' | 'frontend_magulim' | 'frontend_magllim'> {
+export function deriveMagnitudes(
+  row: Partial<LightcurvePoint>,
+): Pick<LightcurvePoint, 'frontend_mag_type' | 'frontend_mag' | 'frontend_magerr' | 'frontend_magulim' | 'frontend_magllim'> {
   if (row.ant_mag_corrected !== undefined) {
     return {
       frontend_mag_type: 'calibrated',
@@ -82,7 +84,11 @@ export function deriveMagnitudes(row: Partial<LightcurvePoint>): Pick<Lightcurve
     };
   }
   if (row.ant_magulim_corrected !== undefined) {
-    return { frontend_mag_type: 'calibrated_maglim', frontend_magulim: row.ant_magulim_corrected, frontend_magllim: row.ant_magllim_corrected };
+    return {
+      frontend_mag_type: 'calibrated_maglim',
+      frontend_magulim: row.ant_magulim_corrected,
+      frontend_magllim: row.ant_magllim_corrected,
+    };
   }
   if (row.ant_mag !== undefined) return { frontend_mag_type: 'raw', frontend_mag: row.ant_mag, frontend_magerr: row.ant_magerr };
   if (row.ant_maglim !== undefined) return { frontend_mag_type: 'raw_maglim', frontend_magulim: row.ant_maglim };
@@ -98,7 +104,8 @@ export function parseLightcurve(csv: string | undefined): LightcurvePoint[] {
   }
   return lines.slice(1).map((line, index) => {
     const cells = splitCsvLine(line, index + 2);
-    if (cells.length !== header.length) throw new LightcurveParseError(`Line ${index + 2} has ${cells.length} cells, expected ${header.length}`);
+    if (cells.length !== header.length)
+      throw new LightcurveParseError(`Line ${index + 2} has ${cells.length} cells, expected ${header.length}`);
     const row: Record<string, unknown> = {};
     header.forEach((name, i) => {
       const text = cells[i].trim();

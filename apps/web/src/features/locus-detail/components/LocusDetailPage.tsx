@@ -1,15 +1,17 @@
 import { Suspense, useMemo, useState } from 'react';
-import { useParams } from 'react-router';
 import Alert from 'react-bootstrap/Alert';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { SectionCard } from '../../../components/SectionCard';
-import { useLocusAlerts } from '../api/get-alerts';
-import { useLocus } from '../api/get-locus';
-import { useNearbyLoci } from '../api/get-nearby-loci';
-import { parseLightcurve, type LightcurvePoint } from '../api/lightcurve';
+import { useParams } from 'react-router';
+
+import { SectionCard } from '@/components/SectionCard';
+import { useLocusAlerts } from '@/features/locus-detail/api/get-alerts';
+import { useLocus } from '@/features/locus-detail/api/get-locus';
+import { useNearbyLoci } from '@/features/locus-detail/api/get-nearby-loci';
+import { type LightcurvePoint, parseLightcurve } from '@/features/locus-detail/api/lightcurve';
+
 import { AlertsTable } from './alerts/AlertsTable';
 import { GravWaveTable } from './alerts/GravWaveTable';
 import { AlertDistribution } from './charts/AlertDistribution';
@@ -51,10 +53,7 @@ function LocusDetail({ locusId }: { locusId: string }) {
     return map;
   }, [alerts.data]);
   const passbands = useMemo(() => sortPassbands(lightcurve.points.map((p) => p.ant_passband)), [lightcurve.points]);
-  const alertTypes = useMemo(
-    () => sortAlertTypes(lightcurve.points.flatMap((p) => alertTypeOf(p) ?? [])),
-    [lightcurve.points],
-  );
+  const alertTypes = useMemo(() => sortAlertTypes(lightcurve.points.flatMap((p) => alertTypeOf(p) ?? [])), [lightcurve.points]);
 
   return (
     <>
@@ -102,7 +101,14 @@ function LocusDetail({ locusId }: { locusId: string }) {
       <SectionCard title="Alerts">
         <Tabs defaultActiveKey="alerts" id="locus-alert-tabs" className="mb-3">
           <Tab eventKey="alerts" title="Alerts">
-            <AlertsTable alerts={alerts.data ?? []} isPending={alerts.isPending} error={alerts.error} selection={selection} pickedAlertId={picked} onClearPick={() => setPicked(undefined)} />
+            <AlertsTable
+              alerts={alerts.data ?? []}
+              isPending={alerts.isPending}
+              error={alerts.error}
+              selection={selection}
+              pickedAlertId={picked}
+              onClearPick={() => setPicked(undefined)}
+            />
           </Tab>
           <Tab eventKey="gw" title="Gravitational wave events">
             <GravWaveTable alerts={alerts.data ?? []} isPending={alerts.isPending} />

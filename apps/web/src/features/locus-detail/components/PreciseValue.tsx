@@ -1,4 +1,4 @@
-import { FULL_VALUE_ATTRIBUTE, fullValueText } from '../../../lib/full-precision';
+import { FULL_VALUE_ATTRIBUTE, fullValueText } from '@/lib/full-precision';
 
 /**
  * A table value as the spec shows it (`text`: numbers to 2 decimals), with the full value on hover

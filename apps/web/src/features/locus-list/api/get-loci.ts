@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
-import { elasticsearchQuery, sortParam, type LocusListQuery } from '../../../lib/locus-query';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { elasticsearchQuery, type LocusListQuery, sortParam } from '@/lib/locus-query';
 
 export interface LocusProperties {
   ztf_object_id?: string;

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
-import { elasticsearchQuery, type SearchFilter } from '../../../lib/locus-query';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { elasticsearchQuery, type SearchFilter } from '@/lib/locus-query';
 
 export interface LocusStatistics {
   tags: Record<string, number>;

@@ -1,6 +1,8 @@
-import { redirect, type LoaderFunctionArgs } from 'react-router';
-import { parseLocusListQuery, serializeLocusListQuery } from '../../../lib/locus-query';
-import { queryClient } from '../../../lib/query-client';
+import { type LoaderFunctionArgs, redirect } from 'react-router';
+
+import { parseLocusListQuery, serializeLocusListQuery } from '@/lib/locus-query';
+import { queryClient } from '@/lib/query-client';
+
 import { getLoci } from './get-loci';
 import { getStatistics } from './get-statistics';
 
@@ -20,6 +22,10 @@ export function locusListLoader({ request }: LoaderFunctionArgs) {
     throw redirect(`${url.pathname}${url.search}${url.hash}`);
   }
   void queryClient.prefetchQuery({ queryKey: ['loci', query], queryFn: ({ signal }) => getLoci(query, signal) });
-  void queryClient.prefetchQuery({ queryKey: ['loci-statistics', query.filters], queryFn: ({ signal }) => getStatistics(query.filters, signal), staleTime: 60_000 });
+  void queryClient.prefetchQuery({
+    queryKey: ['loci-statistics', query.filters],
+    queryFn: ({ signal }) => getStatistics(query.filters, signal),
+    staleTime: 60_000,
+  });
   return null;
 }

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
-import { CodeIcon } from '../../../components/Icons';
+
+import { CodeIcon } from '@/components/Icons';
+
 import type { ScriptQuery } from './python-script';
 import { PythonScriptView } from './PythonScriptView';
 

@@ -1,10 +1,18 @@
 import Dropdown from 'react-bootstrap/Dropdown';
 import Form from 'react-bootstrap/Form';
-import { ColumnsIcon } from '../../../components/Icons';
+
+import { ColumnsIcon } from '@/components/Icons';
+
 import { LOCUS_COLUMN_LABELS } from './locus-columns';
 
 /** Checkbox dropdown choosing the visible columns (persisted by the caller). */
-export function ColumnChooser({ visible, onChange }: { visible: Record<string, boolean>; onChange: (next: Record<string, boolean>) => void }) {
+export function ColumnChooser({
+  visible,
+  onChange,
+}: {
+  visible: Record<string, boolean>;
+  onChange: (next: Record<string, boolean>) => void;
+}) {
   return (
     <Dropdown autoClose="outside" align="end">
       <Dropdown.Toggle variant="outline-secondary" size="sm" id="locus-columns-toggle">

@@ -1,11 +1,13 @@
-import Alert from 'react-bootstrap/Alert';
 import type { SortingState } from '@tanstack/react-table';
-import { PageSizeSelect } from '../../../components/PageSizeSelect';
-import { TablePagination } from '../../../components/TablePagination';
-import { firstError } from '../../../lib/api-client';
-import { pageBounds } from '../../../lib/format';
-import { DEFAULT_SORT, PAGE_SIZES, type LocusListQuery, type PageSize } from '../../../lib/locus-query';
-import { useLoci } from '../api/get-loci';
+import Alert from 'react-bootstrap/Alert';
+
+import { PageSizeSelect } from '@/components/PageSizeSelect';
+import { TablePagination } from '@/components/TablePagination';
+import { useLoci } from '@/features/locus-list/api/get-loci';
+import { firstError } from '@/lib/api-client';
+import { pageBounds } from '@/lib/format';
+import { DEFAULT_SORT, type LocusListQuery, PAGE_SIZES, type PageSize } from '@/lib/locus-query';
+
 import { ApiAccessModal } from './ApiAccessModal';
 import { ColumnChooser } from './ColumnChooser';
 import { LocusTable } from './LocusTable';
@@ -75,7 +77,12 @@ export function LocusResults({ query, onQueryChange }: { query: LocusListQuery; 
           options={PAGE_SIZES}
           onChange={(size) => onQueryChange({ ...query, perPage: size as PageSize, currentPage: 1 })}
         />
-        <TablePagination page={query.currentPage} pageCount={pageCount} onChange={(page) => onQueryChange({ ...query, currentPage: page })} label="Locus list pages" />
+        <TablePagination
+          page={query.currentPage}
+          pageCount={pageCount}
+          onChange={(page) => onQueryChange({ ...query, currentPage: page })}
+          label="Locus list pages"
+        />
       </div>
     </section>
   );

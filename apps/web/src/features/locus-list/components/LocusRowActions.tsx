@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
-import { EllipsisIcon, EyeIcon } from '../../../components/Icons';
-import { LocusFavoriteToggle } from '../../../components/LocusAnnotationControls';
+
+import { EllipsisIcon, EyeIcon } from '@/components/Icons';
+import { LocusFavoriteToggle } from '@/components/LocusAnnotationControls';
 
 /**
  * Row actions: an ellipsis at rest, the locus actions on hover or keyboard focus. The list
@@ -13,7 +14,12 @@ export function LocusRowActions({ locusId }: { locusId: string }) {
         <EllipsisIcon />
       </span>
       <span className="row-actions-hover gap-1 align-items-center">
-        <Link to={`/loci/${encodeURIComponent(locusId)}`} className="btn btn-sm btn-outline-primary" aria-label={`View ${locusId}`} title="View locus">
+        <Link
+          to={`/loci/${encodeURIComponent(locusId)}`}
+          className="btn btn-sm btn-outline-primary"
+          aria-label={`View ${locusId}`}
+          title="View locus"
+        >
           <EyeIcon />
         </Link>
         <LocusFavoriteToggle locusId={locusId} />

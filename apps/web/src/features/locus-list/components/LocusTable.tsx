@@ -1,8 +1,10 @@
-import { flexRender, getCoreRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, type SortingState, useReactTable } from '@tanstack/react-table';
 import Table from 'react-bootstrap/Table';
-import { SkeletonRows } from '../../../components/SkeletonRows';
-import { SortIndicator } from '../../../components/SortIndicator';
-import type { LocusListing } from '../api/get-loci';
+
+import { SkeletonRows } from '@/components/SkeletonRows';
+import { SortIndicator } from '@/components/SortIndicator';
+import type { LocusListing } from '@/features/locus-list/api/get-loci';
+
 import { LOCUS_COLUMNS } from './locus-columns';
 
 /** The locus table: server-side sorted (column ids are sort fields), rows highlight on hover. */
@@ -46,7 +48,9 @@ export function LocusTable({
                   key={header.id}
                   scope="col"
                   className={numeric ? 'numeric' : undefined}
-                  aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : header.column.getCanSort() ? 'none' : undefined}
+                  aria-sort={
+                    sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : header.column.getCanSort() ? 'none' : undefined
+                  }
                 >
                   {header.column.getCanSort() ? (
                     <button

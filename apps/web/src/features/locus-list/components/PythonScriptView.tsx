@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { DownloadIcon } from '../../../components/Icons';
-import { getConfig } from '../../../lib/config';
-import { saveBlob } from '../../../lib/download';
+
+import { DownloadIcon } from '@/components/Icons';
+import { getConfig } from '@/lib/config';
+import { saveBlob } from '@/lib/download';
+
 import { buildPythonScript, PIP_INSTALL, SCRIPT_FILE_NAME, type ScriptQuery } from './python-script';
 
 /**
@@ -26,8 +28,8 @@ export function PythonScriptView({ query, testId }: { query: ScriptQuery; testId
   return (
     <>
       <p className="small">
-        Run this search from Python with the ANTARES client. Install it (version 1.0 or higher) with <code>{PIP_INSTALL}</code>, save the script as{' '}
-        <code>{SCRIPT_FILE_NAME}</code> and run <code>python {SCRIPT_FILE_NAME}</code>.
+        Run this search from Python with the ANTARES client. Install it (version 1.0 or higher) with <code>{PIP_INSTALL}</code>, save the
+        script as <code>{SCRIPT_FILE_NAME}</code> and run <code>python {SCRIPT_FILE_NAME}</code>.
       </p>
       <pre className="bg-body-tertiary border rounded p-3 small" style={{ maxHeight: 400 }} data-testid={testId} tabIndex={0}>
         <code>{script}</code>

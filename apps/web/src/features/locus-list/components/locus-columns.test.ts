@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LOCUS_SORT_FIELDS } from '../../../lib/locus-query';
+
+import { LOCUS_SORT_FIELDS } from '@/lib/locus-query';
+
 import { LOCUS_COLUMN_LABELS, LOCUS_COLUMNS } from './locus-columns';
 
 describe('locus list columns', () => {

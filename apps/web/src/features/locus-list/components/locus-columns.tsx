@@ -1,11 +1,13 @@
-import { Link } from 'react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
 import Tooltip from 'react-bootstrap/Tooltip';
-import { formatFixed } from '../../../lib/format';
-import { mjdText } from '../../../lib/time';
-import { THUMBNAIL_HELP, ThumbnailTriplet } from '../../../components/ThumbnailTriplet';
-import type { LocusListing } from '../api/get-loci';
+import { Link } from 'react-router';
+
+import { THUMBNAIL_HELP, ThumbnailTriplet } from '@/components/ThumbnailTriplet';
+import type { LocusListing } from '@/features/locus-list/api/get-loci';
+import { formatFixed } from '@/lib/format';
+import { mjdText } from '@/lib/time';
+
 import { LocusRowActions } from './LocusRowActions';
 
 /** 'YYYY-MM-DD HH:MM:SS' that may break only between the date and the time (narrow columns). */

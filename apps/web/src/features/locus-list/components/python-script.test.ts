@@ -2,8 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SORT, tagFilter } from '../../../lib/locus-query';
+
+import { DEFAULT_SORT, tagFilter } from '@/lib/locus-query';
+
 import { buildPythonScript, describeSort } from './python-script';
 
 const PYTHON = '/usr/bin/python3';
@@ -13,10 +16,30 @@ const PYTHON = '/usr/bin/python3';
  * run by real Python with a stand-in client whose search() yields these, in this order.
  */
 const LOCI = [
-  { locus_id: 'ANT2026a', ra: 10, dec: -5, properties: { newest_alert_observation_time: 60005, num_mag_values: 3, newest_alert_magnitude: 18.5, ztf_object_id: 'ZTF26aaaaaaa' } },
-  { locus_id: 'ANT2026d', ra: 30, dec: 5, properties: { newest_alert_observation_time: 60004, num_mag_values: 7, ztf_object_id: 'ZTF26aaaaaad' } },
-  { locus_id: 'ANT2026b', ra: 20, dec: 0, properties: { newest_alert_observation_time: 60003, num_mag_values: 3, newest_alert_magnitude: 17.25 } },
-  { locus_id: 'ANT2026c', ra: 5, dec: 20, properties: { newest_alert_observation_time: 60002, num_mag_values: 3, newest_alert_magnitude: 19 } },
+  {
+    locus_id: 'ANT2026a',
+    ra: 10,
+    dec: -5,
+    properties: { newest_alert_observation_time: 60005, num_mag_values: 3, newest_alert_magnitude: 18.5, ztf_object_id: 'ZTF26aaaaaaa' },
+  },
+  {
+    locus_id: 'ANT2026d',
+    ra: 30,
+    dec: 5,
+    properties: { newest_alert_observation_time: 60004, num_mag_values: 7, ztf_object_id: 'ZTF26aaaaaad' },
+  },
+  {
+    locus_id: 'ANT2026b',
+    ra: 20,
+    dec: 0,
+    properties: { newest_alert_observation_time: 60003, num_mag_values: 3, newest_alert_magnitude: 17.25 },
+  },
+  {
+    locus_id: 'ANT2026c',
+    ra: 5,
+    dec: 20,
+    properties: { newest_alert_observation_time: 60002, num_mag_values: 3, newest_alert_magnitude: 19 },
+  },
 ];
 
 const workDir = mkdtempSync(path.join(tmpdir(), 'antares-script-'));
@@ -47,7 +70,13 @@ function run(script: string): { printed: string[]; sent: { base: string; query: 
   const { ANTARES_API_BASE_URL: _ignored, ...env } = process.env;
   const result = spawnSync(PYTHON, [file], { env: { ...env, PYTHONPATH: standInClient() }, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`the script failed: ${result.stderr}`);
-  return { printed: result.stdout.trim().split('\n').map((line) => line.split(' ')[0]), sent: JSON.parse(result.stderr) };
+  return {
+    printed: result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ')[0]),
+    sent: JSON.parse(result.stderr),
+  };
 }
 
 describe.skipIf(!existsSync(PYTHON))('the API Access script', () => {
@@ -66,12 +95,37 @@ describe.skipIf(!existsSync(PYTHON))('the API Access script', () => {
       ['ra', false, ['ANT2026c', 'ANT2026a', 'ANT2026b', 'ANT2026d'], 'RA (ra), ascending'],
       ['dec', true, ['ANT2026c', 'ANT2026d', 'ANT2026b', 'ANT2026a'], 'Dec (dec), descending'],
       // Missing values last in both directions.
-      ['properties.newest_alert_magnitude', false, ['ANT2026b', 'ANT2026a', 'ANT2026c', 'ANT2026d'], 'Latest Mag (properties.newest_alert_magnitude), ascending'],
-      ['properties.newest_alert_magnitude', true, ['ANT2026c', 'ANT2026a', 'ANT2026b', 'ANT2026d'], 'Latest Mag (properties.newest_alert_magnitude), descending'],
+      [
+        'properties.newest_alert_magnitude',
+        false,
+        ['ANT2026b', 'ANT2026a', 'ANT2026c', 'ANT2026d'],
+        'Latest Mag (properties.newest_alert_magnitude), ascending',
+      ],
+      [
+        'properties.newest_alert_magnitude',
+        true,
+        ['ANT2026c', 'ANT2026a', 'ANT2026b', 'ANT2026d'],
+        'Latest Mag (properties.newest_alert_magnitude), descending',
+      ],
       // Ties by locus id, descending, whichever the direction.
-      ['properties.num_mag_values', false, ['ANT2026c', 'ANT2026b', 'ANT2026a', 'ANT2026d'], '# Alerts (properties.num_mag_values), ascending'],
-      ['properties.num_mag_values', true, ['ANT2026d', 'ANT2026c', 'ANT2026b', 'ANT2026a'], '# Alerts (properties.num_mag_values), descending'],
-      ['properties.newest_alert_observation_time', false, ['ANT2026c', 'ANT2026b', 'ANT2026d', 'ANT2026a'], 'Latest Alert (properties.newest_alert_observation_time), ascending'],
+      [
+        'properties.num_mag_values',
+        false,
+        ['ANT2026c', 'ANT2026b', 'ANT2026a', 'ANT2026d'],
+        '# Alerts (properties.num_mag_values), ascending',
+      ],
+      [
+        'properties.num_mag_values',
+        true,
+        ['ANT2026d', 'ANT2026c', 'ANT2026b', 'ANT2026a'],
+        '# Alerts (properties.num_mag_values), descending',
+      ],
+      [
+        'properties.newest_alert_observation_time',
+        false,
+        ['ANT2026c', 'ANT2026b', 'ANT2026d', 'ANT2026a'],
+        'Latest Alert (properties.newest_alert_observation_time), ascending',
+      ],
       ['properties.ztf_object_id', false, ['ANT2026a', 'ANT2026d', 'ANT2026c', 'ANT2026b'], 'ZTF ID (properties.ztf_object_id), ascending'],
     ];
     for (const [sortBy, sortDesc, expected, description] of cases) {

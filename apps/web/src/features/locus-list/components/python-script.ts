@@ -1,4 +1,4 @@
-import { DEFAULT_SORT, elasticsearchQuery, LOCUS_SORT_FIELDS, type LocusListQuery } from '../../../lib/locus-query';
+import { DEFAULT_SORT, elasticsearchQuery, LOCUS_SORT_FIELDS, type LocusListQuery } from '@/lib/locus-query';
 
 /** A JSON value as a Python literal (True/False/None), indented like `json.dumps(..., indent=4)`. */
 export function toPythonLiteral(value: unknown, indent = 0): string {

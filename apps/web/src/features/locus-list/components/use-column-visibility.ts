@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { readStored, writeStored } from '../../../lib/storage';
+
+import { readStored, writeStored } from '@/lib/storage';
 
 /** Local-storage key of the locus list's column choice. */
 export const LOCUS_COLUMNS_KEY = 'antares.locus-list.columns';

@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { parseLocusListQuery, serializeLocusListQuery, type LocusListQuery } from '../../../lib/locus-query';
+
+import { type LocusListQuery, parseLocusListQuery, serializeLocusListQuery } from '@/lib/locus-query';
 
 /**
  * The list state lives in the `query` URL parameter only (no copy in React state), so reloads,

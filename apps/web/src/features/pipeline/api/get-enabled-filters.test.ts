@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../../../lib/config', () => ({ getConfig: () => ({ apiURL: 'http://app.test/v1' }) }));
+vi.mock('@/lib/config', () => ({ getConfig: () => ({ apiURL: 'http://app.test/v1' }) }));
 
 const { getEnabledFilters } = await import('./get-enabled-filters');
 
-const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/vnd.api+json' } });
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/vnd.api+json' } });
 
 describe('pipeline filters', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -24,7 +25,10 @@ describe('pipeline filters', () => {
         });
       }
       if (pathname === '/v1/filters' && searchParams.get('page[offset]') === '0') {
-        return json({ data: [{ type: 'filter', id: '42', attributes: { name: 'bright THINGS', description: 'Finds bright things' } }], links: {} });
+        return json({
+          data: [{ type: 'filter', id: '42', attributes: { name: 'bright THINGS', description: 'Finds bright things' } }],
+          links: {},
+        });
       }
       return new Response('unexpected', { status: 500 });
     });

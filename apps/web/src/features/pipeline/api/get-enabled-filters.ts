@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
 
 export interface PipelineFilter {
   /** The filter runner id: the filter name. */
@@ -48,7 +49,11 @@ async function filtersByName(names: string[], signal?: AbortSignal): Promise<Map
 
 /** Enabled filters of the filter runner (limit 100, offset 0), with their descriptions. */
 export async function getEnabledFilters(signal?: AbortSignal): Promise<PipelineFilter[]> {
-  const runner = await apiGet<JsonApiDocument<JsonApiResource<RunnerAttributes>[]>>('/filter_runner', { 'page[limit]': 100, 'page[offset]': 0 }, signal);
+  const runner = await apiGet<JsonApiDocument<JsonApiResource<RunnerAttributes>[]>>(
+    '/filter_runner',
+    { 'page[limit]': 100, 'page[offset]': 0 },
+    signal,
+  );
   const enabled = (runner.data ?? []).filter((item) => item.attributes.enabled);
   if (enabled.length === 0) return [];
   const records = await filtersByName(
@@ -68,7 +73,11 @@ export function useEnabledFilters() {
 
 /** The code of a filter's enabled version, fetched by filter id on first open. */
 export async function getEnabledCode(filterId: string, signal?: AbortSignal): Promise<string> {
-  const filter = await apiGet<JsonApiDocument<JsonApiResource<FilterAttributes>>>(`/filters/${encodeURIComponent(filterId)}`, undefined, signal);
+  const filter = await apiGet<JsonApiDocument<JsonApiResource<FilterAttributes>>>(
+    `/filters/${encodeURIComponent(filterId)}`,
+    undefined,
+    signal,
+  );
   const versionId = filter.data.attributes.enabled_version;
   if (versionId === undefined || versionId === null) return '# This filter has no enabled version.';
   const version = await apiGet<JsonApiDocument<JsonApiResource<{ code?: string }>>>(

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Collapse from 'react-bootstrap/Collapse';
-import { firstError } from '../../../lib/api-client';
-import { useEnabledCode, type PipelineFilter } from '../api/get-enabled-filters';
+
+import { type PipelineFilter, useEnabledCode } from '@/features/pipeline/api/get-enabled-filters';
+import { firstError } from '@/lib/api-client';
 
 /** One enabled filter; its read-only Python source is loaded the first time the card is opened. */
 export function PipelineFilterCard({ filter }: { filter: PipelineFilter }) {

@@ -1,4 +1,5 @@
-import { useEnabledFilters } from '../api/get-enabled-filters';
+import { useEnabledFilters } from '@/features/pipeline/api/get-enabled-filters';
+
 import { PipelineFilterCard } from './PipelineFilterCard';
 
 const STAGES: { title: string; text: string }[] = [

@@ -1,8 +1,9 @@
-import { useState } from 'react';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
-import { DataTable } from '../../../components/DataTable';
-import { ErrorState } from '../../../components/ErrorState';
-import { useProperties, type PropertyDefinition, type PropertyResource } from '../api/get-properties';
+import { useState } from 'react';
+
+import { DataTable } from '@/components/DataTable';
+import { ErrorState } from '@/components/ErrorState';
+import { type PropertyDefinition, type PropertyResource, useProperties } from '@/features/properties/api/get-properties';
 
 const COLUMNS: ColumnDef<PropertyDefinition>[] = [
   { id: 'id', header: 'Name', accessorKey: 'id', enableSorting: false, cell: ({ getValue }) => <code>{String(getValue())}</code> },
@@ -15,7 +16,17 @@ const PAGE_SIZES = [5, 10, 25, 50, 100, 200] as const;
 const DEFAULT_SORT: SortingState = [{ id: 'id', desc: true }];
 
 /** One server-paged, server-sorted property table (default sort id descending, 5 per page). */
-export function PropertyTable({ resource, title, errorTitle, errorMessage }: { resource: PropertyResource; title: string; errorTitle: string; errorMessage: string }) {
+export function PropertyTable({
+  resource,
+  title,
+  errorTitle,
+  errorMessage,
+}: {
+  resource: PropertyResource;
+  title: string;
+  errorTitle: string;
+  errorMessage: string;
+}) {
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState(5);
   const [sorting, setSorting] = useState<SortingState>(DEFAULT_SORT);

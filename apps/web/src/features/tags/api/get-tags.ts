@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
+
+import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
 
 export interface Tag {
   id: string;
@@ -8,11 +9,19 @@ export interface Tag {
 }
 
 export async function getTags(page: number, perPage: number, sort: string, signal?: AbortSignal) {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Omit<Tag, 'id'>>[]>>('/tags', { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort }, signal);
+  const document = await apiGet<JsonApiDocument<JsonApiResource<Omit<Tag, 'id'>>[]>>(
+    '/tags',
+    { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort },
+    signal,
+  );
   const tags = (document.data ?? []).map((item) => ({ ...item.attributes, id: item.id }));
   return { tags, count: document.meta?.count ?? tags.length };
 }
 
 export function useTags(page: number, perPage: number, sort: string) {
-  return useQuery({ queryKey: ['tags', page, perPage, sort], queryFn: ({ signal }) => getTags(page, perPage, sort, signal), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: ['tags', page, perPage, sort],
+    queryFn: ({ signal }) => getTags(page, perPage, sort, signal),
+    placeholderData: keepPreviousData,
+  });
 }

@@ -1,14 +1,22 @@
+import type { ColumnDef, SortingState } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { ColumnDef, SortingState } from '@tanstack/react-table';
-import { DataTable } from '../../../components/DataTable';
-import { ErrorState } from '../../../components/ErrorState';
-import { lociPath, tagFilter } from '../../../lib/locus-query';
-import { useTags, type Tag } from '../api/get-tags';
+
+import { DataTable } from '@/components/DataTable';
+import { ErrorState } from '@/components/ErrorState';
+import { type Tag, useTags } from '@/features/tags/api/get-tags';
+import { lociPath, tagFilter } from '@/lib/locus-query';
 
 const COLUMNS: ColumnDef<Tag>[] = [
   { id: 'id', header: 'Tag', accessorKey: 'id', cell: ({ getValue }) => <code>{String(getValue())}</code> },
-  { id: 'description', header: 'Description', accessorKey: 'description', enableSorting: false, meta: { className: 'cell-fill' }, cell: ({ getValue }) => <div className="truncate-600">{(getValue() as string) ?? ''}</div> },
+  {
+    id: 'description',
+    header: 'Description',
+    accessorKey: 'description',
+    enableSorting: false,
+    meta: { className: 'cell-fill' },
+    cell: ({ getValue }) => <div className="truncate-600">{(getValue() as string) ?? ''}</div>,
+  },
   {
     id: 'actions',
     header: 'Loci',
@@ -46,7 +54,13 @@ export function Component() {
             setSorting(next.length ? next : DEFAULT_SORT);
             setPage(1);
           }}
-          server={{ count: tags.data?.count ?? 0, page, perPage, onPageChange: setPage, onPerPageChange: (size) => (setPerPage(size), setPage(1)) }}
+          server={{
+            count: tags.data?.count ?? 0,
+            page,
+            perPage,
+            onPageChange: setPage,
+            onPerPageChange: (size) => (setPerPage(size), setPage(1)),
+          }}
           pageSizeOptions={PAGE_SIZES}
           emptyText="No tags yet."
         />

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { parseTeam, type TeamMember } from '../data/team-members';
+
+import { parseTeam, type TeamMember } from '@/features/team/data/team-members';
 
 /** The deployment's team, from the site's runtime configuration (`/config.json`). */
 export async function getTeam(signal?: AbortSignal): Promise<TeamMember[]> {

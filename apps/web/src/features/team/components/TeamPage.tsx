@@ -2,9 +2,11 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import Spinner from 'react-bootstrap/Spinner';
-import { ErrorState } from '../../../components/ErrorState';
-import { useTeam } from '../api/get-team';
-import { teamGroups, type TeamGroup } from '../data/team-members';
+
+import { ErrorState } from '@/components/ErrorState';
+import { useTeam } from '@/features/team/api/get-team';
+import { type TeamGroup, teamGroups } from '@/features/team/data/team-members';
+
 import { DefaultPhoto } from './DefaultPhoto';
 import { ObfuscatedEmail } from './ObfuscatedEmail';
 
@@ -22,9 +24,28 @@ function Group({ group }: { group: TeamGroup }) {
             <Col key={`${member.name}-${member.email ?? ''}`}>
               <Card className="h-100" data-testid="team-member">
                 <Card.Body className="d-flex gap-3">
-                  {member.photo ? <img src={member.photo} alt="" width={64} height={64} className="rounded-circle flex-shrink-0" data-testid="member-photo" /> : <DefaultPhoto />}
+                  {member.photo ? (
+                    <img
+                      src={member.photo}
+                      alt=""
+                      width={64}
+                      height={64}
+                      className="rounded-circle flex-shrink-0"
+                      data-testid="member-photo"
+                    />
+                  ) : (
+                    <DefaultPhoto />
+                  )}
                   <div>
-                    <h3 className="h6 mb-0">{member.link ? <a href={member.link} target="_blank" rel="noreferrer">{member.name}</a> : member.name}</h3>
+                    <h3 className="h6 mb-0">
+                      {member.link ? (
+                        <a href={member.link} target="_blank" rel="noreferrer">
+                          {member.name}
+                        </a>
+                      ) : (
+                        member.name
+                      )}
+                    </h3>
                     <div className="small text-body-secondary">{member.title}</div>
                     {member.bio && <p className="small mb-1">{member.bio}</p>}
                     {member.email && <ObfuscatedEmail email={member.email} />}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { lastName, parseTeam, teamGroups } from './team-members';
 
 describe('team groups', () => {

@@ -30,7 +30,17 @@ export function parseTeam(value: unknown): TeamMember[] {
     const name = text(raw.name);
     const group = raw.group === 'Internal' || raw.group === 'External' ? raw.group : undefined;
     if (!name || !group) return [];
-    return [{ name, group, title: text(raw.title) ?? '', bio: text(raw.bio), link: text(raw.link), email: text(raw.email), photo: text(raw.photo) }];
+    return [
+      {
+        name,
+        group,
+        title: text(raw.title) ?? '',
+        bio: text(raw.bio),
+        link: text(raw.link),
+        email: text(raw.email),
+        photo: text(raw.photo),
+      },
+    ];
   });
 }
 

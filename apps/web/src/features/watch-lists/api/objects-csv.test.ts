@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
+
 import { describe, expect, it } from 'vitest';
+
 import { checkRow, MAX_OBJECTS, parseObjectsCsv } from './objects-csv';
 
 /** The file as the browser would stream it: in the given pieces (a piece may end mid-line). */
@@ -59,7 +61,12 @@ describe('parseObjectsCsv', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.objects).toHaveLength(MAX_OBJECTS);
-    expect(result.objects[MAX_OBJECTS - 1]).toEqual({ right_ascension: (99_999 % 3600) / 10, declination: (99_999 % 1800) / 10 - 90, radius: 0.001, comment: 'row 99999' });
+    expect(result.objects[MAX_OBJECTS - 1]).toEqual({
+      right_ascension: (99_999 % 3600) / 10,
+      declination: (99_999 % 1800) / 10 - 90,
+      radius: 0.001,
+      comment: 'row 99999',
+    });
     expect(progress.at(-1)).toBe(MAX_OBJECTS);
   });
 
@@ -69,11 +76,27 @@ describe('parseObjectsCsv', () => {
   });
 
   it('stops at the first bad row and gives its line (empty lines counted)', async () => {
-    await expect(parse('right_ascension,declination,radius\n1,2,0.001\n')).resolves.toEqual({ ok: false, line: 1, problem: 'right_ascension is not a number: "right_ascension"' });
-    await expect(parse('1,2,0.001\n\n3,4\n')).resolves.toMatchObject({ ok: false, line: 3, problem: expect.stringMatching(/^radius missing/) });
+    await expect(parse('right_ascension,declination,radius\n1,2,0.001\n')).resolves.toEqual({
+      ok: false,
+      line: 1,
+      problem: 'right_ascension is not a number: "right_ascension"',
+    });
+    await expect(parse('1,2,0.001\n\n3,4\n')).resolves.toMatchObject({
+      ok: false,
+      line: 3,
+      problem: expect.stringMatching(/^radius missing/),
+    });
     await expect(parse('1,2,0.001\n1,2,abc\n')).resolves.toMatchObject({ ok: false, line: 2, problem: 'radius is not a number: "abc"' });
-    await expect(parse('1,2,0.001\n1,95,0.001\n')).resolves.toMatchObject({ ok: false, line: 2, problem: expect.stringMatching(/^declination must be between/) });
-    await expect(parse('1,2,0.001\n1,2,0.001,"open quote\n')).resolves.toMatchObject({ ok: false, line: 2, problem: 'a quoted field is not closed properly' });
+    await expect(parse('1,2,0.001\n1,95,0.001\n')).resolves.toMatchObject({
+      ok: false,
+      line: 2,
+      problem: expect.stringMatching(/^declination must be between/),
+    });
+    await expect(parse('1,2,0.001\n1,2,0.001,"open quote\n')).resolves.toMatchObject({
+      ok: false,
+      line: 2,
+      problem: 'a quoted field is not closed properly',
+    });
   });
 
   it('refuses a file without objects', async () => {

@@ -1,5 +1,5 @@
-import Papa from 'papaparse';
 import { LIMITS } from '@antares/contract';
+import Papa from 'papaparse';
 
 /**
  * The objects file of a new watch list, checked in the browser before anything is sent: CSV without
@@ -57,7 +57,8 @@ export function checkRow(fields: readonly string[]): WatchObjectInput | string {
     const missing = NUMBER_FIELDS.slice(fields.length).join(', ');
     return `${missing} missing (found ${fields.length} ${fields.length === 1 ? 'field' : 'fields'}, expected right_ascension,declination,radius[,comment])`;
   }
-  if (fields.length > 4) return `${fields.length} fields, at most 4 expected (right_ascension,declination,radius,comment); quote a comment that contains commas`;
+  if (fields.length > 4)
+    return `${fields.length} fields, at most 4 expected (right_ascension,declination,radius,comment); quote a comment that contains commas`;
   const values: Partial<Record<NumberField, number>> = {};
   for (const [index, field] of NUMBER_FIELDS.entries()) {
     const text = fields[index].trim();

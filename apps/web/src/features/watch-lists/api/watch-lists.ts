@@ -1,7 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '../../../lib/api-client';
-import { USER_DATA_KEY } from '../../../lib/session';
-import type { ListParams } from '../../../lib/use-server-list';
+
+import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { USER_DATA_KEY } from '@/lib/session';
+import type { ListParams } from '@/lib/use-server-list';
+
 import type { WatchObjectInput } from './objects-csv';
 
 export interface WatchObject {
@@ -106,7 +108,10 @@ export async function getMatchingState(watchListId: string, signal?: AbortSignal
     { 'fields[watch_list]': 'history_matched_at,matched_loci' },
     signal,
   );
-  return { history_matched_at: document.data.attributes.history_matched_at ?? null, matched_loci: document.data.attributes.matched_loci ?? 0 };
+  return {
+    history_matched_at: document.data.attributes.history_matched_at ?? null,
+    matched_loci: document.data.attributes.matched_loci ?? 0,
+  };
 }
 
 /** The matching state, asked again until the list is matched; starts from the detail's own answer. */

@@ -20,7 +20,13 @@ export function DeleteWatchListsDialog({
 }) {
   const several = names.length > 1;
   return (
-    <Modal show={show} onHide={busy ? () => undefined : onCancel} centered aria-labelledby="delete-watch-lists-title" data-testid="delete-watch-lists-dialog">
+    <Modal
+      show={show}
+      onHide={busy ? () => undefined : onCancel}
+      centered
+      aria-labelledby="delete-watch-lists-title"
+      data-testid="delete-watch-lists-dialog"
+    >
       <Modal.Header closeButton={!busy}>
         <Modal.Title id="delete-watch-lists-title" as="h2" className="h5">
           {several ? `Delete ${names.length} watch lists?` : 'Delete this watch list?'}
@@ -28,8 +34,8 @@ export function DeleteWatchListsDialog({
       </Modal.Header>
       <Modal.Body>
         <p>
-          {several ? 'These watch lists and their objects' : 'This watch list and its objects'} will be deleted for good, and their loci will no longer be
-          marked as matched.
+          {several ? 'These watch lists and their objects' : 'This watch list and its objects'} will be deleted for good, and their loci
+          will no longer be marked as matched.
         </p>
         <ul className="mb-0" style={{ maxHeight: '12rem', overflowY: 'auto' }}>
           {names.map((name, i) => (

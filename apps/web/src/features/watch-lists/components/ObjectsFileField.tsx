@@ -1,7 +1,8 @@
+import { MESSAGES } from '@antares/contract';
 import { useRef, useState } from 'react';
 import Form from 'react-bootstrap/Form';
-import { MESSAGES } from '@antares/contract';
-import { CSV_RULES, INVALID_CSV_MESSAGE, parseObjectsCsv, type WatchObjectInput } from '../api/objects-csv';
+
+import { CSV_RULES, INVALID_CSV_MESSAGE, parseObjectsCsv, type WatchObjectInput } from '@/features/watch-lists/api/objects-csv';
 
 export type ObjectsFile =
   | { status: 'none' }
@@ -49,7 +50,11 @@ export function ObjectsFileField({
       if (generation.current === mine) onChange({ status: 'checking', name: file.name, objects });
     });
     if (generation.current !== mine) return;
-    onChange(result.ok ? { status: 'valid', name: file.name, objects: result.objects } : { status: 'invalid', name: file.name, line: result.line, problem: result.problem });
+    onChange(
+      result.ok
+        ? { status: 'valid', name: file.name, objects: result.objects }
+        : { status: 'invalid', name: file.name, line: result.line, problem: result.problem },
+    );
   };
 
   const missing = touched && value.status === 'none';

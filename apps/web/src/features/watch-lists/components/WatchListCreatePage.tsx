@@ -1,17 +1,25 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { LIMITS, MESSAGES } from '@antares/contract';
 import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { LIMITS, MESSAGES } from '@antares/contract';
-import { firstError } from '../../../lib/api-client';
-import { getConfig } from '../../../lib/config';
-import { useSession } from '../../../lib/use-session';
-import { createWatchList, WATCH_LISTS_KEY } from '../api/watch-lists';
-import { ObjectsFileField, type ObjectsFile } from './ObjectsFileField';
-import { creationFailedMessage, validateRequired, validateSlackChannel, WATCH_LIST_DESCRIPTION_MAX, WATCH_LIST_NAME_MAX } from './watch-list-rules';
+import { Link, useNavigate } from 'react-router';
+
+import { createWatchList, WATCH_LISTS_KEY } from '@/features/watch-lists/api/watch-lists';
+import { firstError } from '@/lib/api-client';
+import { getConfig } from '@/lib/config';
+import { useSession } from '@/lib/use-session';
+
+import { type ObjectsFile, ObjectsFileField } from './ObjectsFileField';
+import {
+  creationFailedMessage,
+  validateRequired,
+  validateSlackChannel,
+  WATCH_LIST_DESCRIPTION_MAX,
+  WATCH_LIST_NAME_MAX,
+} from './watch-list-rules';
 
 type Field = 'name' | 'description' | 'slack_channel';
 
@@ -50,7 +58,7 @@ export function Component() {
         objects: file.objects,
       });
       await client.invalidateQueries({ queryKey: WATCH_LISTS_KEY });
-      navigate('/watch-lists');
+      void navigate('/watch-lists');
     } catch (failure) {
       const detail = firstError(failure);
       setError(creationFailedMessage(detail.detail || detail.title || 'unknown error', getConfig().supportEmail));
@@ -90,11 +98,17 @@ export function Component() {
             </Form.Group>
             <Form.Group className="mb-3" controlId="watch-list-slack-channel">
               <Form.Label>Slack Channel (optional)</Form.Label>
-              <Form.Control type="text" autoComplete="off" placeholder="#my-channel" aria-describedby="watch-list-slack-help" {...field('slack_channel')} />
+              <Form.Control
+                type="text"
+                autoComplete="off"
+                placeholder="#my-channel"
+                aria-describedby="watch-list-slack-help"
+                {...field('slack_channel')}
+              />
               <Form.Control.Feedback type="invalid">{errors.slack_channel}</Form.Control.Feedback>
               <Form.Text id="watch-list-slack-help" className="d-block">
-                A Slack username or channel to notify, such as #my-channel (at most {LIMITS.slackChannelMax} characters). Notifications will not begin
-                until processing of the survey's whole alert history finishes.
+                A Slack username or channel to notify, such as #my-channel (at most {LIMITS.slackChannelMax} characters). Notifications will
+                not begin until processing of the survey's whole alert history finishes.
               </Form.Text>
             </Form.Group>
             <ObjectsFileField

@@ -1,24 +1,34 @@
-import { Link, useParams } from 'react-router';
-import Spinner from 'react-bootstrap/Spinner';
 import type { ColumnDef } from '@tanstack/react-table';
-import { DataTable } from '../../../components/DataTable';
-import { ErrorState } from '../../../components/ErrorState';
-import { lociPath, watchListFilter } from '../../../lib/locus-query';
-import { isoUtcText } from '../../../lib/time';
-import { PAGE_SIZE_OPTIONS, DEFAULT_PAGE_SIZE } from '../../../lib/use-server-list';
-import { useMatchingState, useWatchList, type WatchList, type WatchObject } from '../api/watch-lists';
+import Spinner from 'react-bootstrap/Spinner';
+import { Link, useParams } from 'react-router';
+
+import { DataTable } from '@/components/DataTable';
+import { ErrorState } from '@/components/ErrorState';
+import { useMatchingState, useWatchList, type WatchList, type WatchObject } from '@/features/watch-lists/api/watch-lists';
+import { lociPath, watchListFilter } from '@/lib/locus-query';
+import { isoUtcText } from '@/lib/time';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '@/lib/use-server-list';
 
 const COLUMNS: ColumnDef<WatchObject>[] = [
   { id: 'right_ascension', header: 'RA (deg)', accessorKey: 'right_ascension', meta: { numeric: true } },
   { id: 'declination', header: 'Dec (deg)', accessorKey: 'declination', meta: { numeric: true } },
   { id: 'radius', header: 'Radius (deg)', accessorKey: 'radius', meta: { numeric: true } },
   { id: 'comment', header: 'Comment', accessorKey: 'comment', enableSorting: false, cell: ({ row }) => row.original.comment ?? '' },
-  { id: 'created_at', header: 'Created At (UTC)', accessorKey: 'created_at', meta: { className: 'text-nowrap' }, cell: ({ row }) => isoUtcText(row.original.created_at) },
+  {
+    id: 'created_at',
+    header: 'Created At (UTC)',
+    accessorKey: 'created_at',
+    meta: { className: 'text-nowrap' },
+    cell: ({ row }) => isoUtcText(row.original.created_at),
+  },
 ];
 
 /** "Matching history..." while the server matches the list against the stored alerts, then the loci it matched. */
 function MatchingState({ watchList }: { watchList: WatchList }) {
-  const state = useMatchingState(watchList.id, { history_matched_at: watchList.history_matched_at, matched_loci: watchList.matched_loci ?? 0 }).data;
+  const state = useMatchingState(watchList.id, {
+    history_matched_at: watchList.history_matched_at,
+    matched_loci: watchList.matched_loci ?? 0,
+  }).data;
   if (!state || state.history_matched_at === null) {
     return (
       <span className="small text-body-secondary" role="status" data-testid="watch-list-matching">
@@ -50,14 +60,16 @@ export function Component() {
   return (
     <section>
       <div className="d-flex flex-wrap align-items-center gap-3 mb-2">
-        <h1 className="h3 mb-0">{data ? (
+        <h1 className="h3 mb-0">
+          {data ? (
             data.name
           ) : (
             <>
               <span className="visually-hidden">Loading watch list</span>
               <span className="skeleton" style={{ width: '12rem' }} aria-hidden="true" />
             </>
-          )}</h1>
+          )}
+        </h1>
         {data && <Link to={lociPath([watchListFilter(data.id, data.name)])}>View Loci</Link>}
         {data && <MatchingState watchList={data} />}
       </div>

@@ -1,25 +1,28 @@
-import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { EmptyState } from '../../../components/EmptyState';
-import { ErrorState } from '../../../components/ErrorState';
-import { LoginPromptButton } from '../../../components/LoginPrompt';
-import { PageSizeSelect } from '../../../components/PageSizeSelect';
-import { TablePagination } from '../../../components/TablePagination';
-import { pageBounds } from '../../../lib/format';
-import { PAGE_SIZE_OPTIONS, useServerList } from '../../../lib/use-server-list';
-import { useSession } from '../../../lib/use-session';
-import { deleteWatchLists, useWatchLists, WATCH_LISTS_KEY } from '../api/watch-lists';
-import { keepShown, NO_SELECTION, selectRow, toggleAll, type RangeSelection } from './range-selection';
+import { Link } from 'react-router';
+
+import { EmptyState } from '@/components/EmptyState';
+import { ErrorState } from '@/components/ErrorState';
+import { LoginPromptButton } from '@/components/LoginPrompt';
+import { PageSizeSelect } from '@/components/PageSizeSelect';
+import { TablePagination } from '@/components/TablePagination';
+import { deleteWatchLists, useWatchLists, WATCH_LISTS_KEY } from '@/features/watch-lists/api/watch-lists';
+import { pageBounds } from '@/lib/format';
+import { PAGE_SIZE_OPTIONS, useServerList } from '@/lib/use-server-list';
+import { useSession } from '@/lib/use-session';
+
 import { DeleteWatchListsDialog } from './DeleteWatchListsDialog';
+import { keepShown, NO_SELECTION, type RangeSelection, selectRow, toggleAll } from './range-selection';
 import { WatchListTable } from './WatchListTable';
 
 function TrackObjectsOfInterest({ signedIn }: { signedIn: boolean }) {
   return (
     <EmptyState title="Track Objects of Interest">
       <p className="lead">
-        Watch lists track survey alerts at sky positions you choose, and can notify a chat channel when a new alert arrives near one of them.
+        Watch lists track survey alerts at sky positions you choose, and can notify a chat channel when a new alert arrives near one of
+        them.
       </p>
       {signedIn ? (
         <Link to="/watch-lists/create" className="btn btn-primary">
@@ -87,15 +90,28 @@ export function Component() {
           {deleting ? 'Deleting...' : 'Delete Watch List(s)'}
         </Button>
       </div>
-      <DeleteWatchListsDialog show={confirming} names={selectedNames} busy={deleting} onConfirm={() => void remove()} onCancel={() => setConfirming(false)} />
+      <DeleteWatchListsDialog
+        show={confirming}
+        names={selectedNames}
+        busy={deleting}
+        onConfirm={() => void remove()}
+        onCancel={() => setConfirming(false)}
+      />
       {watchLists.isError ? (
         <ErrorState title="Error Loading Watch Lists" message="There was an error loading your watch lists." error={watchLists.error} />
       ) : (
         <>
           <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-2">
-            <PageSizeSelect id="watch-list-page-size" value={paging.perPage} options={PAGE_SIZE_OPTIONS} onChange={paging.onPerPageChange} />
+            <PageSizeSelect
+              id="watch-list-page-size"
+              value={paging.perPage}
+              options={PAGE_SIZE_OPTIONS}
+              onChange={paging.onPerPageChange}
+            />
             <span className="small text-body-secondary" aria-live="polite">
-              {selection.ids.size > 0 ? `${selection.ids.size} selected (Shift-click selects a range, Ctrl-click adds a row)` : 'Click rows to select them; Shift-click selects a range.'}
+              {selection.ids.size > 0
+                ? `${selection.ids.size} selected (Shift-click selects a range, Ctrl-click adds a row)`
+                : 'Click rows to select them; Shift-click selects a range.'}
             </span>
           </div>
           <WatchListTable
@@ -109,7 +125,12 @@ export function Component() {
             <span className="small text-body-secondary" role="status">
               Showing {from} to {to} of {count} entries
             </span>
-            <TablePagination page={paging.page} pageCount={Math.max(1, Math.ceil(count / paging.perPage))} onChange={paging.onPageChange} label="Watch list pages" />
+            <TablePagination
+              page={paging.page}
+              pageCount={Math.max(1, Math.ceil(count / paging.perPage))}
+              onChange={paging.onPageChange}
+              label="Watch list pages"
+            />
           </div>
         </>
       )}

@@ -1,11 +1,13 @@
 import type { MouseEvent } from 'react';
-import { Link } from 'react-router';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
-import { SkeletonRows } from '../../../components/SkeletonRows';
-import { lociPath, watchListFilter } from '../../../lib/locus-query';
-import { isoUtcText } from '../../../lib/time';
-import type { WatchList } from '../api/watch-lists';
+import { Link } from 'react-router';
+
+import { SkeletonRows } from '@/components/SkeletonRows';
+import type { WatchList } from '@/features/watch-lists/api/watch-lists';
+import { lociPath, watchListFilter } from '@/lib/locus-query';
+import { isoUtcText } from '@/lib/time';
+
 import type { RangeSelection, SelectGesture } from './range-selection';
 
 const HEADERS = ['Name', 'Description', 'Slack Channel', 'Objects', 'Created At (UTC)', 'Actions'];

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { elasticsearchQuery, lociPath, parseLocusListQuery, watchListFilter } from '../../../lib/locus-query';
-import { keepShown, NO_SELECTION, selectRow, toggleAll, type RangeSelection } from './range-selection';
+
+import { elasticsearchQuery, lociPath, parseLocusListQuery, watchListFilter } from '@/lib/locus-query';
+
+import { keepShown, NO_SELECTION, type RangeSelection, selectRow, toggleAll } from './range-selection';
 import { creationFailedMessage, validateRequired, validateSlackChannel } from './watch-list-rules';
 
 const ORDER = ['a', 'b', 'c', 'd', 'e'];
@@ -64,7 +66,7 @@ describe('watch list rules', () => {
     expect(validateSlackChannel(`#${'a'.repeat(100)}`)).toBe('Field may not have more than 100 characters.');
   });
 
-  it("words the creation failure as the spec does", () => {
+  it('words the creation failure as the spec does', () => {
     expect(creationFailedMessage('objects[3].radius: Field must be between 0 and 0.01.', 'help@example.org')).toBe(
       "There was an error creating your watch list: objects[3].radius: Field must be between 0 and 0.01. Please wait a little while and try again. If you still encounter this issue, email help@example.org with a copy of your CSV file and we'll help you sort it out!",
     );

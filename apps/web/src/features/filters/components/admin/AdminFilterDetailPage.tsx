@@ -1,12 +1,14 @@
-import { Link, useParams } from 'react-router';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import { useFilter, useVersions } from '../../api/filters';
-import { FilterPageState } from '../FilterPageState';
-import { FilterSummary } from '../FilterSummary';
-import { usePublicToggle } from '../use-public-toggle';
-import { useVersionSelection } from '../use-version-selection';
-import { VersionsViewer } from '../versions/VersionsViewer';
+import { Link, useParams } from 'react-router';
+
+import { useFilter, useVersions } from '@/features/filters/api/filters';
+import { FilterPageState } from '@/features/filters/components/FilterPageState';
+import { FilterSummary } from '@/features/filters/components/FilterSummary';
+import { usePublicToggle } from '@/features/filters/components/use-public-toggle';
+import { useVersionSelection } from '@/features/filters/components/use-version-selection';
+import { VersionsViewer } from '@/features/filters/components/versions/VersionsViewer';
+
 import { TransitionButtons } from './TransitionButtons';
 import { VersionsSidebar } from './VersionsSidebar';
 

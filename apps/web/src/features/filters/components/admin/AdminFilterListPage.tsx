@@ -1,11 +1,12 @@
-import { Link } from 'react-router';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useServerList } from '../../../../lib/use-server-list';
-import { isoUtcText } from '../../../../lib/time';
-import { useAllFilters, type Filter } from '../../api/filters';
-import { EnabledBadge } from '../EnabledBadge';
-import { usePublicToggle } from '../use-public-toggle';
-import { FilterTable } from '../FilterTable';
+import { Link } from 'react-router';
+
+import { type Filter, useAllFilters } from '@/features/filters/api/filters';
+import { EnabledBadge } from '@/features/filters/components/EnabledBadge';
+import { FilterTable } from '@/features/filters/components/FilterTable';
+import { usePublicToggle } from '@/features/filters/components/use-public-toggle';
+import { isoUtcText } from '@/lib/time';
+import { useServerList } from '@/lib/use-server-list';
 
 const UPDATED_AT_HELP = 'Reflects only changes to the filter record (such as its visibility), not to its versions.';
 
@@ -23,7 +24,12 @@ export function Component() {
   const visibility = usePublicToggle();
 
   const columns: ColumnDef<Filter>[] = [
-    { id: 'name', header: 'Name', accessorKey: 'name', cell: ({ row }) => <Link to={`/admin/filters/${row.original.id}`}>{row.original.name}</Link> },
+    {
+      id: 'name',
+      header: 'Name',
+      accessorKey: 'name',
+      cell: ({ row }) => <Link to={`/admin/filters/${row.original.id}`}>{row.original.name}</Link>,
+    },
     { id: 'author', header: 'Author', enableSorting: false, cell: ({ row }) => <Author filter={row.original} /> },
     { id: 'public', header: 'Public', accessorKey: 'public', cell: ({ row }) => visibility.switchFor(row.original) },
     {
@@ -38,7 +44,13 @@ export function Component() {
         </div>
       ),
     },
-    { id: 'created_at', header: 'Created At (UTC)', accessorKey: 'created_at', meta: { className: 'text-nowrap' }, cell: ({ row }) => isoUtcText(row.original.created_at) },
+    {
+      id: 'created_at',
+      header: 'Created At (UTC)',
+      accessorKey: 'created_at',
+      meta: { className: 'text-nowrap' },
+      cell: ({ row }) => isoUtcText(row.original.created_at),
+    },
     {
       id: 'updated_at',
       header: () => (
@@ -60,7 +72,15 @@ export function Component() {
     <section>
       <h1 className="h3 mb-3">Available filters</h1>
       {visibility.elements}
-      <FilterTable id="admin-filter-table" caption="Available filters" columns={columns} query={filters} list={list} emptyText="No filters" skeletonRows={10} />
+      <FilterTable
+        id="admin-filter-table"
+        caption="Available filters"
+        columns={columns}
+        query={filters}
+        list={list}
+        emptyText="No filters"
+        skeletonRows={10}
+      />
     </section>
   );
 }

@@ -1,11 +1,12 @@
-import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
+import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
-import { ActionError } from '../../../../components/ActionError';
-import { useServerList } from '../../../../lib/use-server-list';
-import { RUNNER_KEY, setRunnerEnabled, useRunnerFilters, type RunnerFilter } from '../../api/filter-runner';
-import { FilterTable } from '../FilterTable';
+
+import { ActionError } from '@/components/ActionError';
+import { RUNNER_KEY, type RunnerFilter, setRunnerEnabled, useRunnerFilters } from '@/features/filters/api/filter-runner';
+import { FilterTable } from '@/features/filters/components/FilterTable';
+import { useServerList } from '@/lib/use-server-list';
 
 /**
  * Available filters in the filter runner (admins): the filters with an enabled version, by name, and
@@ -57,9 +58,20 @@ export function Component() {
   return (
     <section>
       <h1 className="h3 mb-3">Available filters</h1>
-      <p className="text-body-secondary">Filters with an enabled version. Switching one off pauses it in the pipeline without changing its versions.</p>
-      {actionError !== null && <ActionError title="Error changing the filter runner" error={actionError} onClose={() => setActionError(null)} />}
-      <FilterTable id="filter-runner-table" caption="Filters in the filter runner" columns={columns} query={filters} list={list} emptyText="No enabled filters" />
+      <p className="text-body-secondary">
+        Filters with an enabled version. Switching one off pauses it in the pipeline without changing its versions.
+      </p>
+      {actionError !== null && (
+        <ActionError title="Error changing the filter runner" error={actionError} onClose={() => setActionError(null)} />
+      )}
+      <FilterTable
+        id="filter-runner-table"
+        caption="Filters in the filter runner"
+        columns={columns}
+        query={filters}
+        list={list}
+        emptyText="No enabled filters"
+      />
     </section>
   );
 }

@@ -1,10 +1,12 @@
-import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import { firstError } from '../../../../lib/api-client';
-import { FILTERS_KEY, transitionVersion, type Filter, type FilterVersion } from '../../api/filters';
-import { actionsFor, type TransitionAction } from '../../api/transitions';
+
+import { type Filter, FILTERS_KEY, type FilterVersion, transitionVersion } from '@/features/filters/api/filters';
+import { actionsFor, type TransitionAction } from '@/features/filters/api/transitions';
+import { firstError } from '@/lib/api-client';
+
 import { TransitionModal } from './TransitionModal';
 
 const REFRESH_WARNING = 'Filter version was successfully transitioned but there was a problem refreshing the page.';
@@ -67,7 +69,14 @@ export function TransitionButtons({ filter, version }: { filter: Filter; version
           ))
         )}
       </div>
-      <TransitionModal action={action} filterName={filter.name} versionId={version.id} busy={busy} onConfirm={(f) => void confirm(f)} onCancel={() => setAction(null)} />
+      <TransitionModal
+        action={action}
+        filterName={filter.name}
+        versionId={version.id}
+        busy={busy}
+        onConfirm={(f) => void confirm(f)}
+        onCancel={() => setAction(null)}
+      />
     </div>
   );
 }

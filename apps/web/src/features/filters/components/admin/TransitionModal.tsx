@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import { validateFeedback, type TransitionAction } from '../../api/transitions';
+
+import { type TransitionAction, validateFeedback } from '@/features/filters/api/transitions';
 
 /**
  * The status modal: moving to ENABLED only asks a confirmation naming the filter; every other target
@@ -39,7 +40,13 @@ export function TransitionModal({
   const problem = enabling ? null : validateFeedback(current, feedback);
 
   return (
-    <Modal show={action !== null} onHide={busy ? () => undefined : onCancel} centered aria-labelledby="transition-modal-title" data-testid="transition-modal">
+    <Modal
+      show={action !== null}
+      onHide={busy ? () => undefined : onCancel}
+      centered
+      aria-labelledby="transition-modal-title"
+      data-testid="transition-modal"
+    >
       <Form
         noValidate
         onSubmit={(event) => {

@@ -1,11 +1,20 @@
 import ListGroup from 'react-bootstrap/ListGroup';
-import { isoUtcText } from '../../../../lib/time';
-import type { FilterVersion } from '../../api/filters';
-import { StatusBadge } from '../versions/VersionPicker';
-import { truncateComment } from '../versions/version-format';
+
+import type { FilterVersion } from '@/features/filters/api/filters';
+import { truncateComment } from '@/features/filters/components/versions/version-format';
+import { StatusBadge } from '@/features/filters/components/versions/VersionPicker';
+import { isoUtcText } from '@/lib/time';
 
 /** The admin versions sidebar: every version, newest first, with its status; a click selects it. */
-export function VersionsSidebar({ versions, selectedId, onSelect }: { versions: FilterVersion[]; selectedId: string | null; onSelect: (id: string) => void }) {
+export function VersionsSidebar({
+  versions,
+  selectedId,
+  onSelect,
+}: {
+  versions: FilterVersion[];
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+}) {
   return (
     <nav aria-label="Filter versions" data-testid="versions-sidebar">
       <h2 className="h6">Versions</h2>

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+
 import type { CodeMirrorEditorProps } from './CodeMirrorEditor';
 
 // CodeMirror is its own chunk, fetched only when a version editor is shown.

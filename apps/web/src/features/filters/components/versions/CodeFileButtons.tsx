@@ -1,6 +1,8 @@
 import { useId, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
-import { saveBlob } from '../../../../lib/download';
+
+import { saveBlob } from '@/lib/download';
+
 import { codeFileName } from './version-format';
 
 /** Download the code shown as {filter name}.py; upload a code file into the editor (when allowed). */
@@ -31,7 +33,11 @@ export function CodeFileButtons({ filterName, code, onUpload }: { filterName: st
           </Button>
         </>
       )}
-      <Button variant="outline-secondary" size="sm" onClick={() => saveBlob(new Blob([code], { type: 'text/x-python' }), codeFileName(filterName))}>
+      <Button
+        variant="outline-secondary"
+        size="sm"
+        onClick={() => saveBlob(new Blob([code], { type: 'text/x-python' }), codeFileName(filterName))}
+      >
         Download {codeFileName(filterName)}
       </Button>
     </>

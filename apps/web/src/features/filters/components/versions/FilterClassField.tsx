@@ -1,5 +1,6 @@
 import Form from 'react-bootstrap/Form';
-import { validateFilterClass } from '../filter-rules';
+
+import { validateFilterClass } from '@/features/filters/components/filter-rules';
 
 /**
  * Which filter of the code to run, for code that defines several (a notebook export with helper classes

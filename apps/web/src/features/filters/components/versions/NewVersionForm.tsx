@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { LIMITS } from '@antares/contract';
+import { type FormEvent, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { LIMITS } from '@antares/contract';
-import { firstError } from '../../../../lib/api-client';
-import { validateCode, validateComment, validateFilterClass } from '../filter-rules';
+
+import { validateCode, validateComment, validateFilterClass } from '@/features/filters/components/filter-rules';
+import { firstError } from '@/lib/api-client';
 
 /**
  * The comment and the Submit/Cancel buttons of a new version (the code is in the editor above).

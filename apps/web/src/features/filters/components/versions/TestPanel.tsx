@@ -3,17 +3,19 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import { firstError } from '../../../../lib/api-client';
+
 import {
   FILTER_TEST_DEFAULT_LOCI,
   FILTER_TEST_MAX_LOCI,
+  type FilterTestReport,
   parseLocusIds,
   runFilterTest,
-  testLociProblem,
-  type FilterTestReport,
   type TestLoci,
-} from '../../api/filter-test';
-import { validateFilterClass } from '../filter-rules';
+  testLociProblem,
+} from '@/features/filters/api/filter-test';
+import { validateFilterClass } from '@/features/filters/components/filter-rules';
+import { firstError } from '@/lib/api-client';
+
 import { TestReport } from './TestReport';
 
 /**
@@ -73,8 +75,8 @@ export function TestPanel({
       </Card.Header>
       <Card.Body>
         <p className="small text-body-secondary">
-          Runs the code in the editor on real loci in the ANTARES sandbox, without saving anything: see what it tags and sets, what it prints, and
-          how long it takes.
+          Runs the code in the editor on real loci in the ANTARES sandbox, without saving anything: see what it tags and sets, what it
+          prints, and how long it takes.
         </p>
         <Form
           className="d-flex flex-wrap align-items-end gap-3 mb-3"
@@ -85,7 +87,14 @@ export function TestPanel({
         >
           <fieldset className="d-flex flex-wrap align-items-center gap-3">
             <legend className="visually-hidden">Loci to test on</legend>
-            <Form.Check type="radio" id="test-source-recent" name="test-source" label="Most recent loci" checked={source === 'recent'} onChange={() => setSource('recent')} />
+            <Form.Check
+              type="radio"
+              id="test-source-recent"
+              name="test-source"
+              label="Most recent loci"
+              checked={source === 'recent'}
+              onChange={() => setSource('recent')}
+            />
             <Form.Control
               type="number"
               size="sm"
@@ -97,7 +106,14 @@ export function TestPanel({
               disabled={source !== 'recent'}
               onChange={(e) => setLastN(e.target.value)}
             />
-            <Form.Check type="radio" id="test-source-ids" name="test-source" label="These locus ids" checked={source === 'ids'} onChange={() => setSource('ids')} />
+            <Form.Check
+              type="radio"
+              id="test-source-ids"
+              name="test-source"
+              label="These locus ids"
+              checked={source === 'ids'}
+              onChange={() => setSource('ids')}
+            />
           </fieldset>
           {source === 'ids' && (
             <Form.Control

@@ -1,9 +1,10 @@
-import { Link } from 'react-router';
+import type { FilterTestError, FilterTestLocus, FilterTestReport } from '@antares/contract';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Table from 'react-bootstrap/Table';
-import type { FilterTestError, FilterTestLocus, FilterTestReport } from '@antares/contract';
-import { formatPropertyValue } from '../../../../lib/format';
+import { Link } from 'react-router';
+
+import { formatPropertyValue } from '@/lib/format';
 
 const STATUS_BG: Record<string, string> = { ok: 'success', skipped: 'secondary', error: 'danger', timeout: 'warning', crash: 'danger' };
 
@@ -42,7 +43,13 @@ function LocusRow({ locus }: { locus: FilterTestLocus }) {
           {locus.status}
         </Badge>
       </td>
-      <td>{(locus.new_tags ?? []).map((tag) => <code key={tag} className="me-1">{tag}</code>)}</td>
+      <td>
+        {(locus.new_tags ?? []).map((tag) => (
+          <code key={tag} className="me-1">
+            {tag}
+          </code>
+        ))}
+      </td>
       <td className="small">
         {properties.map(([name, value]) => (
           <div key={name}>
@@ -107,7 +114,15 @@ export function TestReport({ report }: { report: FilterTestReport }) {
       )}
       {outputs && (
         <p className="small mb-2">
-          Declares tags {outputs.tags.length ? outputs.tags.map((t) => <code key={t.name} className="me-1">{t.name}</code>) : 'none'}; locus properties{' '}
+          Declares tags{' '}
+          {outputs.tags.length
+            ? outputs.tags.map((t) => (
+                <code key={t.name} className="me-1">
+                  {t.name}
+                </code>
+              ))
+            : 'none'}
+          ; locus properties{' '}
           {outputs.locus_properties.length
             ? outputs.locus_properties.map((p) => (
                 <code key={p.name} className="me-1">

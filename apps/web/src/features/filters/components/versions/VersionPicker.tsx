@@ -1,8 +1,10 @@
 import Badge from 'react-bootstrap/Badge';
 import Form from 'react-bootstrap/Form';
-import { isoUtcText } from '../../../../lib/time';
-import { STATUS_BADGE, statusText, type VersionStatus } from '../../api/transitions';
-import type { FilterVersion } from '../../api/filters';
+
+import type { FilterVersion } from '@/features/filters/api/filters';
+import { STATUS_BADGE, statusText, type VersionStatus } from '@/features/filters/api/transitions';
+import { isoUtcText } from '@/lib/time';
+
 import { versionLabel } from './version-format';
 
 export function StatusBadge({ status, testId }: { status: string; testId?: string }) {

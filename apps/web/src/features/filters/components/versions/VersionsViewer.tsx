@@ -1,15 +1,17 @@
-import { useState, type ReactNode } from 'react';
 import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import { addVersion, FILTERS_KEY, useVersion, type Filter, type FilterVersion } from '../../api/filters';
+
+import { addVersion, type Filter, FILTERS_KEY, type FilterVersion, useVersion } from '@/features/filters/api/filters';
+
 import { CodeEditor } from './CodeEditor';
 import { CodeFileButtons } from './CodeFileButtons';
 import { FilterClassField } from './FilterClassField';
 import { NewVersionForm } from './NewVersionForm';
 import { TestPanel } from './TestPanel';
-import { VersionPicker } from './VersionPicker';
 import { NO_VERSIONS_WARNING, TEMPLATE_CODE, VERSION_LOAD_ERROR_CODE } from './version-format';
+import { VersionPicker } from './VersionPicker';
 
 export interface VersionsViewerProps {
   filter: Filter;
@@ -96,11 +98,22 @@ export function VersionsViewer({ filter, versions, selectedId, onSelect, mayAct,
         <CodeFileButtons filterName={filter.name} code={editorCode} onUpload={mayAct ? (code) => setDraft(code) : undefined} />
       </div>
       {(editing || selected || fetched.isError) && (
-        <CodeEditor value={editorCode} readOnly={!editing} onChange={editing ? setDraft : undefined} label={`Python code of ${filter.name}`} />
+        <CodeEditor
+          value={editorCode}
+          readOnly={!editing}
+          onChange={editing ? setDraft : undefined}
+          label={`Python code of ${filter.name}`}
+        />
       )}
       {editing && <FilterClassField value={filterClass} onChange={setFilterClass} found={found} />}
       {editing && (
-        <NewVersionForm code={editorCode} filterClass={filterClass} canCancel={list.length > 0} onSubmit={submit} onCancel={() => setDraft(null)} />
+        <NewVersionForm
+          code={editorCode}
+          filterClass={filterClass}
+          canCancel={list.length > 0}
+          onSubmit={submit}
+          onCancel={() => setDraft(null)}
+        />
       )}
       {editorCode.trim() !== '' && editorCode !== VERSION_LOAD_ERROR_CODE && (
         <TestPanel

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { codeFileName, initialVersionId, truncateComment, versionLabel } from './version-format';
 
 describe('versions viewer formatting', () => {
@@ -6,7 +7,12 @@ describe('versions viewer formatting', () => {
     expect(truncateComment('a'.repeat(30))).toBe('a'.repeat(30));
     expect(truncateComment(`${'b'.repeat(30)}c`)).toBe(`${'b'.repeat(30)}...`);
     expect(truncateComment('Ångström'.repeat(5))).toBe(`${[...'Ångström'.repeat(5)].slice(0, 30).join('')}...`);
-    const label = versionLabel({ id: '12', comment: 'First light: a much longer comment than thirty', status: 'PENDING_REVIEW', created_at: '2026-03-01T12:00:00Z' });
+    const label = versionLabel({
+      id: '12',
+      comment: 'First light: a much longer comment than thirty',
+      status: 'PENDING_REVIEW',
+      created_at: '2026-03-01T12:00:00Z',
+    });
     expect(label).toBe('#12 First light: a much longer com... (pending review, 2026-03-01)');
   });
 

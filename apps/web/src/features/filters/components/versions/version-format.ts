@@ -1,5 +1,5 @@
-import { isoUtcText } from '../../../../lib/time';
-import { statusText } from '../../api/transitions';
+import { statusText } from '@/features/filters/api/transitions';
+import { isoUtcText } from '@/lib/time';
 
 /** The version dropdown label keeps at most this many characters of a comment. */
 export const COMMENT_LABEL_LENGTH = 30;

@@ -1,7 +1,9 @@
-import { useEffect, useId, useMemo, useRef } from 'react';
 import { geoGraticule, geoPath } from 'd3-geo';
-import type { SkyMap } from '../../api/get-skymap';
-import type { GwEventLocus } from '../../api/gw-events';
+import { useEffect, useId, useMemo, useRef } from 'react';
+
+import type { SkyMap } from '@/features/gw-events/api/get-skymap';
+import type { GwEventLocus } from '@/features/gw-events/api/gw-events';
+
 import { skyFrame } from './sky-projection';
 import { colourTable, credibleContours, densestPosition, indexSkyMap, paintDensity, rasterizeSkyMap } from './sky-raster';
 
@@ -31,7 +33,10 @@ export function SkyMapChart({ gracedbId, map, loci }: { gracedbId: string; map: 
   const drawn = useMemo(() => {
     const index = indexSkyMap(map);
     const raster = rasterizeSkyMap(index, frame, STEP);
-    const contours = credibleContours(raster, CONTOUR_STYLES.map((s) => s.level));
+    const contours = credibleContours(
+      raster,
+      CONTOUR_STYLES.map((s) => s.level),
+    );
     const peak = map.area90 !== null && map.area90 < SMALL_REGION_DEG2 ? densestPosition(index) : null;
     return { index, raster, contours, peak: peak ? frame.toFrame(peak.ra, peak.dec) : null };
   }, [map, frame]);
@@ -81,7 +86,17 @@ export function SkyMapChart({ gracedbId, map, loci }: { gracedbId: string; map: 
         {RA_HOURS.map((hours) => {
           const [x, y] = frame.toFrame(hours * 15, 0);
           return (
-            <text key={hours} x={x} y={y + 13} textAnchor="middle" fontSize={11} fill="#343a40" stroke="#fff" strokeWidth={3} paintOrder="stroke">
+            <text
+              key={hours}
+              x={x}
+              y={y + 13}
+              textAnchor="middle"
+              fontSize={11}
+              fill="#343a40"
+              stroke="#fff"
+              strokeWidth={3}
+              paintOrder="stroke"
+            >
               {hours}h
             </text>
           );
@@ -102,7 +117,17 @@ export function SkyMapChart({ gracedbId, map, loci }: { gracedbId: string; map: 
         {loci.map((locus) => {
           const [x, y] = frame.toFrame(locus.ra, locus.dec);
           return (
-            <circle key={locus.locus_id} className="gw-map-locus" data-locus-id={locus.locus_id} cx={x} cy={y} r={3.5} fill="#fff" stroke="#000" strokeWidth={1}>
+            <circle
+              key={locus.locus_id}
+              className="gw-map-locus"
+              data-locus-id={locus.locus_id}
+              cx={x}
+              cy={y}
+              r={3.5}
+              fill="#fff"
+              stroke="#000"
+              strokeWidth={1}
+            >
               <title>{`${locus.locus_id} (${locus.contour_level.toFixed(1)}%)`}</title>
             </circle>
           );

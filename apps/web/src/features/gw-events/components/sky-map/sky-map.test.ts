@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
 import { angularSeparationDeg, healpixNestCenter } from '@antares/astro';
+import { describe, expect, it } from 'vitest';
+
+import type { SkyMapPixel } from '@/features/gw-events/api/get-skymap';
+
 import { mollweideRaw, skyFrame } from './sky-projection';
-import { colourTable, credibleContours, DENSITY_COLOURS, densestPosition, indexSkyMap, paintDensity, rasterizeSkyMap } from './sky-raster';
-import type { SkyMapPixel } from '../../api/get-skymap';
+import { colourTable, credibleContours, densestPosition, DENSITY_COLOURS, indexSkyMap, paintDensity, rasterizeSkyMap } from './sky-raster';
 
 /** A Gaussian blob (sigma in degrees) at order 4, with credible levels computed the textbook way. */
 function gaussianMap(ra0: number, dec0: number, sigma: number, order = 4): SkyMapPixel[] {
@@ -47,7 +49,12 @@ describe('the Mollweide projection', () => {
   });
 
   it('inverts its own output', () => {
-    for (const [lambda, phi] of [[0.3, 0.2], [-2.9, -1.2], [1.7, 1.45], [-0.01, -0.7]]) {
+    for (const [lambda, phi] of [
+      [0.3, 0.2],
+      [-2.9, -1.2],
+      [1.7, 1.45],
+      [-0.01, -0.7],
+    ]) {
       const [x, y] = mollweideRaw(lambda, phi);
       const back = mollweideRaw.invert!(x, y)!;
       expect(back[0]).toBeCloseTo(lambda, 9);
@@ -63,7 +70,12 @@ describe('the Mollweide projection', () => {
     expect(frame.toFrame(90, 0)[0]).toBeGreaterThan(400);
     expect(frame.toFrame(270, 0)[0]).toBeLessThan(400);
     expect(frame.toFrame(180, 60)[1]).toBeLessThan(200);
-    for (const [ra, dec] of [[10.68, 41.27], [359.5, -20], [0.5, 75], [200, -60]]) {
+    for (const [ra, dec] of [
+      [10.68, 41.27],
+      [359.5, -20],
+      [0.5, 75],
+      [200, -60],
+    ]) {
       const [x, y] = frame.toFrame(ra, dec);
       const sky = frame.toSky(x, y)!;
       expect(sky.ra).toBeCloseTo(ra, 6);

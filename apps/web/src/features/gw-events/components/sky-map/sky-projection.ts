@@ -1,4 +1,4 @@
-import { geoProjection, type GeoProjection, type GeoRawProjection } from 'd3-geo';
+import { type GeoProjection, geoProjection, type GeoRawProjection } from 'd3-geo';
 
 /**
  * The all-sky Mollweide projection (equal-area, as gravitational-wave sky maps are usually shown), in

@@ -1,8 +1,10 @@
+import { healpixNestCenter, healpixNestPixel } from '@antares/astro';
 import { contours } from 'd3-contour';
 import { scaleLinear } from 'd3-scale';
 import type { MultiPolygon } from 'geojson';
-import { healpixNestCenter, healpixNestPixel } from '@antares/astro';
-import type { SkyMap } from '../../api/get-skymap';
+
+import type { SkyMap } from '@/features/gw-events/api/get-skymap';
+
 import type { SkyFrame } from './sky-projection';
 
 /**
@@ -79,12 +81,16 @@ export interface CredibleContour {
 
 /** The outlines of the credible regions "level ≤ p" for each p, in frame pixels. */
 export function credibleContours(raster: SkyRaster, levels: readonly number[]): CredibleContour[] {
-  const generator = contours().size([raster.cols, raster.rows]).thresholds(levels.map((p) => 1 - p));
+  const generator = contours()
+    .size([raster.cols, raster.rows])
+    .thresholds(levels.map((p) => 1 - p));
   // d3-contour sorts its thresholds: match each outline to its level by value.
   const shapes = generator(Array.from(raster.inverseLevel));
   return levels.map((level) => {
     const shape = shapes.find((s) => Math.abs(s.value - (1 - level)) < 1e-9);
-    const coordinates = (shape?.coordinates ?? []).map((polygon) => polygon.map((ring) => ring.map(([x, y]) => [x * raster.step, y * raster.step])));
+    const coordinates = (shape?.coordinates ?? []).map((polygon) =>
+      polygon.map((ring) => ring.map(([x, y]) => [x * raster.step, y * raster.step])),
+    );
     return { level, geometry: { type: 'MultiPolygon', coordinates } };
   });
 }

@@ -1,11 +1,12 @@
-import { useMemo } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import { DataTable } from '../../../../components/DataTable';
-import { formatPropertyValue } from '../../../../lib/format';
-import { copyFullValues } from '../../../../lib/full-precision';
-import { PreciseValue } from '../PreciseValue';
-import { useAlert } from '../../api/get-alerts';
+
+import { DataTable } from '@/components/DataTable';
+import { useAlert } from '@/features/locus-detail/api/get-alerts';
+import { PreciseValue } from '@/features/locus-detail/components/PreciseValue';
+import { formatPropertyValue } from '@/lib/format';
+import { copyFullValues } from '@/lib/full-precision';
 
 interface Entry {
   key: string;
@@ -41,7 +42,14 @@ export function AlertPacket({ alertId }: { alertId: string }) {
   return (
     <div className="px-2" onCopy={copyFullValues}>
       <h3 className="h6">Alert {alertId}</h3>
-      <DataTable id={`alert-packet-${alertId.replace(/[^A-Za-z0-9_-]/g, '_')}`} caption={`Properties of alert ${alertId}`} columns={COLUMNS} data={entries} initialSorting={[{ id: 'key', desc: false }]} initialPageSize={10} />
+      <DataTable
+        id={`alert-packet-${alertId.replace(/[^A-Za-z0-9_-]/g, '_')}`}
+        caption={`Properties of alert ${alertId}`}
+        columns={COLUMNS}
+        data={entries}
+        initialSorting={[{ id: 'key', desc: false }]}
+        initialPageSize={10}
+      />
     </div>
   );
 }

@@ -1,15 +1,17 @@
-import { useMemo } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo } from 'react';
 import Button from 'react-bootstrap/Button';
-import { DataTable } from '../../../../components/DataTable';
-import { ErrorState } from '../../../../components/ErrorState';
-import { formatFixed } from '../../../../lib/format';
-import { copyFullValues } from '../../../../lib/full-precision';
-import { PreciseValue } from '../PreciseValue';
-import { useDebouncedValue } from '../../../../lib/use-debounced-value';
-import type { LocusAlert } from '../../api/get-alerts';
-import { deriveMagnitudes, type LightcurvePoint } from '../../api/lightcurve';
-import type { LightcurveSelection } from '../lightcurve/lightcurve-chart';
+
+import { DataTable } from '@/components/DataTable';
+import { ErrorState } from '@/components/ErrorState';
+import type { LocusAlert } from '@/features/locus-detail/api/get-alerts';
+import { deriveMagnitudes, type LightcurvePoint } from '@/features/locus-detail/api/lightcurve';
+import type { LightcurveSelection } from '@/features/locus-detail/components/lightcurve/lightcurve-chart';
+import { PreciseValue } from '@/features/locus-detail/components/PreciseValue';
+import { formatFixed } from '@/lib/format';
+import { copyFullValues } from '@/lib/full-precision';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
+
 import { AlertPacket } from './AlertPacket';
 
 interface AlertRow {
@@ -23,10 +25,30 @@ interface AlertRow {
 const TABLE_REFRESH_DEBOUNCE_MS = 100;
 
 const COLUMNS: ColumnDef<AlertRow>[] = [
-  { id: 'ant_mjd', header: 'MJD', accessorKey: 'ant_mjd', meta: { numeric: true }, cell: ({ getValue }) => <PreciseValue value={getValue()} text={formatFixed(getValue())} /> },
+  {
+    id: 'ant_mjd',
+    header: 'MJD',
+    accessorKey: 'ant_mjd',
+    meta: { numeric: true },
+    cell: ({ getValue }) => <PreciseValue value={getValue()} text={formatFixed(getValue())} />,
+  },
   { id: 'ant_passband', header: 'Filter', accessorKey: 'ant_passband' },
-  { id: 'frontend_mag', header: 'Mag.', accessorFn: (row) => row.frontend_mag, meta: { numeric: true }, cell: ({ getValue }) => <PreciseValue value={getValue()} text={formatFixed(getValue())} />, sortUndefined: 'last' },
-  { id: 'frontend_magerr', header: 'Mag. Error', accessorFn: (row) => row.frontend_magerr, meta: { numeric: true }, cell: ({ getValue }) => <PreciseValue value={getValue()} text={formatFixed(getValue())} />, sortUndefined: 'last' },
+  {
+    id: 'frontend_mag',
+    header: 'Mag.',
+    accessorFn: (row) => row.frontend_mag,
+    meta: { numeric: true },
+    cell: ({ getValue }) => <PreciseValue value={getValue()} text={formatFixed(getValue())} />,
+    sortUndefined: 'last',
+  },
+  {
+    id: 'frontend_magerr',
+    header: 'Mag. Error',
+    accessorFn: (row) => row.frontend_magerr,
+    meta: { numeric: true },
+    cell: ({ getValue }) => <PreciseValue value={getValue()} text={formatFixed(getValue())} />,
+    sortUndefined: 'last',
+  },
   {
     id: 'packet',
     header: 'Alert Packet',
@@ -42,7 +64,13 @@ const COLUMNS: ColumnDef<AlertRow>[] = [
 function toRow(alert: LocusAlert): AlertRow {
   const p = alert.properties as Partial<LightcurvePoint>;
   const derived = deriveMagnitudes(p);
-  return { id: alert.id, ant_mjd: (p.ant_mjd as number | undefined) ?? alert.mjd, ant_passband: String(p.ant_passband ?? ''), frontend_mag: derived.frontend_mag, frontend_magerr: derived.frontend_magerr };
+  return {
+    id: alert.id,
+    ant_mjd: (p.ant_mjd as number | undefined) ?? alert.mjd,
+    ant_passband: String(p.ant_passband ?? ''),
+    frontend_mag: derived.frontend_mag,
+    frontend_magerr: derived.frontend_magerr,
+  };
 }
 
 export interface AlertsTableProps {
@@ -75,7 +103,8 @@ export function AlertsTable({ alerts, isPending, error, selection, pickedAlertId
         (row.frontend_mag === undefined || (row.frontend_mag >= debounced.y[0] && row.frontend_mag <= debounced.y[1])),
     );
   }, [alerts, debounced, pickedAlertId]);
-  if (error) return <ErrorState title="Error Loading Alerts" message="There was an error loading the alerts of this locus." error={error} />;
+  if (error)
+    return <ErrorState title="Error Loading Alerts" message="There was an error loading the alerts of this locus." error={error} />;
   return (
     <>
       {pickedAlertId ? (

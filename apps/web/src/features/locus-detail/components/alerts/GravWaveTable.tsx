@@ -1,9 +1,10 @@
+import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import type { ColumnDef } from '@tanstack/react-table';
-import { DataTable } from '../../../../components/DataTable';
-import { formatFixed } from '../../../../lib/format';
-import type { LocusAlert } from '../../api/get-alerts';
+
+import { DataTable } from '@/components/DataTable';
+import type { LocusAlert } from '@/features/locus-detail/api/get-alerts';
+import { formatFixed } from '@/lib/format';
 
 interface GravWaveRow {
   gracedb_id: string;
@@ -23,7 +24,13 @@ const COLUMNS: ColumnDef<GravWaveRow>[] = [
   },
   { id: 'id', header: 'id', accessorKey: 'id' },
   { id: 'mjd', header: 'mjd', accessorKey: 'mjd', meta: { numeric: true }, cell: ({ getValue }) => formatFixed(getValue()) },
-  { id: 'contour_area', header: 'contour_area', accessorKey: 'contour_area', meta: { numeric: true }, cell: ({ getValue }) => (typeof getValue() === 'number' ? Math.round(getValue() as number) : '') },
+  {
+    id: 'contour_area',
+    header: 'contour_area',
+    accessorKey: 'contour_area',
+    meta: { numeric: true },
+    cell: ({ getValue }) => (typeof getValue() === 'number' ? Math.round(getValue() as number) : ''),
+  },
   { id: 'contour_level', header: 'contour_level', accessorKey: 'contour_level', meta: { numeric: true } },
 ];
 
@@ -32,10 +39,27 @@ export function GravWaveTable({ alerts, isPending }: { alerts: LocusAlert[]; isP
   const rows = useMemo(
     () =>
       alerts.flatMap((alert) =>
-        alert.grav_wave_events.map((event) => ({ gracedb_id: event.gracedb_id, id: alert.id, mjd: alert.mjd, contour_area: event.contour_area, contour_level: event.contour_level })),
+        alert.grav_wave_events.map((event) => ({
+          gracedb_id: event.gracedb_id,
+          id: alert.id,
+          mjd: alert.mjd,
+          contour_area: event.contour_area,
+          contour_level: event.contour_level,
+        })),
       ),
     [alerts],
   );
-  if (!isPending && rows.length === 0) return <p className="text-body-secondary mb-0">No gravitational wave events associated to this locus</p>;
-  return <DataTable id="locus-gw-events" caption="Gravitational wave events" columns={COLUMNS} data={rows} loading={isPending} initialPageSize={10} compactPaging />;
+  if (!isPending && rows.length === 0)
+    return <p className="text-body-secondary mb-0">No gravitational wave events associated to this locus</p>;
+  return (
+    <DataTable
+      id="locus-gw-events"
+      caption="Gravitational wave events"
+      columns={COLUMNS}
+      data={rows}
+      loading={isPending}
+      initialPageSize={10}
+      compactPaging
+    />
+  );
 }

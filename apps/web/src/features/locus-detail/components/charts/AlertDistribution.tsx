@@ -1,7 +1,8 @@
 import { bin } from 'd3-array';
 import { scaleLinear } from 'd3-scale';
-import type { LightcurvePoint } from '../../api/lightcurve';
-import { passbandColor, sortPassbands } from '../lightcurve/survey-codes';
+
+import type { LightcurvePoint } from '@/features/locus-detail/api/lightcurve';
+import { passbandColor, sortPassbands } from '@/features/locus-detail/components/lightcurve/survey-codes';
 
 const W = 360;
 const H = 180;
@@ -23,19 +24,38 @@ export function AlertDistribution({ points }: { points: LightcurvePoint[] }) {
     .domain([lo, hi])
     .thresholds(20);
   const bins = binner(points);
-  const x = scaleLinear().domain([lo, hi]).range([M.left, W - M.right]);
+  const x = scaleLinear()
+    .domain([lo, hi])
+    .range([M.left, W - M.right]);
   const maxCount = Math.max(1, ...bins.map((b) => b.length));
-  const y = scaleLinear().domain([0, maxCount]).nice().range([H - M.bottom, M.top]);
+  const y = scaleLinear()
+    .domain([0, maxCount])
+    .nice()
+    .range([H - M.bottom, M.top]);
   return (
     <figure className="mb-0">
-      <svg width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Distribution of ${points.length} alerts over time by passband`} fontSize={10}>
+      <svg
+        width={W}
+        height={H}
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={`Distribution of ${points.length} alerts over time by passband`}
+        fontSize={10}
+      >
         {bins.map((b, i) => {
           let base = 0;
           return passbands.map((band) => {
             const count = b.filter((p) => p.ant_passband === band).length;
             if (count === 0) return null;
             const rect = (
-              <rect key={`${i}-${band}`} x={x(b.x0!) + 0.5} width={Math.max(0, x(b.x1!) - x(b.x0!) - 1)} y={y(base + count)} height={y(base) - y(base + count)} fill={passbandColor(band)}>
+              <rect
+                key={`${i}-${band}`}
+                x={x(b.x0!) + 0.5}
+                width={Math.max(0, x(b.x1!) - x(b.x0!) - 1)}
+                y={y(base + count)}
+                height={y(base) - y(base + count)}
+                fill={passbandColor(band)}
+              >
                 <title>{`${band}: ${count} alerts, MJD ${b.x0!.toFixed(1)}-${b.x1!.toFixed(1)}`}</title>
               </rect>
             );

@@ -1,6 +1,7 @@
 import { symbol } from 'd3-shape';
-import { MARK_KINDS, MARK_LABELS, MARK_SYMBOLS } from '../lightcurve/lightcurve-marks';
-import { alertTypeCode, alertTypeLabel, passbandColor, type AlertType } from '../lightcurve/survey-codes';
+
+import { MARK_KINDS, MARK_LABELS, MARK_SYMBOLS } from '@/features/locus-detail/components/lightcurve/lightcurve-marks';
+import { type AlertType, alertTypeCode, alertTypeLabel, passbandColor } from '@/features/locus-detail/components/lightcurve/survey-codes';
 
 /**
  * Key to the locus' alerts: the alert types present, each with the ant_survey code clients see
@@ -44,7 +45,11 @@ export function AlertTypeLegend({ alertTypes, passbands }: { alertTypes: AlertTy
       <ul className="list-inline mb-0" aria-label="Passbands">
         {passbands.map((band) => (
           <li key={band} className="list-inline-item" data-passband={band}>
-            <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: passbandColor(band) }} aria-hidden="true" /> {band}
+            <span
+              style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: passbandColor(band) }}
+              aria-hidden="true"
+            />{' '}
+            {band}
           </li>
         ))}
       </ul>

@@ -1,7 +1,8 @@
 import { scaleLinear } from 'd3-scale';
-import type { LightcurvePoint } from '../../api/lightcurve';
-import type { NearbyLocus } from '../../api/get-nearby-loci';
-import { passbandColor } from '../lightcurve/survey-codes';
+
+import type { NearbyLocus } from '@/features/locus-detail/api/get-nearby-loci';
+import type { LightcurvePoint } from '@/features/locus-detail/api/lightcurve';
+import { passbandColor } from '@/features/locus-detail/components/lightcurve/survey-codes';
 
 const SIZE = 250;
 const PAD = 30;
@@ -18,14 +19,25 @@ function offset(ra: number, dec: number, ra0: number, dec0: number): [number, nu
 
 /** Alert positions around the locus within +/-1.5 arcsec (250x250), with 0.5" grid circles and nearby loci. */
 export function RaDecChart({ ra, dec, points, nearby }: { ra: number; dec: number; points: LightcurvePoint[]; nearby: NearbyLocus[] }) {
-  const x = scaleLinear().domain([EXTENT_ARCSEC, -EXTENT_ARCSEC]).range([PAD, SIZE - 10]);
-  const y = scaleLinear().domain([-EXTENT_ARCSEC, EXTENT_ARCSEC]).range([SIZE - PAD, 10]);
+  const x = scaleLinear()
+    .domain([EXTENT_ARCSEC, -EXTENT_ARCSEC])
+    .range([PAD, SIZE - 10]);
+  const y = scaleLinear()
+    .domain([-EXTENT_ARCSEC, EXTENT_ARCSEC])
+    .range([SIZE - PAD, 10]);
   const r = (arcsec: number) => Math.abs(x(arcsec) - x(0));
   const positioned = points.filter((p) => typeof p.ant_ra === 'number' && typeof p.ant_dec === 'number');
   const inside = ([dx, dy]: [number, number]) => Math.abs(dx) <= EXTENT_ARCSEC && Math.abs(dy) <= EXTENT_ARCSEC;
   return (
     <figure className="mb-0">
-      <svg width={SIZE} height={SIZE} viewBox={`0 0 ${SIZE} ${SIZE}`} role="img" aria-label={`Positions of ${positioned.length} alerts relative to the locus, within 1.5 arcseconds`} fontSize={10}>
+      <svg
+        width={SIZE}
+        height={SIZE}
+        viewBox={`0 0 ${SIZE} ${SIZE}`}
+        role="img"
+        aria-label={`Positions of ${positioned.length} alerts relative to the locus, within 1.5 arcseconds`}
+        fontSize={10}
+      >
         <rect x={PAD} y={10} width={SIZE - PAD - 10} height={SIZE - PAD - 10} fill="#fff" stroke="#ccc" />
         {RINGS.map((ring) => (
           <circle key={ring} cx={x(0)} cy={y(0)} r={r(ring)} fill="none" stroke="#bbb" strokeDasharray="3 3" />
@@ -55,11 +67,15 @@ export function RaDecChart({ ra, dec, points, nearby }: { ra: number; dec: numbe
         })}
         {positioned.map((point) => {
           const d = offset(point.ant_ra!, point.ant_dec!, ra, dec);
-          return inside(d) ? <circle key={point.alert_id} cx={x(d[0])} cy={y(d[1])} r={2.5} fill={passbandColor(point.ant_passband)} fillOpacity={0.75} /> : null;
+          return inside(d) ? (
+            <circle key={point.alert_id} cx={x(d[0])} cy={y(d[1])} r={2.5} fill={passbandColor(point.ant_passband)} fillOpacity={0.75} />
+          ) : null;
         })}
         <circle cx={x(0)} cy={y(0)} r={3} fill="none" stroke="#0d6efd" strokeWidth={1.5} />
       </svg>
-      <figcaption className="small text-body-secondary">RA/Dec distribution of alerts (ΔDec vertical); circles every 0.5"; × nearby loci.</figcaption>
+      <figcaption className="small text-body-secondary">
+        RA/Dec distribution of alerts (ΔDec vertical); circles every 0.5"; × nearby loci.
+      </figcaption>
     </figure>
   );
 }

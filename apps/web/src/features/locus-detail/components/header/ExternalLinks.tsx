@@ -1,4 +1,4 @@
-import { ExternalIcon } from '../../../../components/Icons';
+import { ExternalIcon } from '@/components/Icons';
 
 interface LinkSpec {
   label: string;
@@ -11,14 +11,21 @@ export function externalLinks(ra: number, dec: number, ztfId: string | undefined
   const links: LinkSpec[] = [];
   if (ztfId) links.push({ label: 'ALeRCE', href: `https://alerce.online/object/${encodeURIComponent(ztfId)}` });
   links.push(
-    { label: 'IPAC', href: `https://irsa.ipac.caltech.edu/cgi-bin/ZTF/nph_light_curves?POS=${encodeURIComponent(`CIRCLE ${pos} 0.0003`)}&FORMAT=html` },
-    { label: 'NED', href: `https://ned.ipac.caltech.edu/conesearch?search_type=Near%20Position%20Search&coordinates=${encodeURIComponent(`${ra}d ${dec}d`)}&radius=0.1` },
+    {
+      label: 'IPAC',
+      href: `https://irsa.ipac.caltech.edu/cgi-bin/ZTF/nph_light_curves?POS=${encodeURIComponent(`CIRCLE ${pos} 0.0003`)}&FORMAT=html`,
+    },
+    {
+      label: 'NED',
+      href: `https://ned.ipac.caltech.edu/conesearch?search_type=Near%20Position%20Search&coordinates=${encodeURIComponent(`${ra}d ${dec}d`)}&radius=0.1`,
+    },
     { label: 'SIMBAD', href: `https://simbad.cds.unistra.fr/simbad/sim-coo?Coord=${encodeURIComponent(pos)}&Radius=5&Radius.unit=arcsec` },
     { label: 'SNAD', href: `https://ztf.snad.space/search/${encodeURIComponent(pos)}/5` },
     { label: 'TNS', href: `https://www.wis-tns.org/search?ra=${ra}&decl=${dec}&radius=5&coords_unit=arcsec` },
     { label: 'VizieR', href: `https://vizier.cds.unistra.fr/viz-bin/VizieR-4?-c=${encodeURIComponent(pos)}&-c.rs=5` },
   );
-  for (const event of gravWaveEvents) links.push({ label: `GW map ${event}`, href: `https://gracedb.ligo.org/superevents/${encodeURIComponent(event)}/view/` });
+  for (const event of gravWaveEvents)
+    links.push({ label: `GW map ${event}`, href: `https://gracedb.ligo.org/superevents/${encodeURIComponent(event)}/view/` });
   return links;
 }
 

@@ -2,8 +2,9 @@ import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
-import { firstError } from '../../../../lib/api-client';
-import { downloadFinderChart } from '../../api/finder-chart';
+
+import { downloadFinderChart } from '@/features/locus-detail/api/finder-chart';
+import { firstError } from '@/lib/api-client';
 
 /** Generates the server-side finder chart PDF; disabled while it is being made. */
 export function FinderChartButton({ locusId }: { locusId: string }) {

@@ -1,8 +1,9 @@
-import { EnvelopeIcon } from '../../../../components/Icons';
-import { LocusCommentLine, LocusFavoriteToggle } from '../../../../components/LocusAnnotationControls';
-import { useLocusAnnotation } from '../../../../lib/annotations';
-import { getConfig } from '../../../../lib/config';
-import { surveyObjectId, type Locus } from '../../api/get-locus';
+import { EnvelopeIcon } from '@/components/Icons';
+import { LocusCommentLine, LocusFavoriteToggle } from '@/components/LocusAnnotationControls';
+import { type Locus, surveyObjectId } from '@/features/locus-detail/api/get-locus';
+import { useLocusAnnotation } from '@/lib/annotations';
+import { getConfig } from '@/lib/config';
+
 import { galacticText, icrsText } from './coordinates';
 import { FinderChartButton } from './FinderChartButton';
 
@@ -23,7 +24,11 @@ export function LocusHeader({ locus }: { locus: Locus }) {
   const icrs = icrsText(locus.ra, locus.dec);
   const gal = galacticText(locus.ra, locus.dec, locus.galactic);
   return (
-    <header className={`border rounded p-3 mb-4 bg-body ${favorited ? 'favorited-border' : ''}`} data-testid="locus-header" data-favorited={favorited}>
+    <header
+      className={`border rounded p-3 mb-4 bg-body ${favorited ? 'favorited-border' : ''}`}
+      data-testid="locus-header"
+      data-favorited={favorited}
+    >
       <div className="d-flex flex-wrap justify-content-between gap-3">
         <div>
           <h1 className="h3 mb-1" data-testid="survey-object-id">

@@ -3,15 +3,35 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Form from 'react-bootstrap/Form';
-import { saveBlob, toCsv } from '../../../../lib/download';
-import type { LocusAlert } from '../../api/get-alerts';
-import type { LightcurvePoint } from '../../api/lightcurve';
+
+import type { LocusAlert } from '@/features/locus-detail/api/get-alerts';
+import type { LightcurvePoint } from '@/features/locus-detail/api/lightcurve';
+import { saveBlob, toCsv } from '@/lib/download';
+
 import { exportSvgToPdf } from './export-pdf';
-import { LightcurveChart, ZOOM_FACTOR, type Domains, type LightcurveSelection } from './lightcurve-chart';
-import { legendModel, type LegendItem } from './lightcurve-legend';
-import { buildMarks, fullDomains, MARK_KINDS, matchesSelection, PHASE_DOMAIN, rcidColor, type LegendSelection, type Mark, type Quantity } from './lightcurve-marks';
+import { type Domains, LightcurveChart, type LightcurveSelection, ZOOM_FACTOR } from './lightcurve-chart';
+import { type LegendItem, legendModel } from './lightcurve-legend';
+import {
+  buildMarks,
+  fullDomains,
+  type LegendSelection,
+  type Mark,
+  MARK_KINDS,
+  matchesSelection,
+  PHASE_DOMAIN,
+  type Quantity,
+  rcidColor,
+} from './lightcurve-marks';
+import {
+  buildFluxMarks,
+  detectionsByBand,
+  foldMarks,
+  informativeMarks,
+  LIMIT_RULE,
+  MIN_PERIODOGRAM_DETECTIONS,
+  plottedRows,
+} from './lightcurve-views';
 import { LightcurveTooltip } from './LightcurveTooltip';
-import { buildFluxMarks, detectionsByBand, foldMarks, informativeMarks, LIMIT_RULE, MIN_PERIODOGRAM_DETECTIONS, plottedRows } from './lightcurve-views';
 import { passbandColor, sortAlertTypes, sortPassbands } from './survey-codes';
 
 // The periodogram (and its maths) loads only for loci that have one.
@@ -32,7 +52,15 @@ export interface LightcurveSectionProps {
   onPick: (alertId: string | undefined) => void;
 }
 
-export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSelectionChange, pickedAlertId, onPick }: LightcurveSectionProps) {
+export function LightcurveSection({
+  locusId,
+  points,
+  rcidByAlert,
+  alerts,
+  onSelectionChange,
+  pickedAlertId,
+  onPick,
+}: LightcurveSectionProps) {
   const svgRef = useRef<SVGSVGElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<LightcurveChart | null>(null);
@@ -51,7 +79,8 @@ export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSele
 
   const propertiesById = useMemo(() => new Map((alerts ?? []).map((alert) => [alert.id, alert.properties])), [alerts]);
   const baseMarks = useMemo(
-    () => (quantity === 'magnitude' ? buildMarks(points, rcidByAlert) : buildFluxMarks(points, (id) => propertiesById.get(id), rcidByAlert)),
+    () =>
+      quantity === 'magnitude' ? buildMarks(points, rcidByAlert) : buildFluxMarks(points, (id) => propertiesById.get(id), rcidByAlert),
     [quantity, points, rcidByAlert, propertiesById],
   );
   const shownMarks = useMemo(() => (allLimits ? baseMarks : informativeMarks(baseMarks, quantity)), [allLimits, baseMarks, quantity]);
@@ -64,8 +93,14 @@ export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSele
   const bands = useMemo(() => detectionsByBand(points), [points]);
   const periodic = useMemo(() => [...bands.values()].some((band) => band.t.length >= MIN_PERIODOGRAM_DETECTIONS), [bands]);
   const passbands = useMemo(() => sortPassbands(marks.map((mark) => mark.passband)), [marks]);
-  const alertTypes = useMemo(() => sortAlertTypes(marks.flatMap((mark) => (mark.alertType === undefined ? [] : [mark.alertType]))), [marks]);
-  const rcids = useMemo(() => [...new Set(marks.flatMap((mark) => (mark.rcid === undefined ? [] : [mark.rcid])))].sort((a, b) => a - b), [marks]);
+  const alertTypes = useMemo(
+    () => sortAlertTypes(marks.flatMap((mark) => (mark.alertType === undefined ? [] : [mark.alertType]))),
+    [marks],
+  );
+  const rcids = useMemo(
+    () => [...new Set(marks.flatMap((mark) => (mark.rcid === undefined ? [] : [mark.rcid])))].sort((a, b) => a - b),
+    [marks],
+  );
   const kinds = useMemo(() => MARK_KINDS.filter((kind) => marks.some((mark) => mark.kind === kind)), [marks]);
   const visible = useMemo(() => marks.filter((mark) => matchesSelection(mark, legendSelection)), [marks, legendSelection]);
   // Colour by rcid is offered only when more than one rcid exists.
@@ -79,7 +114,16 @@ export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSele
   useEffect(() => {
     const selection: LightcurveSelection | null =
       brushed && !defaultView
-        ? { ...brushed, alertIds: new Set(visible.filter((m) => m.y !== undefined && m.x >= brushed.x[0] && m.x <= brushed.x[1] && m.y >= brushed.y[0] && m.y <= brushed.y[1]).map((m) => m.alertId)) }
+        ? {
+            ...brushed,
+            alertIds: new Set(
+              visible
+                .filter(
+                  (m) => m.y !== undefined && m.x >= brushed.x[0] && m.x <= brushed.x[1] && m.y >= brushed.y[0] && m.y <= brushed.y[1],
+                )
+                .map((m) => m.alertId),
+            ),
+          }
         : brushed;
     const timer = window.setTimeout(() => onSelectionRef.current(selection), BRUSH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
@@ -87,7 +131,15 @@ export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSele
 
   useEffect(() => {
     if (!svgRef.current) return;
-    const chart = new LightcurveChart(svgRef.current, { onBrush: setBrushed, onHover: (mark, at) => setHover(mark ? { mark, at } : null), onPick: (mark) => onPickRef.current(mark.alertId) }, clipId);
+    const chart = new LightcurveChart(
+      svgRef.current,
+      {
+        onBrush: setBrushed,
+        onHover: (mark, at) => setHover(mark ? { mark, at } : null),
+        onPick: (mark) => onPickRef.current(mark.alertId),
+      },
+      clipId,
+    );
     chartRef.current = chart;
     const box = boxRef.current;
     const observer = new ResizeObserver(() => box && chart.resize(box.clientWidth));
@@ -129,7 +181,17 @@ export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSele
         return { ...current, [key]: current[key] === value ? undefined : value };
       });
     };
-    const legend = legendModel({ passbands, alertTypes, kinds, rcids, mode, selection: legendSelection, timeAxis: phaseView ? null : timeAxis, quantity, onClick: toggle });
+    const legend = legendModel({
+      passbands,
+      alertTypes,
+      kinds,
+      rcids,
+      mode,
+      selection: legendSelection,
+      timeAxis: phaseView ? null : timeAxis,
+      quantity,
+      onClick: toggle,
+    });
     chart.update({ marks: visible, color, xMode: phaseView ? 'phase' : timeAxis, quantity, legend, picked: pickedAlertId });
   }, [visible, mode, rcids, passbands, alertTypes, kinds, legendSelection, timeAxis, phaseView, quantity, pickedAlertId]);
 
@@ -146,7 +208,8 @@ export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSele
       setExporting(false);
     }
   };
-  const exportCsv = () => saveBlob(new Blob([toCsv(plottedRows(visible, quantity, phaseView ? period : undefined))], { type: 'text/csv' }), `${fileBase}.csv`);
+  const exportCsv = () =>
+    saveBlob(new Blob([toCsv(plottedRows(visible, quantity, phaseView ? period : undefined))], { type: 'text/csv' }), `${fileBase}.csv`);
 
   return (
     <div>
@@ -175,7 +238,13 @@ export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSele
           Export to CSV
         </Button>
         {rcids.length > 1 && (
-          <Form.Select size="sm" style={{ width: 'auto' }} aria-label="Colour points by" value={mode} onChange={(event) => setColorMode(event.target.value as 'passband' | 'rcid')}>
+          <Form.Select
+            size="sm"
+            style={{ width: 'auto' }}
+            aria-label="Colour points by"
+            value={mode}
+            onChange={(event) => setColorMode(event.target.value as 'passband' | 'rcid')}
+          >
             <option value="passband">Colour by passband</option>
             <option value="rcid">Colour by rcid</option>
           </Form.Select>
@@ -184,7 +253,14 @@ export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSele
       <div className="d-flex flex-wrap gap-3 mb-2 align-items-center">
         <ButtonGroup size="sm" aria-label="Plotted quantity">
           {(['magnitude', 'flux'] as const).map((value) => (
-            <Button key={value} variant="outline-secondary" active={quantity === value} aria-pressed={quantity === value} disabled={value === 'flux' && !alerts} onClick={() => setQuantity(value)}>
+            <Button
+              key={value}
+              variant="outline-secondary"
+              active={quantity === value}
+              aria-pressed={quantity === value}
+              disabled={value === 'flux' && !alerts}
+              onClick={() => setQuantity(value)}
+            >
               {value === 'magnitude' ? 'Magnitude' : alerts ? 'Difference flux (nJy)' : 'Difference flux (loading alerts...)'}
             </Button>
           ))}
@@ -199,7 +275,13 @@ export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSele
             </Button>
           </ButtonGroup>
         )}
-        <Form.Check type="switch" id="lc-all-limits" label="All limits" checked={allLimits} onChange={(event) => setAllLimits(event.target.checked)} />
+        <Form.Check
+          type="switch"
+          id="lc-all-limits"
+          label="All limits"
+          checked={allLimits}
+          onChange={(event) => setAllLimits(event.target.checked)}
+        />
       </div>
       {exportError && (
         <Alert variant="danger" dismissible onClose={() => setExportError(null)}>
@@ -207,7 +289,13 @@ export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSele
         </Alert>
       )}
       <div ref={boxRef} className="position-relative" style={{ overflowX: 'auto' }}>
-        <svg ref={svgRef} className="lightcurve-svg d-block" data-testid="lightcurve" role="group" aria-label={`Lightcurve of ${locusId}: ${quantity === 'magnitude' ? 'magnitude' : 'difference flux'} against ${phaseView ? 'phase' : 'time'}, ${marks.length} points`} />
+        <svg
+          ref={svgRef}
+          className="lightcurve-svg d-block"
+          data-testid="lightcurve"
+          role="group"
+          aria-label={`Lightcurve of ${locusId}: ${quantity === 'magnitude' ? 'magnitude' : 'difference flux'} against ${phaseView ? 'phase' : 'time'}, ${marks.length} points`}
+        />
         {hover && <LightcurveTooltip mark={hover.mark} at={hover.at} quantity={quantity} phase={phaseView} />}
       </div>
       {pickedAlertId && (
@@ -219,11 +307,13 @@ export function LightcurveSection({ locusId, points, rcidByAlert, alerts, onSele
         </p>
       )}
       <p className="small text-body-secondary mb-1" data-testid="limit-rule">
-        {allLimits ? 'Every limit is drawn.' : LIMIT_RULE} Fluxes are difference-image fluxes: Rubin&apos;s psfFlux, and ZTF&apos;s from magpsf (AB, zero point 31.4 for nJy) signed by isdiffpos.
+        {allLimits ? 'Every limit is drawn.' : LIMIT_RULE} Fluxes are difference-image fluxes: Rubin&apos;s psfFlux, and ZTF&apos;s from
+        magpsf (AB, zero point 31.4 for nJy) signed by isdiffpos.
       </p>
       <p className="small text-body-secondary mb-0">
-        Drag on the plot to select points (the thumbnails and the alert table follow the selection); hover a point for its values and click it to show that alert below.
-        Click a legend entry to show only it; click it again to show all. Click the time axis entry to switch between MJD and calendar dates.
+        Drag on the plot to select points (the thumbnails and the alert table follow the selection); hover a point for its values and click
+        it to show that alert below. Click a legend entry to show only it; click it again to show all. Click the time axis entry to switch
+        between MJD and calendar dates.
       </p>
       {periodic && (
         <Suspense fallback={<p className="small text-body-secondary mt-2 mb-0">Loading the periodogram...</p>}>

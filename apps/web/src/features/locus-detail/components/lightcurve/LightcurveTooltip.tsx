@@ -1,4 +1,5 @@
-import { mjdText } from '../../../../lib/time';
+import { mjdText } from '@/lib/time';
+
 import type { Mark, Quantity } from './lightcurve-marks';
 import { alertTypeLabel } from './survey-codes';
 

@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { periodogram, type PeriodogramInput } from '@antares/astro';
+import { type MouseEvent, useEffect, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { periodogram, type PeriodogramInput } from '@antares/astro';
+
 import { MIN_PERIODOGRAM_DETECTIONS } from './lightcurve-views';
 import { passbandColor, sortPassbands } from './survey-codes';
 
@@ -39,11 +40,25 @@ function combined(bands: Band[]): PeriodogramInput {
  * mean removed; the highest peak is proposed as the period, and a click on the plot or the period
  * field chooses another. The chosen period folds the lightcurve above.
  */
-export default function PeriodogramPanel({ bands, period, onPeriod }: { bands: Map<string, Band>; period: number | undefined; onPeriod: (period: number) => void }) {
-  const eligible = useMemo(() => sortPassbands([...bands.keys()].filter((band) => bands.get(band)!.t.length >= MIN_PERIODOGRAM_DETECTIONS)), [bands]);
+export default function PeriodogramPanel({
+  bands,
+  period,
+  onPeriod,
+}: {
+  bands: Map<string, Band>;
+  period: number | undefined;
+  onPeriod: (period: number) => void;
+}) {
+  const eligible = useMemo(
+    () => sortPassbands([...bands.keys()].filter((band) => bands.get(band)!.t.length >= MIN_PERIODOGRAM_DETECTIONS)),
+    [bands],
+  );
   const richest = eligible.reduce((a, b) => (bands.get(b)!.t.length > bands.get(a)!.t.length ? b : a), eligible[0]);
   const [choice, setChoice] = useState<string>(richest);
-  const input = useMemo(() => (choice === ALL ? combined(eligible.map((band) => bands.get(band)!)) : bands.get(choice) ?? bands.get(richest)!), [choice, eligible, bands, richest]);
+  const input = useMemo(
+    () => (choice === ALL ? combined(eligible.map((band) => bands.get(band)!)) : (bands.get(choice) ?? bands.get(richest)!)),
+    [choice, eligible, bands, richest],
+  );
   const result = useMemo(() => periodogram(input), [input]);
   const [text, setText] = useState('');
 
@@ -96,7 +111,13 @@ export default function PeriodogramPanel({ bands, period, onPeriod }: { bands: M
     <section className="mt-3" aria-label="Periodogram" data-testid="periodogram">
       <h3 className="h6 mb-2">Periodogram (Lomb-Scargle)</h3>
       <div className="d-flex flex-wrap gap-2 align-items-center mb-2">
-        <Form.Select size="sm" style={{ width: 'auto' }} aria-label="Periodogram passband" value={choice} onChange={(event) => setChoice(event.target.value)}>
+        <Form.Select
+          size="sm"
+          style={{ width: 'auto' }}
+          aria-label="Periodogram passband"
+          value={choice}
+          onChange={(event) => setChoice(event.target.value)}
+        >
           {eligible.map((band) => (
             <option key={band} value={band}>
               {band} ({bands.get(band)!.t.length} detections)
@@ -126,10 +147,20 @@ export default function PeriodogramPanel({ bands, period, onPeriod }: { bands: M
           Highest peak: {result.bestPeriod.toPrecision(7)} d (power {result.bestPower.toFixed(2)})
         </span>
       </div>
-      <svg viewBox={`0 0 ${PLOT_W} ${PLOT_H}`} width="100%" style={{ maxWidth: PLOT_W, cursor: 'crosshair' }} role="img" aria-label="Power against frequency; click a peak to fold at its period" onClick={pick} data-testid="periodogram-plot">
+      <svg
+        viewBox={`0 0 ${PLOT_W} ${PLOT_H}`}
+        width="100%"
+        style={{ maxWidth: PLOT_W, cursor: 'crosshair' }}
+        role="img"
+        aria-label="Power against frequency; click a peak to fold at its period"
+        onClick={pick}
+        data-testid="periodogram-plot"
+      >
         <rect x={PAD.left} y={PAD.top} width={innerW} height={innerH} fill="none" stroke="#cccccc" />
         <path d={path} fill="none" stroke={choice === ALL ? '#333333' : passbandColor(choice)} strokeWidth={1} />
-        {period !== undefined && 1 / period >= fMin && 1 / period <= fMax && <line x1={px(1 / period)} x2={px(1 / period)} y1={PAD.top} y2={PAD.top + innerH} stroke="#000000" strokeDasharray="3 2" />}
+        {period !== undefined && 1 / period >= fMin && 1 / period <= fMax && (
+          <line x1={px(1 / period)} x2={px(1 / period)} y1={PAD.top} y2={PAD.top + innerH} stroke="#000000" strokeDasharray="3 2" />
+        )}
         {ticks.map((f) => (
           <text key={f} x={px(f)} y={PLOT_H - 16} textAnchor="middle" fontSize={10} fill="#333333">
             {f.toFixed(2)}

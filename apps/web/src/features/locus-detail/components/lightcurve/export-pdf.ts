@@ -1,4 +1,5 @@
-import { saveBlob } from '../../../../lib/download';
+import { saveBlob } from '@/lib/download';
+
 import { HEIGHT, WIDTH } from './lightcurve-chart';
 
 /**

@@ -1,13 +1,16 @@
+import 'd3-transition';
+
 import { axisBottom, axisLeft } from 'd3-axis';
 import { brush, type BrushBehavior } from 'd3-brush';
-import { scaleLinear, type ScaleLinear } from 'd3-scale';
+import { type ScaleLinear, scaleLinear } from 'd3-scale';
 import { pointer, select, type Selection } from 'd3-selection';
 import { symbol } from 'd3-shape';
 import { utcFormat } from 'd3-time-format';
-import 'd3-transition';
-import { mjdToDate } from '../../../../lib/time';
+
+import { mjdToDate } from '@/lib/time';
+
 import { drawLegend, type LegendModel } from './lightcurve-legend';
-import { MARK_SYMBOLS, MIN_MJD_SPAN, MIN_VALUE_SPAN, type Mark, type Quantity } from './lightcurve-marks';
+import { type Mark, MARK_SYMBOLS, MIN_MJD_SPAN, MIN_VALUE_SPAN, type Quantity } from './lightcurve-marks';
 
 /**
  * The lightcurve SVG: 500 high as the spec fixes, as wide as its card (the spec's 750 is the
@@ -89,7 +92,11 @@ export class LightcurveChart {
   private selection: Domains | null = null;
   private programmaticBrush = false;
 
-  constructor(element: SVGSVGElement, private readonly callbacks: ChartCallbacks, clipId: string) {
+  constructor(
+    element: SVGSVGElement,
+    private readonly callbacks: ChartCallbacks,
+    clipId: string,
+  ) {
     this.svg = select(element).attr('height', HEIGHT).attr('font-family', 'Helvetica, Arial, sans-serif').attr('font-size', 11);
     this.svg.selectAll('*').remove();
     this.background = this.svg.append('rect').attr('height', HEIGHT).attr('fill', '#ffffff');
@@ -98,7 +105,13 @@ export class LightcurveChart {
     this.frame = plot.append('rect').attr('height', INNER_H).attr('fill', 'none').attr('stroke', '#cccccc');
     this.xAxisG = plot.append('g').attr('class', 'x-axis').attr('transform', `translate(0,${INNER_H})`);
     this.yAxisG = plot.append('g').attr('class', 'y-axis');
-    this.xLabel = plot.append('text').attr('class', 'x-label').attr('y', INNER_H + 42).attr('text-anchor', 'middle').attr('font-size', 12).attr('fill', '#222222');
+    this.xLabel = plot
+      .append('text')
+      .attr('class', 'x-label')
+      .attr('y', INNER_H + 42)
+      .attr('text-anchor', 'middle')
+      .attr('font-size', 12)
+      .attr('fill', '#222222');
     this.yLabel = plot
       .append('text')
       .attr('class', 'y-label')
@@ -307,11 +320,17 @@ export class LightcurveChart {
       .attr('stroke-width', (mark) => (mark.kind === 'magnitude' ? 0.5 : 1.5));
     groups.select('circle.picked').attr('visibility', (mark) => (mark.alertId === state.picked ? 'visible' : 'hidden'));
     groups.attr('data-picked', (mark) => (mark.alertId === state.picked ? 'true' : null));
-    const errorBar = (mark: Mark) => (mark.kind === 'magnitude' && mark.err !== undefined && mark.y !== undefined ? Math.abs(this.y(mark.y + mark.err) - this.y(mark.y)) : 0);
+    const errorBar = (mark: Mark) =>
+      mark.kind === 'magnitude' && mark.err !== undefined && mark.y !== undefined
+        ? Math.abs(this.y(mark.y + mark.err) - this.y(mark.y))
+        : 0;
     const bars = groups.select<SVGLineElement>('line.err').attr('stroke', (mark) => state.color(mark));
     if (duration > 0) {
       groups.transition(t as never).attr('transform', position);
-      bars.transition(t as never).attr('y1', (mark) => -errorBar(mark)).attr('y2', errorBar);
+      bars
+        .transition(t as never)
+        .attr('y1', (mark) => -errorBar(mark))
+        .attr('y2', errorBar);
     } else {
       groups.interrupt().attr('transform', position);
       bars.interrupt();

@@ -1,7 +1,8 @@
 import type { Selection } from 'd3-selection';
 import { symbol } from 'd3-shape';
-import { MARK_LABELS, MARK_SYMBOLS, rcidColor, type LegendSelection, type MarkKind, type Quantity } from './lightcurve-marks';
-import { alertTypeCode, alertTypeLabel, passbandColor, type AlertType } from './survey-codes';
+
+import { type LegendSelection, MARK_LABELS, MARK_SYMBOLS, type MarkKind, type Quantity, rcidColor } from './lightcurve-marks';
+import { type AlertType, alertTypeCode, alertTypeLabel, passbandColor } from './survey-codes';
 
 export type LegendCategory = 'passband' | 'alertType' | 'kind' | 'rcid' | 'axis';
 
@@ -31,7 +32,13 @@ export function drawLegend(g: Selection<SVGGElement, unknown, null, undefined>, 
   g.selectAll('*').remove();
   let y = 0;
   for (const section of model.sections) {
-    g.append('text').attr('x', 0).attr('y', y + 10).attr('font-weight', 'bold').attr('font-size', 11).attr('fill', '#222222').text(section.title);
+    g.append('text')
+      .attr('x', 0)
+      .attr('y', y + 10)
+      .attr('font-weight', 'bold')
+      .attr('font-size', 11)
+      .attr('fill', '#222222')
+      .text(section.title);
     y += ROW;
     for (const item of section.items) {
       const entry = g
@@ -44,7 +51,14 @@ export function drawLegend(g: Selection<SVGGElement, unknown, null, undefined>, 
         .attr('aria-pressed', item.category === 'axis' ? null : String(item.selected))
         // A coded entry shows its code beside the label: it is named by that visible text ('4 Rubin
         // detection'), as a name that left the code out would not match what is seen.
-        .attr('aria-label', item.category === 'axis' ? `Time axis: ${item.label}. Switch time axis` : item.shape === 'code' ? null : `Show only ${item.label}`)
+        .attr(
+          'aria-label',
+          item.category === 'axis'
+            ? `Time axis: ${item.label}. Switch time axis`
+            : item.shape === 'code'
+              ? null
+              : `Show only ${item.label}`,
+        )
         .attr('opacity', item.dimmed ? 0.35 : 1)
         .attr('cursor', 'pointer')
         .on('click', () => model.onClick(item))
@@ -55,13 +69,40 @@ export function drawLegend(g: Selection<SVGGElement, unknown, null, undefined>, 
           }
         });
       // A transparent hit area makes the whole row clickable.
-      entry.append('rect').attr('x', -2).attr('y', -1).attr('width', 150).attr('height', ROW - 2).attr('fill', '#ffffff').attr('fill-opacity', 0);
+      entry
+        .append('rect')
+        .attr('x', -2)
+        .attr('y', -1)
+        .attr('width', 150)
+        .attr('height', ROW - 2)
+        .attr('fill', '#ffffff')
+        .attr('fill-opacity', 0);
       if (item.shape === 'axis') {
         // Two opposed arrows (drawn, not a glyph: the PDF's standard fonts lack arrow characters).
-        entry.append('path').attr('d', 'M1,4H13L10,1M13,10H1L4,13').attr('fill', 'none').attr('stroke', '#0d6efd').attr('stroke-width', 1.3);
+        entry
+          .append('path')
+          .attr('d', 'M1,4H13L10,1M13,10H1L4,13')
+          .attr('fill', 'none')
+          .attr('stroke', '#0d6efd')
+          .attr('stroke-width', 1.3);
       } else if (item.shape === 'code') {
-        entry.append('rect').attr('x', 0.5).attr('y', 0.5).attr('width', 13).attr('height', 13).attr('rx', 2).attr('fill', '#ffffff').attr('stroke', item.color);
-        entry.append('text').attr('x', 7).attr('y', 11).attr('text-anchor', 'middle').attr('font-size', 10).attr('fill', item.color).text(String(item.code ?? ''));
+        entry
+          .append('rect')
+          .attr('x', 0.5)
+          .attr('y', 0.5)
+          .attr('width', 13)
+          .attr('height', 13)
+          .attr('rx', 2)
+          .attr('fill', '#ffffff')
+          .attr('stroke', item.color);
+        entry
+          .append('text')
+          .attr('x', 7)
+          .attr('y', 11)
+          .attr('text-anchor', 'middle')
+          .attr('font-size', 10)
+          .attr('fill', item.color)
+          .text(String(item.code ?? ''));
       } else {
         const spec = MARK_SYMBOLS[item.shape];
         entry
@@ -100,8 +141,25 @@ export interface LegendInputs {
 }
 
 /** The legend's sections: passband, alert type, marker (named for the quantity shown), rcid, time axis. */
-export function legendModel({ passbands, alertTypes, kinds, rcids, mode, selection, timeAxis, quantity, onClick }: LegendInputs): LegendModel {
-  const entry = (category: LegendItem['category'], value: string, label: string, itemColor: string, shape: LegendItem['shape'], selected: unknown): LegendItem => ({
+export function legendModel({
+  passbands,
+  alertTypes,
+  kinds,
+  rcids,
+  mode,
+  selection,
+  timeAxis,
+  quantity,
+  onClick,
+}: LegendInputs): LegendModel {
+  const entry = (
+    category: LegendItem['category'],
+    value: string,
+    label: string,
+    itemColor: string,
+    shape: LegendItem['shape'],
+    selected: unknown,
+  ): LegendItem => ({
     category,
     value,
     label,
@@ -114,15 +172,43 @@ export function legendModel({ passbands, alertTypes, kinds, rcids, mode, selecti
   return {
     onClick,
     sections: [
-      { title: 'Passband', items: passbands.map((band) => entry('passband', band, band, mode === 'passband' ? passbandColor(band) : '#555555', 'magnitude', selection.passband)) },
-      { title: 'Alert type', items: alertTypes.map((type) => ({ ...entry('alertType', type, alertTypeLabel(type, 'short'), '#555555', 'code', selection.alertType), code: alertTypeCode(type) })) },
+      {
+        title: 'Passband',
+        items: passbands.map((band) =>
+          entry('passband', band, band, mode === 'passband' ? passbandColor(band) : '#555555', 'magnitude', selection.passband),
+        ),
+      },
+      {
+        title: 'Alert type',
+        items: alertTypes.map((type) => ({
+          ...entry('alertType', type, alertTypeLabel(type, 'short'), '#555555', 'code', selection.alertType),
+          code: alertTypeCode(type),
+        })),
+      },
       { title: 'Marker', items: kinds.map((kind) => entry('kind', kind, kindLabel(kind), '#555555', kind, selection.kind)) },
-      ...(mode === 'rcid' ? [{ title: 'rcid', items: rcids.map((rcid) => entry('rcid', String(rcid), `rcid ${rcid}`, rcidColor(rcid, rcids), 'magnitude', selection.rcid)) }] : []),
+      ...(mode === 'rcid'
+        ? [
+            {
+              title: 'rcid',
+              items: rcids.map((rcid) => entry('rcid', String(rcid), `rcid ${rcid}`, rcidColor(rcid, rcids), 'magnitude', selection.rcid)),
+            },
+          ]
+        : []),
       ...(timeAxis
         ? [
             {
               title: 'Time axis',
-              items: [{ category: 'axis' as const, value: timeAxis, label: timeAxis === 'mjd' ? 'MJD' : 'Calendar (UTC)', color: '#0d6efd', shape: 'axis' as const, selected: false, dimmed: false }],
+              items: [
+                {
+                  category: 'axis' as const,
+                  value: timeAxis,
+                  label: timeAxis === 'mjd' ? 'MJD' : 'Calendar (UTC)',
+                  color: '#0d6efd',
+                  shape: 'axis' as const,
+                  selected: false,
+                  dimmed: false,
+                },
+              ],
             },
           ]
         : []),

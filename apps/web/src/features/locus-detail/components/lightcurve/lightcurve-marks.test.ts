@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { fullDomains, MAX_DOMAIN_ERROR, type Mark } from './lightcurve-marks';
 
-const mark = (mjd: number, mag: number, err?: number): Mark => ({ key: `${mjd}`, alertId: `lsst:${mjd}`, kind: 'magnitude', passband: 'g', mjd, x: mjd, y: mag, err });
+import { fullDomains, type Mark, MAX_DOMAIN_ERROR } from './lightcurve-marks';
+
+const mark = (mjd: number, mag: number, err?: number): Mark => ({
+  key: `${mjd}`,
+  alertId: `lsst:${mjd}`,
+  kind: 'magnitude',
+  passband: 'g',
+  mjd,
+  x: mjd,
+  y: mag,
+  err,
+});
 
 describe('fullDomains', () => {
   it('spans the magnitudes and their error bars, padded by 1.1', () => {

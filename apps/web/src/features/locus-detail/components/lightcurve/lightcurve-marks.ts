@@ -1,6 +1,8 @@
 import { symbolCircle, symbolCross, symbolTriangle, type SymbolType } from 'd3-shape';
-import { isDrawable, type LightcurvePoint } from '../../api/lightcurve';
-import { alertTypeOf, type AlertType } from './survey-codes';
+
+import { isDrawable, type LightcurvePoint } from '@/features/locus-detail/api/lightcurve';
+
+import { type AlertType, alertTypeOf } from './survey-codes';
 
 /** What the lightcurve draws for each point: one mark per shown magnitude, shaped by its kind. */
 export type MarkKind = 'magnitude' | 'upper_limit' | 'lower_limit' | 'other';
@@ -55,12 +57,20 @@ export function buildMarks(points: LightcurvePoint[], rcidByAlert: Map<string, n
   const marks: Mark[] = [];
   for (const point of points) {
     if (!isDrawable(point)) continue;
-    const base = { alertId: point.alert_id, passband: point.ant_passband, mjd: point.ant_mjd, x: point.ant_mjd, rcid: rcidByAlert.get(point.alert_id), alertType: alertTypeOf(point) };
+    const base = {
+      alertId: point.alert_id,
+      passband: point.ant_passband,
+      mjd: point.ant_mjd,
+      x: point.ant_mjd,
+      rcid: rcidByAlert.get(point.alert_id),
+      alertType: alertTypeOf(point),
+    };
     const type = point.frontend_mag_type;
     if ((type === 'raw' || type === 'calibrated') && point.frontend_mag !== undefined) {
       marks.push({ ...base, key: `${point.alert_id}:m`, kind: 'magnitude', y: point.frontend_mag, err: point.frontend_magerr });
       // Lower-limit marks need a numeric magnitude.
-      if (point.frontend_magllim !== undefined) marks.push({ ...base, key: `${point.alert_id}:l`, kind: 'lower_limit', y: point.frontend_magllim });
+      if (point.frontend_magllim !== undefined)
+        marks.push({ ...base, key: `${point.alert_id}:l`, kind: 'lower_limit', y: point.frontend_magllim });
     } else if ((type === 'raw_maglim' || type === 'calibrated_maglim') && point.frontend_magulim !== undefined) {
       marks.push({ ...base, key: `${point.alert_id}:u`, kind: 'upper_limit', y: point.frontend_magulim });
     } else {

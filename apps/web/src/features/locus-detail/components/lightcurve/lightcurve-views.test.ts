@@ -1,13 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { parseLightcurve } from '../../api/lightcurve';
+
+import { parseLightcurve } from '@/features/locus-detail/api/lightcurve';
+
 import { buildMarks, type Mark } from './lightcurve-marks';
 import { buildFluxMarks, detectionsByBand, foldMarks, informativeMarks, nightOf, plottedRows } from './lightcurve-views';
 
 const HEADER = 'alert_id,ant_mjd,ant_survey,ant_passband,ant_mag,ant_magerr,ant_maglim';
 
-const limit = (id: string, mjd: number, mag: number, passband = 'g'): Mark => ({ key: `${id}:u`, alertId: id, kind: 'upper_limit', passband, mjd, x: mjd, y: mag });
-const point = (id: string, mjd: number, mag: number, err = 0.05, passband = 'g'): Mark => ({ key: `${id}:m`, alertId: id, kind: 'magnitude', passband, mjd, x: mjd, y: mag, err });
-const lower = (id: string, mjd: number, mag: number): Mark => ({ key: `${id}:l`, alertId: id, kind: 'lower_limit', passband: 'g', mjd, x: mjd, y: mag });
+const limit = (id: string, mjd: number, mag: number, passband = 'g'): Mark => ({
+  key: `${id}:u`,
+  alertId: id,
+  kind: 'upper_limit',
+  passband,
+  mjd,
+  x: mjd,
+  y: mag,
+});
+const point = (id: string, mjd: number, mag: number, err = 0.05, passband = 'g'): Mark => ({
+  key: `${id}:m`,
+  alertId: id,
+  kind: 'magnitude',
+  passband,
+  mjd,
+  x: mjd,
+  y: mag,
+  err,
+});
+const lower = (id: string, mjd: number, mag: number): Mark => ({
+  key: `${id}:l`,
+  alertId: id,
+  kind: 'lower_limit',
+  passband: 'g',
+  mjd,
+  x: mjd,
+  y: mag,
+});
 
 describe('flux marks', () => {
   it('signs ZTF fluxes by isdiffpos, reads Rubin psfFlux as is, and turns ZTF non-detections into flux limits', () => {
@@ -42,8 +69,15 @@ describe('flux marks', () => {
 });
 
 describe('informative limits', () => {
-  it('keeps the deepest upper limit per band and night, only if fainter than the band\'s brightest detection', () => {
-    const marks = [point('d1', 60000.3, 19.0), point('d2', 60003.3, 20.0), limit('a', 60001.2, 19.5), limit('b', 60001.4, 19.9), limit('c', 60002.2, 18.5), limit('e', 60002.3, 18.9, 'R')];
+  it("keeps the deepest upper limit per band and night, only if fainter than the band's brightest detection", () => {
+    const marks = [
+      point('d1', 60000.3, 19.0),
+      point('d2', 60003.3, 20.0),
+      limit('a', 60001.2, 19.5),
+      limit('b', 60001.4, 19.9),
+      limit('c', 60002.2, 18.5),
+      limit('e', 60002.3, 18.9, 'R'),
+    ];
     const kept = informativeMarks(marks, 'magnitude').map((m) => m.alertId);
     // a and b share a night: b, the deeper; c is no fainter than the brightest g detection (19.0);
     // e is in a band without detections: kept.
@@ -55,9 +89,20 @@ describe('informative limits', () => {
     expect(informativeMarks(marks, 'flux').map((m) => m.alertId)).toEqual(['d', 'b']);
   });
 
-  it('drops lower limits inside their point\'s error bar and keeps the brightest per night', () => {
-    const marks = [point('p', 60000.3, 19.0, 0.2), lower('p', 60000.3, 19.1), point('q', 60000.4, 19.0, 0.05), lower('q', 60000.4, 19.6), point('s', 60000.45, 19.0, 0.05), lower('s', 60000.45, 19.4)];
-    expect(informativeMarks(marks, 'magnitude').filter((m) => m.kind === 'lower_limit').map((m) => m.alertId)).toEqual(['s']);
+  it("drops lower limits inside their point's error bar and keeps the brightest per night", () => {
+    const marks = [
+      point('p', 60000.3, 19.0, 0.2),
+      lower('p', 60000.3, 19.1),
+      point('q', 60000.4, 19.0, 0.05),
+      lower('q', 60000.4, 19.6),
+      point('s', 60000.45, 19.0, 0.05),
+      lower('s', 60000.45, 19.4),
+    ];
+    expect(
+      informativeMarks(marks, 'magnitude')
+        .filter((m) => m.kind === 'lower_limit')
+        .map((m) => m.alertId),
+    ).toEqual(['s']);
   });
 
   it('splits nights in the afternoon at both sites', () => {
@@ -83,7 +128,7 @@ describe('folding and CSV', () => {
     expect(plottedRows(marks, 'flux')[0]).toEqual(['alert_id', 'mjd', 'passband', 'alert_type', 'mark', 'flux_njy', 'flux_error_njy']);
   });
 
-  it('collects each band\'s detections for the periodogram (limits left out)', () => {
+  it("collects each band's detections for the periodogram (limits left out)", () => {
     const points = parseLightcurve([HEADER, 'a,1,1,g,18,0.1,20', 'b,2,1,g,18.2,0.1,20', 'c,3,2,g,,,20', 'd,4,1,R,17,0.1,20'].join('\n'));
     const bands = detectionsByBand(points);
     expect(bands.get('g')).toEqual({ t: [1, 2], y: [18, 18.2], dy: [0.1, 0.1] });

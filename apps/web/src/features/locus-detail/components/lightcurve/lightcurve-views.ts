@@ -1,7 +1,9 @@
 import { foldPhase, limitingFlux, ztfDifferenceFlux } from '@antares/astro';
-import { isDrawable, type LightcurvePoint } from '../../api/lightcurve';
+
+import { isDrawable, type LightcurvePoint } from '@/features/locus-detail/api/lightcurve';
+
 import type { Mark, MarkKind, Quantity } from './lightcurve-marks';
-import { alertTypeOf, alertTypeLabel } from './survey-codes';
+import { alertTypeLabel, alertTypeOf } from './survey-codes';
 
 /**
  * The lightcurve's other views of the same points: difference fluxes in nJy instead of magnitudes,
@@ -16,14 +18,29 @@ const num = (value: unknown): number | undefined => (typeof value === 'number' &
  * by isdiffpos, and a ZTF non-detection as an upper limit at its limiting flux (diffmaglim, 5 sigma).
  * `propertiesOf` gives an alert's properties, or undefined while the alerts are loading.
  */
-export function buildFluxMarks(points: LightcurvePoint[], propertiesOf: (alertId: string) => Record<string, unknown> | undefined, rcidByAlert: Map<string, number>): Mark[] {
+export function buildFluxMarks(
+  points: LightcurvePoint[],
+  propertiesOf: (alertId: string) => Record<string, unknown> | undefined,
+  rcidByAlert: Map<string, number>,
+): Mark[] {
   const marks: Mark[] = [];
   for (const point of points) {
     const p = propertiesOf(point.alert_id) ?? {};
-    const base = { alertId: point.alert_id, passband: point.ant_passband, mjd: point.ant_mjd, x: point.ant_mjd, rcid: rcidByAlert.get(point.alert_id), alertType: alertTypeOf(point) };
+    const base = {
+      alertId: point.alert_id,
+      passband: point.ant_passband,
+      mjd: point.ant_mjd,
+      x: point.ant_mjd,
+      rcid: rcidByAlert.get(point.alert_id),
+      alertType: alertTypeOf(point),
+    };
     const rubinFlux = num(p.lsst_diaSource_psfFlux) ?? num(p.lsst_diaForcedSource_psfFlux);
     const rubinErr = num(p.lsst_diaSource_psfFluxErr) ?? num(p.lsst_diaForcedSource_psfFluxErr);
-    const ztf = ztfDifferenceFlux(num(p.ztf_magpsf) ?? (p.ztf_isdiffpos === undefined ? undefined : point.ant_mag), num(p.ztf_sigmapsf) ?? point.ant_magerr, p.ztf_isdiffpos);
+    const ztf = ztfDifferenceFlux(
+      num(p.ztf_magpsf) ?? (p.ztf_isdiffpos === undefined ? undefined : point.ant_mag),
+      num(p.ztf_sigmapsf) ?? point.ant_magerr,
+      p.ztf_isdiffpos,
+    );
     const measured = rubinFlux !== undefined ? { flux: rubinFlux, fluxErr: rubinErr } : ztf;
     if (measured) {
       marks.push({ ...base, key: `${point.alert_id}:f`, kind: 'magnitude', y: measured.flux, err: measured.fluxErr });
@@ -50,7 +67,7 @@ function deeper(a: number, b: number, quantity: Quantity): boolean {
 }
 
 export const LIMIT_RULE =
-  'Limits: one per band and night, the most constraining; upper limits only where fainter than the band\'s brightest detection; lower limits only outside their point\'s error bar.';
+  "Limits: one per band and night, the most constraining; upper limits only where fainter than the band's brightest detection; lower limits only outside their point's error bar.";
 
 /**
  * The limit marks that carry information, and every other mark. Per band and night only the most
@@ -101,7 +118,12 @@ export function foldMarks(marks: Mark[], period: number): Mark[] {
   });
 }
 
-const KIND_NAMES: Record<MarkKind, string> = { magnitude: 'measurement', upper_limit: 'upper_limit', lower_limit: 'lower_limit', other: 'other' };
+const KIND_NAMES: Record<MarkKind, string> = {
+  magnitude: 'measurement',
+  upper_limit: 'upper_limit',
+  lower_limit: 'lower_limit',
+  other: 'other',
+};
 
 /** The plotted data as CSV rows (header first): one row per point, never the folded view's second cycle. */
 export function plottedRows(marks: Mark[], quantity: Quantity, period?: number): (string | number | undefined)[][] {
@@ -127,7 +149,12 @@ export function plottedRows(marks: Mark[], quantity: Quantity, period?: number):
 export function detectionsByBand(points: LightcurvePoint[]): Map<string, { t: number[]; y: number[]; dy: (number | undefined)[] }> {
   const bands = new Map<string, { t: number[]; y: number[]; dy: (number | undefined)[] }>();
   for (const point of points) {
-    if (!isDrawable(point) || point.frontend_mag === undefined || !(point.frontend_mag_type === 'raw' || point.frontend_mag_type === 'calibrated')) continue;
+    if (
+      !isDrawable(point) ||
+      point.frontend_mag === undefined ||
+      !(point.frontend_mag_type === 'raw' || point.frontend_mag_type === 'calibrated')
+    )
+      continue;
     const band = bands.get(point.ant_passband) ?? { t: [], y: [], dy: [] };
     band.t.push(point.ant_mjd);
     band.y.push(point.frontend_mag);

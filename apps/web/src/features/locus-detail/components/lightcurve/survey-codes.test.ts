@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseLightcurve } from '../../api/lightcurve';
+
+import { parseLightcurve } from '@/features/locus-detail/api/lightcurve';
+
 import { buildMarks, matchesSelection } from './lightcurve-marks';
 import { alertTypeCode, alertTypeLabel, alertTypeOf, passbandColor, sortAlertTypes, sortPassbands } from './survey-codes';
 
-const HEADER = 'time,alert_id,ant_mjd,ant_survey,ant_ra,ant_dec,ant_passband,ant_mag,ant_magerr,ant_maglim,ant_mag_corrected,ant_magerr_corrected,ant_magulim_corrected,ant_magllim_corrected';
+const HEADER =
+  'time,alert_id,ant_mjd,ant_survey,ant_ra,ant_dec,ant_passband,ant_mag,ant_magerr,ant_maglim,ant_mag_corrected,ant_magerr_corrected,ant_magulim_corrected,ant_magllim_corrected';
 
 describe('survey codes on the charts', () => {
   it('gives the seven passbands of ZTF and Rubin seven distinct colours', () => {
@@ -27,9 +30,24 @@ describe('survey codes on the charts', () => {
     expect(alertTypeOf({ alert_id: 'ztf_upper_limit:ZTF21abc-123' })).toBe('ztf_upper_limit');
     expect(alertTypeOf({ alert_id: 'x', ant_survey: 9 })).toBe('survey_9');
     expect(alertTypeOf({ alert_id: 'other' })).toBeUndefined();
-    const types = sortAlertTypes(['survey_9', 'rubin_upper_limit', 'rubin_forced', 'rubin_detection', 'decam', 'ztf_upper_limit', 'ztf_detection', 'rubin_forced']);
+    const types = sortAlertTypes([
+      'survey_9',
+      'rubin_upper_limit',
+      'rubin_forced',
+      'rubin_detection',
+      'decam',
+      'ztf_upper_limit',
+      'ztf_detection',
+      'rubin_forced',
+    ]);
     expect(types.map((type) => `${alertTypeCode(type)} ${alertTypeLabel(type)}`)).toEqual([
-      '1 ZTF detection', '2 ZTF upper limit', '3 DECam', '4 Rubin detection', '4 Rubin forced measurement', '4 Rubin upper limit', '9 Survey code 9',
+      '1 ZTF detection',
+      '2 ZTF upper limit',
+      '3 DECam',
+      '4 Rubin detection',
+      '4 Rubin forced measurement',
+      '4 Rubin upper limit',
+      '9 Survey code 9',
     ]);
     expect(alertTypeLabel('rubin_forced', 'short')).toBe('Rubin forced meas.');
   });

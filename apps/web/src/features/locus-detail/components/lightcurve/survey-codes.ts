@@ -1,4 +1,4 @@
-import type { LightcurvePoint } from '../../api/lightcurve';
+import type { LightcurvePoint } from '@/features/locus-detail/api/lightcurve';
 
 /**
  * What the surveys' codes mean on the charts. ZTF passbands are g, R, i; Rubin's are u, g, r, i,
@@ -39,7 +39,8 @@ export function sortPassbands(passbands: Iterable<string>): string[] {
  * told apart by the `lsst_forced:` alert id; a forced point without ant_mag is an upper limit.
  * An unknown code N is `survey_N`.
  */
-export type AlertType = 'ztf_detection' | 'ztf_upper_limit' | 'decam' | 'rubin_detection' | 'rubin_forced' | 'rubin_upper_limit' | `survey_${number}`;
+export type AlertType =
+  'ztf_detection' | 'ztf_upper_limit' | 'decam' | 'rubin_detection' | 'rubin_forced' | 'rubin_upper_limit' | `survey_${number}`;
 
 const ALERT_TYPE_ORDER: AlertType[] = ['ztf_detection', 'ztf_upper_limit', 'decam', 'rubin_detection', 'rubin_forced', 'rubin_upper_limit'];
 
@@ -61,7 +62,8 @@ const SURVEY_CODE_BY_PREFIX: Record<string, number> = { ztf_candidate: 1, ztf_up
 /** A point's alert type: from its ant_survey (else its alert id's prefix) and, for Rubin, its id; undefined if neither says. */
 export function alertTypeOf(point: Pick<LightcurvePoint, 'ant_survey' | 'alert_id' | 'ant_mag'>): AlertType | undefined {
   const prefix = point.alert_id.slice(0, Math.max(point.alert_id.indexOf(':'), 0));
-  const code = typeof point.ant_survey === 'number' && Number.isInteger(point.ant_survey) ? point.ant_survey : SURVEY_CODE_BY_PREFIX[prefix];
+  const code =
+    typeof point.ant_survey === 'number' && Number.isInteger(point.ant_survey) ? point.ant_survey : SURVEY_CODE_BY_PREFIX[prefix];
   if (code === undefined) return undefined;
   if (code === 1) return 'ztf_detection';
   if (code === 2) return 'ztf_upper_limit';
@@ -73,7 +75,14 @@ export function alertTypeOf(point: Pick<LightcurvePoint, 'ant_survey' | 'alert_i
   return `survey_${code}`;
 }
 
-const CODE_OF_TYPE: Record<string, number> = { ztf_detection: 1, ztf_upper_limit: 2, decam: 3, rubin_detection: 4, rubin_forced: 4, rubin_upper_limit: 4 };
+const CODE_OF_TYPE: Record<string, number> = {
+  ztf_detection: 1,
+  ztf_upper_limit: 2,
+  decam: 3,
+  rubin_detection: 4,
+  rubin_forced: 4,
+  rubin_upper_limit: 4,
+};
 
 /** The ant_survey code an alert type stands for (shown beside its label). */
 export function alertTypeCode(type: AlertType): number {

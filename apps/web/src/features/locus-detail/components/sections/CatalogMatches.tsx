@@ -1,17 +1,32 @@
-import { useState } from 'react';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
+import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import { DataTable } from '../../../../components/DataTable';
-import { firstError } from '../../../../lib/api-client';
-import { formatCatalogValue, formatFixed } from '../../../../lib/format';
-import { useCatalogMatches, type CatalogMatch } from '../../api/get-catalog-matches';
+
+import { DataTable } from '@/components/DataTable';
+import { type CatalogMatch, useCatalogMatches } from '@/features/locus-detail/api/get-catalog-matches';
+import { firstError } from '@/lib/api-client';
+import { formatCatalogValue, formatFixed } from '@/lib/format';
 
 /** The spec's catalog match fields in its order: object name, ra, dec, catalog name, radius, separation, properties. */
 const COLUMNS: ColumnDef<CatalogMatch>[] = [
   { id: 'object_name', header: 'Object', accessorFn: (m) => m.object_name ?? m.name ?? m.object_id, enableSorting: false },
-  { id: 'ra', header: 'RA', accessorKey: 'ra', meta: { numeric: true }, cell: ({ getValue }) => formatFixed(getValue(), 4), enableSorting: false },
-  { id: 'dec', header: 'Dec', accessorKey: 'dec', meta: { numeric: true }, cell: ({ getValue }) => formatFixed(getValue(), 4), enableSorting: false },
+  {
+    id: 'ra',
+    header: 'RA',
+    accessorKey: 'ra',
+    meta: { numeric: true },
+    cell: ({ getValue }) => formatFixed(getValue(), 4),
+    enableSorting: false,
+  },
+  {
+    id: 'dec',
+    header: 'Dec',
+    accessorKey: 'dec',
+    meta: { numeric: true },
+    cell: ({ getValue }) => formatFixed(getValue(), 4),
+    enableSorting: false,
+  },
   { id: 'meta.catalog_name', header: 'Catalog', accessorKey: 'catalog_name', enableSorting: false },
   {
     id: 'meta.radius',
@@ -96,7 +111,13 @@ export function CatalogMatches({ locusId }: { locusId: string }) {
         setSorting(next.length ? next : [{ id: 'meta.separation', desc: false }]);
         setPage(1);
       }}
-      server={{ count: matches.data?.count ?? 0, page, perPage, onPageChange: setPage, onPerPageChange: (size) => (setPerPage(size), setPage(1)) }}
+      server={{
+        count: matches.data?.count ?? 0,
+        page,
+        perPage,
+        onPageChange: setPage,
+        onPerPageChange: (size) => (setPerPage(size), setPage(1)),
+      }}
       pageSizeOptions={PAGE_SIZES}
       renderExpanded={(row) => (
         <dl className="row small mb-0">

@@ -1,8 +1,9 @@
 import Badge from 'react-bootstrap/Badge';
 import { Link } from 'react-router';
-import { lociPath, tagFilter } from '../../../../lib/locus-query';
-import { mjdText } from '../../../../lib/time';
-import { diaObjectIds, type Locus } from '../../api/get-locus';
+
+import { diaObjectIds, type Locus } from '@/features/locus-detail/api/get-locus';
+import { lociPath, tagFilter } from '@/lib/locus-query';
+import { mjdText } from '@/lib/time';
 
 /** The locus information card: identifiers, counts, first/last alert times, tags and catalogs. */
 export function LocusSummary({ locus }: { locus: Locus }) {

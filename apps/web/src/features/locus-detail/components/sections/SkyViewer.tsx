@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { loadScript } from '../../../../lib/load-script';
+
+import { loadScript } from '@/lib/load-script';
 
 /** Aladin Lite v3, fetched at run time from its public site (never bundled), as the original does. */
 const ALADIN_SCRIPT = 'https://aladin.cds.unistra.fr/AladinLite/api/v3/latest/aladin.js';
@@ -24,7 +25,13 @@ export function SkyViewer({ ra, dec }: { ra: number; dec: number }) {
         await A.init;
         if (cancelled || !ref.current) return;
         ref.current.innerHTML = '';
-        A.aladin(ref.current, { survey: 'P/PanSTARRS/DR1/color-z-zg-g', fov: 0.02, target: `${ra} ${dec}`, showReticle: true, showLayersControl: false });
+        A.aladin(ref.current, {
+          survey: 'P/PanSTARRS/DR1/color-z-zg-g',
+          fov: 0.02,
+          target: `${ra} ${dec}`,
+          showReticle: true,
+          showLayersControl: false,
+        });
         setState('ready');
       })
       .catch(() => !cancelled && setState('failed'));

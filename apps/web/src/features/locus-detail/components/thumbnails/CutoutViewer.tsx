@@ -1,13 +1,15 @@
-import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { type MouseEvent, useEffect, useMemo, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import ToggleButton from 'react-bootstrap/ToggleButton';
 import ToggleButtonGroup from 'react-bootstrap/ToggleButtonGroup';
-import { firstError } from '../../../../lib/api-client';
-import { COLORMAPS, type ColormapName } from '../../../../lib/colormaps';
-import { cutoutFitsUrl, useCutoutPixels, type CutoutType } from '../../api/get-cutout-fits';
+
+import { cutoutFitsUrl, type CutoutType, useCutoutPixels } from '@/features/locus-detail/api/get-cutout-fits';
+import { firstError } from '@/lib/api-client';
+import { type ColormapName, COLORMAPS } from '@/lib/colormaps';
+
 import { CUTOUT_STRETCHES, cutoutLevels, cutoutRgba, type CutoutStretch } from './cutout-render';
 
 const TYPES: CutoutType[] = ['science', 'template', 'difference'];
@@ -18,7 +20,17 @@ const SIZE = 420;
  * here (flipped vertically like the thumbnails), the pixel value under the pointer, and the FITS
  * file to download.
  */
-export default function CutoutViewer({ alertId, initialType, invert: initialInvert, onClose }: { alertId: string; initialType: CutoutType; invert: boolean; onClose: () => void }) {
+export default function CutoutViewer({
+  alertId,
+  initialType,
+  invert: initialInvert,
+  onClose,
+}: {
+  alertId: string;
+  initialType: CutoutType;
+  invert: boolean;
+  onClose: () => void;
+}) {
   const [type, setType] = useState<CutoutType>(initialType);
   const [stretch, setStretch] = useState<CutoutStretch>('zscale');
   const [colormap, setColormap] = useState<ColormapName>('gray');
@@ -57,28 +69,53 @@ export default function CutoutViewer({ alertId, initialType, invert: initialInve
       </Modal.Header>
       <Modal.Body>
         <div className="d-flex flex-wrap gap-2 align-items-center mb-3">
-          <ToggleButtonGroup type="radio" name="cutout-type" size="sm" value={type} onChange={(value: CutoutType) => setType(value)} aria-label="Cutout">
+          <ToggleButtonGroup
+            type="radio"
+            name="cutout-type"
+            size="sm"
+            value={type}
+            onChange={(value: CutoutType) => setType(value)}
+            aria-label="Cutout"
+          >
             {TYPES.map((value) => (
               <ToggleButton key={value} id={`cutout-type-${value}`} value={value} variant="outline-secondary" className="text-capitalize">
                 {value}
               </ToggleButton>
             ))}
           </ToggleButtonGroup>
-          <Form.Select size="sm" style={{ width: 'auto' }} aria-label="Stretch" value={stretch} onChange={(event) => setStretch(event.target.value as CutoutStretch)}>
+          <Form.Select
+            size="sm"
+            style={{ width: 'auto' }}
+            aria-label="Stretch"
+            value={stretch}
+            onChange={(event) => setStretch(event.target.value as CutoutStretch)}
+          >
             {CUTOUT_STRETCHES.map((option) => (
               <option key={option.value} value={option.value}>
                 Stretch: {option.label}
               </option>
             ))}
           </Form.Select>
-          <Form.Select size="sm" style={{ width: 'auto' }} aria-label="Colour map" value={colormap} onChange={(event) => setColormap(event.target.value as ColormapName)}>
+          <Form.Select
+            size="sm"
+            style={{ width: 'auto' }}
+            aria-label="Colour map"
+            value={colormap}
+            onChange={(event) => setColormap(event.target.value as ColormapName)}
+          >
             {(Object.keys(COLORMAPS) as ColormapName[]).map((name) => (
               <option key={name} value={name}>
                 Colour map: {name}
               </option>
             ))}
           </Form.Select>
-          <Form.Check type="switch" id="cutout-invert" label="Invert" checked={invert} onChange={(event) => setInvert(event.target.checked)} />
+          <Form.Check
+            type="switch"
+            id="cutout-invert"
+            label="Invert"
+            checked={invert}
+            onChange={(event) => setInvert(event.target.checked)}
+          />
           <a className="btn btn-sm btn-outline-primary" href={cutoutFitsUrl(alertId, type)} download data-testid="cutout-download">
             Download FITS
           </a>
@@ -108,8 +145,9 @@ export default function CutoutViewer({ alertId, initialType, invert: initialInve
                 {probe || 'Point at a pixel for its value.'}
               </p>
               <p className="text-body-secondary mb-0">
-                {pixels.data.width} x {pixels.data.height} pixels. Drawn from the FITS pixel values: {CUTOUT_STRETCHES.find((option) => option.value === stretch)!.astropy} in astropy.visualization terms, flipped
-                vertically as the thumbnails are.
+                {pixels.data.width} x {pixels.data.height} pixels. Drawn from the FITS pixel values:{' '}
+                {CUTOUT_STRETCHES.find((option) => option.value === stretch)!.astropy} in astropy.visualization terms, flipped vertically as
+                the thumbnails are.
               </p>
             </div>
           </div>

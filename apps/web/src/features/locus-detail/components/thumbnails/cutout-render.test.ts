@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { cutoutLevels, cutoutRgba } from './cutout-render';
 
 describe('cutout rendering', () => {

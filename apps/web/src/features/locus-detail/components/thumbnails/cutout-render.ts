@@ -1,5 +1,6 @@
-import { normalizeImage, percentileInterval, zscale, type StretchName } from '@antares/astro';
-import { colormapTable, type ColormapName } from '../../../../lib/colormaps';
+import { normalizeImage, percentileInterval, type StretchName, zscale } from '@antares/astro';
+
+import { type ColormapName, colormapTable } from '@/lib/colormaps';
 
 /**
  * How a FITS cutout is drawn in the browser, from its original pixel values. Each choice is an

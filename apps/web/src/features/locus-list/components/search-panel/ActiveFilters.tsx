@@ -1,5 +1,6 @@
 import CloseButton from 'react-bootstrap/CloseButton';
-import type { SearchFilter } from '../../../../lib/locus-query';
+
+import type { SearchFilter } from '@/lib/locus-query';
 
 /** The applied filters, each removable. */
 export function ActiveFilters({ filters, onRemove }: { filters: SearchFilter[]; onRemove: (index: number) => void }) {
@@ -13,9 +14,17 @@ export function ActiveFilters({ filters, onRemove }: { filters: SearchFilter[]; 
       ) : (
         <ul className="list-unstyled mb-0" data-testid="active-filters">
           {filters.map((filter, index) => (
-            <li key={`${filter.text}-${index}`} className="d-flex align-items-start justify-content-between gap-2 border rounded px-2 py-1 mb-1 small bg-body">
+            <li
+              key={`${filter.text}-${index}`}
+              className="d-flex align-items-start justify-content-between gap-2 border rounded px-2 py-1 mb-1 small bg-body"
+            >
               <span className="text-break">{filter.text}</span>
-              <CloseButton aria-label={`Remove filter ${filter.text}`} onClick={() => onRemove(index)} style={{ fontSize: '0.6rem' }} className="mt-1" />
+              <CloseButton
+                aria-label={`Remove filter ${filter.text}`}
+                onClick={() => onRemove(index)}
+                style={{ fontSize: '0.6rem' }}
+                className="mt-1"
+              />
             </li>
           ))}
         </ul>

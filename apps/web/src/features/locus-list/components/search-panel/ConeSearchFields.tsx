@@ -1,9 +1,18 @@
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
+
 import type { ConeControl } from './search-controls';
 
 /** Cone search centre (three coordinate formats) and radius in arcsec or arcmin. */
-export function ConeSearchFields({ value, onChange, errors }: { value: ConeControl; onChange: (next: ConeControl) => void; errors: Record<string, string> }) {
+export function ConeSearchFields({
+  value,
+  onChange,
+  errors,
+}: {
+  value: ConeControl;
+  onChange: (next: ConeControl) => void;
+  errors: Record<string, string>;
+}) {
   return (
     <fieldset className="mb-3">
       <legend className="small fw-semibold mb-1 fs-6">Cone Search</legend>

@@ -1,21 +1,31 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import Nav from 'react-bootstrap/Nav';
 import Spinner from 'react-bootstrap/Spinner';
-import { MultiSelect } from '../../../../components/MultiSelect';
-import { RangeSlider } from '../../../../components/RangeSlider';
-import { getConfig } from '../../../../lib/config';
-import { firstError } from '../../../../lib/api-client';
-import type { LocusListQuery, SearchFilter } from '../../../../lib/locus-query';
-import { useStatistics } from '../../api/get-statistics';
-import { PythonScriptView } from '../PythonScriptView';
+
+import { MultiSelect } from '@/components/MultiSelect';
+import { RangeSlider } from '@/components/RangeSlider';
+import { useStatistics } from '@/features/locus-list/api/get-statistics';
+import { PythonScriptView } from '@/features/locus-list/components/PythonScriptView';
+import { firstError } from '@/lib/api-client';
+import { getConfig } from '@/lib/config';
+import type { LocusListQuery, SearchFilter } from '@/lib/locus-query';
+
 import { ActiveFilters } from './ActiveFilters';
 import { ConeSearchFields } from './ConeSearchFields';
+import {
+  buildFilters,
+  FIRST_FIELD,
+  initialControls,
+  LATEST_FIELD,
+  MEASUREMENTS_FIELD,
+  sameFilters,
+  type SearchControls,
+} from './search-controls';
 import { TimeRangeSelect } from './TimeRangeSelect';
-import { buildFilters, FIRST_FIELD, initialControls, LATEST_FIELD, MEASUREMENTS_FIELD, sameFilters, type SearchControls } from './search-controls';
 
 /** Slider bounds used until the statistics arrive (spec: 1 to 100). */
 const DEFAULT_BOUNDS = { min: 1, max: 100 };
@@ -68,7 +78,12 @@ export function SearchPanel({
       <Card.Body>
         <h2 className="h5">Search</h2>
         <ActiveFilters filters={filters} onRemove={(index) => onApply(filters.filter((_, i) => i !== index))} />
-        <Nav variant="tabs" activeKey={view} onSelect={(key) => onViewChange(key === 'script' ? 'script' : 'filters')} className="mb-3 small">
+        <Nav
+          variant="tabs"
+          activeKey={view}
+          onSelect={(key) => onViewChange(key === 'script' ? 'script' : 'filters')}
+          className="mb-3 small"
+        >
           <Nav.Item>
             <Nav.Link eventKey="filters" as="button" type="button">
               Filters
@@ -86,14 +101,26 @@ export function SearchPanel({
           <>
             {statistics.isError && (
               <Alert variant="danger" className="small">
-                There was an error loading search dimensions and you will not be able to filter loci. Please refresh the page to try again and, if the
-                problem persists, contact us at {getConfig().supportEmail}:
+                There was an error loading search dimensions and you will not be able to filter loci. Please refresh the page to try again
+                and, if the problem persists, contact us at {getConfig().supportEmail}:
                 <pre className="mb-0 mt-1 text-wrap">{JSON.stringify(firstError(statistics.error), null, 2)}</pre>
               </Alert>
             )}
             <Form onSubmit={submit} noValidate>
-              <TimeRangeSelect id="latest-alert-within" label="Latest Alert Within" value={controls.latest} onChange={(latest) => update({ latest })} error={draft.errors[LATEST_FIELD]} />
-              <TimeRangeSelect id="first-alert-within" label="First Alert Within" value={controls.first} onChange={(first) => update({ first })} error={draft.errors[FIRST_FIELD]} />
+              <TimeRangeSelect
+                id="latest-alert-within"
+                label="Latest Alert Within"
+                value={controls.latest}
+                onChange={(latest) => update({ latest })}
+                error={draft.errors[LATEST_FIELD]}
+              />
+              <TimeRangeSelect
+                id="first-alert-within"
+                label="First Alert Within"
+                value={controls.first}
+                onChange={(first) => update({ first })}
+                error={draft.errors[FIRST_FIELD]}
+              />
               {noMeasurements ? (
                 <div className="mb-3 small" role="group" aria-labelledby="num-measurements-label" data-testid="num-measurements-empty">
                   <span id="num-measurements-label" className="fw-semibold">
@@ -101,17 +128,19 @@ export function SearchPanel({
                   </span>
                   <p className="text-body-secondary mb-0">No loci match these filters, so there is no range to choose from.</p>
                 </div>
-              ) : bounds.min !== bounds.max && (
-                <div className="mb-3">
-                  <RangeSlider
-                    id="num-measurements"
-                    label="Number of Measurements"
-                    min={bounds.min}
-                    max={bounds.max}
-                    value={controls.measurements ?? appliedMeasurements(filters, bounds)}
-                    onChange={(measurements) => update({ measurements })}
-                  />
-                </div>
+              ) : (
+                bounds.min !== bounds.max && (
+                  <div className="mb-3">
+                    <RangeSlider
+                      id="num-measurements"
+                      label="Number of Measurements"
+                      min={bounds.min}
+                      max={bounds.max}
+                      value={controls.measurements ?? appliedMeasurements(filters, bounds)}
+                      onChange={(measurements) => update({ measurements })}
+                    />
+                  </div>
+                )
               )}
               <ConeSearchFields value={controls.cone} onChange={(cone) => update({ cone })} errors={draft.errors} />
               {statistics.isPending ? (
@@ -128,12 +157,24 @@ export function SearchPanel({
                     onChange={(catalogs) => update({ catalogs })}
                     disabled={statistics.isError}
                   />
-                  <MultiSelect id="tags-select" label="Tags" options={statistics.data?.tags ?? {}} selected={controls.tags} onChange={(tags) => update({ tags })} disabled={statistics.isError} />
+                  <MultiSelect
+                    id="tags-select"
+                    label="Tags"
+                    options={statistics.data?.tags ?? {}}
+                    selected={controls.tags}
+                    onChange={(tags) => update({ tags })}
+                    disabled={statistics.isError}
+                  />
                 </>
               )}
               <Form.Group className="mb-3" controlId="grav-wave-id">
                 <Form.Label className="small fw-semibold mb-1">Gravitational Wave Event ID</Form.Label>
-                <Form.Control size="sm" placeholder="e.g. S230518h" value={controls.gravWaveId} onChange={(event) => update({ gravWaveId: event.target.value })} />
+                <Form.Control
+                  size="sm"
+                  placeholder="e.g. S230518h"
+                  value={controls.gravWaveId}
+                  onChange={(event) => update({ gravWaveId: event.target.value })}
+                />
               </Form.Group>
               {changed && (
                 <Button type="submit" variant="primary" className="w-100" disabled={Object.keys(draft.errors).length > 0}>

@@ -1,10 +1,23 @@
+import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
-import Col from 'react-bootstrap/Col';
+
 import { TIME_RANGE_CHOICES, TIME_RANGE_LABELS, type TimeRangeChoice, type TimeRangeControl } from './search-controls';
 
 /** 'Latest Alert Within' / 'First Alert Within': relative ranges or custom MJD bounds. */
-export function TimeRangeSelect({ id, label, value, onChange, error }: { id: string; label: string; value: TimeRangeControl; onChange: (next: TimeRangeControl) => void; error?: string }) {
+export function TimeRangeSelect({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  label: string;
+  value: TimeRangeControl;
+  onChange: (next: TimeRangeControl) => void;
+  error?: string;
+}) {
   return (
     <Form.Group className="mb-3">
       <Form.Label htmlFor={id} className="small fw-semibold mb-1">

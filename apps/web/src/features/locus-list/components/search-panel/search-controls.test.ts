@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { buildFilters, coneRadiusDegrees, initialControls, relativeMinimumMjd, sameFilters } from './search-controls';
 
 const bounds = { min: 1, max: 50 };
@@ -31,10 +32,20 @@ describe('search controls', () => {
     expect(relativeMinimumMjd('LAST_DAY', now)).toBeCloseTo(60400.5 - 1, 6);
     const controls = { ...initialControls([]), latest: { choice: 'LAST_WEEK' as const, min: '', max: '' } };
     const applied = buildFilters([], controls, bounds, now).filters;
-    expect(applied[0]).toMatchObject({ type: 'range', field: 'properties.newest_alert_observation_time', options: { choice: 'LAST_WEEK' }, text: 'Latest Alert Within: Last Week' });
+    expect(applied[0]).toMatchObject({
+      type: 'range',
+      field: 'properties.newest_alert_observation_time',
+      options: { choice: 'LAST_WEEK' },
+      text: 'Latest Alert Within: Last Week',
+    });
     const later = buildFilters(applied, initialControls(applied), bounds, new Date(now.getTime() + 60_000)).filters;
     expect(sameFilters(later, applied)).toBe(true);
-    const cleared = buildFilters(applied, { ...initialControls(applied), latest: { choice: 'ALL_TIME', min: '', max: '' } }, bounds, now).filters;
+    const cleared = buildFilters(
+      applied,
+      { ...initialControls(applied), latest: { choice: 'ALL_TIME', min: '', max: '' } },
+      bounds,
+      now,
+    ).filters;
     expect(cleared).toEqual([]);
   });
 

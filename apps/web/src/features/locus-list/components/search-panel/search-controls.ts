@@ -1,6 +1,7 @@
 import { parseCoordinates } from '@antares/astro';
-import type { SearchFilter } from '../../../../lib/locus-query';
-import { dateToMjd } from '../../../../lib/time';
+
+import type { SearchFilter } from '@/lib/locus-query';
+import { dateToMjd } from '@/lib/time';
 
 /**
  * The search panel's pure logic: control state, the filters it would apply, and whether that
@@ -114,7 +115,11 @@ function applyTimeRange(result: Result, field: string, label: string, control: T
     if (min !== undefined) value.gte = min;
     if (max !== undefined) value.lte = max;
     const text =
-      min !== undefined && max !== undefined ? `${label}: MJD ${min} - ${max}` : min !== undefined ? `${label}: MJD ${min} or later` : `${label}: MJD ${max} or earlier`;
+      min !== undefined && max !== undefined
+        ? `${label}: MJD ${min} - ${max}`
+        : min !== undefined
+          ? `${label}: MJD ${min} or later`
+          : `${label}: MJD ${max} or earlier`;
     result.filters = replaceField(result.filters, isField, { type: 'range', field, value, options: { choice: 'CUSTOM_RANGE' }, text });
     return;
   }
@@ -151,7 +156,9 @@ export function buildFilters(
     result.filters = replaceField(
       result.filters,
       isField,
-      full ? null : { type: 'range', field: MEASUREMENTS_FIELD, value: { gte: lo, lte: hi }, text: `Number of Measurements: ${lo} - ${hi}` },
+      full
+        ? null
+        : { type: 'range', field: MEASUREMENTS_FIELD, value: { gte: lo, lte: hi }, text: `Number of Measurements: ${lo} - ${hi}` },
     );
   }
 
@@ -207,4 +214,3 @@ export function sameFilters(a: SearchFilter[], b: SearchFilter[]): boolean {
   const right = b.map(signature).sort();
   return left.every((item, i) => item === right[i]);
 }
-
