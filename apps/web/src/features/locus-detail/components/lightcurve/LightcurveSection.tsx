@@ -8,7 +8,6 @@ import type { LocusAlert } from '@/features/locus-detail/api/get-alerts';
 import type { LightcurvePoint } from '@/features/locus-detail/api/lightcurve';
 import { saveBlob, toCsv } from '@/lib/download';
 
-import { exportSvgToPdf } from './export-pdf';
 import { type Domains, LightcurveChart, type LightcurveSelection, ZOOM_FACTOR } from './lightcurve-chart';
 import { type LegendItem, legendModel } from './lightcurve-legend';
 import {
@@ -31,11 +30,12 @@ import {
   MIN_PERIODOGRAM_DETECTIONS,
   plottedRows,
 } from './lightcurve-views';
-import { LightcurveTooltip } from './LightcurveTooltip';
 import { passbandColor, sortAlertTypes, sortPassbands } from './survey-codes';
 
-// The periodogram (and its maths) loads only for loci that have one.
+// The periodogram (and its maths) loads only for loci that have one; the tooltip on the first
+// hover and the PDF export on first use: none is needed to draw the lightcurve.
 const PeriodogramPanel = lazy(() => import('./PeriodogramPanel'));
+const LightcurveTooltip = lazy(() => import('./LightcurveTooltip'));
 
 const BRUSH_DEBOUNCE_MS = 100;
 
@@ -201,6 +201,7 @@ export function LightcurveSection({
     setExporting(true);
     setExportError(null);
     try {
+      const { exportSvgToPdf } = await import('./export-pdf');
       await exportSvgToPdf(svgRef.current, `${fileBase}.pdf`);
     } catch (error) {
       setExportError(error instanceof Error ? error.message : String(error));
@@ -296,7 +297,11 @@ export function LightcurveSection({
           role="group"
           aria-label={`Lightcurve of ${locusId}: ${quantity === 'magnitude' ? 'magnitude' : 'difference flux'} against ${phaseView ? 'phase' : 'time'}, ${marks.length} points`}
         />
-        {hover && <LightcurveTooltip mark={hover.mark} at={hover.at} quantity={quantity} phase={phaseView} />}
+        {hover && (
+          <Suspense fallback={null}>
+            <LightcurveTooltip mark={hover.mark} at={hover.at} quantity={quantity} phase={phaseView} />
+          </Suspense>
+        )}
       </div>
       {pickedAlertId && (
         <p className="small mb-1" data-testid="lightcurve-picked">

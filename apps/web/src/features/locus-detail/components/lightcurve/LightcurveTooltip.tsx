@@ -15,7 +15,17 @@ export function markValueText(mark: Mark, quantity: Quantity): string {
 }
 
 /** The hovered point's time, band, value and alert id, beside the pointer. */
-export function LightcurveTooltip({ mark, at, quantity, phase }: { mark: Mark; at: [number, number]; quantity: Quantity; phase: boolean }) {
+export default function LightcurveTooltip({
+  mark,
+  at,
+  quantity,
+  phase,
+}: {
+  mark: Mark;
+  at: [number, number];
+  quantity: Quantity;
+  phase: boolean;
+}) {
   return (
     <div
       role="tooltip"

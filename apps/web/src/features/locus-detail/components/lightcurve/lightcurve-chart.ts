@@ -5,7 +5,6 @@ import { brush, type BrushBehavior } from 'd3-brush';
 import { type ScaleLinear, scaleLinear } from 'd3-scale';
 import { pointer, select, type Selection } from 'd3-selection';
 import { symbol } from 'd3-shape';
-import { utcFormat } from 'd3-time-format';
 
 import { mjdToDate } from '@/lib/time';
 
@@ -62,8 +61,10 @@ export interface ChartCallbacks {
 }
 
 type G = Selection<SVGGElement, unknown, null, undefined>;
-const calendarFormat = utcFormat('%Y-%m-%d');
-const calendarHourFormat = utcFormat('%m-%d %H:%M');
+// Calendar ticks are cut from the ISO form (UTC) rather than formatted by d3-time-format, which
+// (with d3-time) would add about 4 kB gzipped to the locus page for these two patterns.
+const calendarFormat = (date: Date) => date.toISOString().slice(0, 10);
+const calendarHourFormat = (date: Date) => date.toISOString().slice(5, 16).replace('T', ' ');
 
 /**
  * Imperative d3 drawing (axes, marks, brush, zoom transitions) behind a small API the React
