@@ -4,6 +4,13 @@ export { AlertRepository, type AlertRow, type NewAlert } from './repositories/al
 export { AnnotationRepository, type AnnotationRow } from './repositories/annotations.ts';
 export { AnnouncementRepository, type AnnouncementRow } from './repositories/announcements.ts';
 export {
+  type BacktestJobRow,
+  type BacktestLocusRecord,
+  BacktestRepository,
+  type BacktestState,
+  type NewBacktestJob,
+} from './repositories/backtests.ts';
+export {
   type CatalogCandidate,
   type CatalogMatchRow,
   CatalogRepository,

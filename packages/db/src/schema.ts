@@ -136,6 +136,38 @@ export interface Level2RunTable {
   ran_at: Generated<Date>;
 }
 
+/** Filter backtest jobs (migration 0016). */
+export interface BacktestJobTable {
+  backtest_id: Generated<number>;
+  user_id: number;
+  filter_id: number | null;
+  filter_version_id: number | null;
+  code: string;
+  filter_class: string | null;
+  params: ColumnType<JsonObject, string, string>;
+  state: Generated<string>;
+  cancel_requested: Generated<boolean>;
+  error: string | null;
+  loci_total: number | null;
+  loci_done: Generated<number>;
+  steps_done: Generated<number>;
+  resumes: Generated<number>;
+  results: ColumnType<JsonObject | null, string | null, string | null>;
+  created_at: Generated<Date>;
+  started_at: Date | null;
+  heartbeat_at: Date | null;
+  finished_at: Date | null;
+  expires_at: Date | null;
+}
+
+/** One locus a backtest replayed (migration 0016). */
+export interface BacktestLocusTable {
+  backtest_id: number;
+  locus_id: string;
+  tags: string[];
+  outcome: ColumnType<JsonObject, string, string>;
+}
+
 export interface WatchObjectTable {
   watch_object_id: Generated<number>;
   watch_list_id: number;
@@ -255,6 +287,8 @@ export interface Database {
   watch_list: WatchListTable;
   watch_object: WatchObjectTable;
   level2_run: Level2RunTable;
+  backtest_job: BacktestJobTable;
+  backtest_locus: BacktestLocusTable;
   chat_outbox: ChatOutboxTable;
   stream_message: StreamMessageTable;
   stream_relay: StreamRelayTable;

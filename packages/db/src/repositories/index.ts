@@ -4,6 +4,7 @@ import type { Database } from '../schema.ts';
 import { AlertRepository } from './alerts.ts';
 import { AnnotationRepository } from './annotations.ts';
 import { AnnouncementRepository } from './announcements.ts';
+import { BacktestRepository } from './backtests.ts';
 import { CatalogRepository } from './catalogs.ts';
 import { ChatOutboxRepository } from './chat-outbox.ts';
 import { FilterRepository } from './filters.ts';
@@ -33,6 +34,7 @@ export class Repositories {
   readonly catalogs: CatalogRepository;
   readonly gravWaves: GravWaveRepository;
   readonly level2Runs: Level2RunRepository;
+  readonly backtests: BacktestRepository;
 
   /** `kind` picks the faster of two equivalent statements where the two databases differ. */
   constructor(
@@ -54,6 +56,7 @@ export class Repositories {
     this.catalogs = new CatalogRepository(db);
     this.gravWaves = new GravWaveRepository(db);
     this.level2Runs = new Level2RunRepository(db);
+    this.backtests = new BacktestRepository(db);
   }
 
   /**

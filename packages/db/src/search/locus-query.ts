@@ -1,6 +1,7 @@
 import { htmCircleCover, parseAngleWithUnit, parseCoordinates } from '@antares/astro';
 import { type RawBuilder, sql } from 'kysely';
 
+import { BACKTEST_FIELD, backtestCondition } from './backtest-term.ts';
 import { allowed, columnValue, integerBound } from './field-rules.ts';
 import { fieldOf, type LocusField, SearchQueryError } from './locus-fields.ts';
 
@@ -145,7 +146,18 @@ function compileFieldClause(
   const body = asObject(value, type);
   const fields = Object.keys(body).filter((key) => key !== 'boost');
   if (fields.length !== 1) throw new SearchQueryError(`${type} expects exactly one field, got ${fields.length}`);
+  if (fields[0] === BACKTEST_FIELD) return backtestClause(type, body[fields[0]]);
   return build(fieldOf(fields[0]), body[fields[0]]);
+}
+
+/** A backtest's tagged loci (backtest-term.ts): by term, match or terms only. */
+function backtestClause(type: string, value: Json): RawBuilder<boolean> {
+  if (type === 'terms') {
+    if (!Array.isArray(value)) throw new SearchQueryError('terms expects a list of values');
+    return value.length === 0 ? FALSE : or(value.map((v) => backtestCondition(v)));
+  }
+  if (type === 'term' || type === 'match') return backtestCondition(unwrap(value, type === 'term' ? 'value' : 'query'));
+  throw new SearchQueryError(`${type} is not supported on "${BACKTEST_FIELD}" (use term or terms)`);
 }
 
 function termCondition(field: LocusField, value: Json): RawBuilder<boolean> {

@@ -53,6 +53,7 @@ export class FilterSandboxPool {
       maxLineBytes: 8 << 20,
       maxRestartsPerBatch: 3,
       slotOffset: 0,
+      niceness: 0,
       alertCacheSize: 50_000,
       ...opts,
     };
@@ -114,6 +115,12 @@ export class FilterSandboxPool {
   }
 
   private argv(slot: number): string[] {
+    const o = this.o;
+    // nice(1) lowers the launcher's priority before it execs; the sandbox and the filter inherit it.
+    return o.niceness > 0 ? ['/usr/bin/nice', '-n', String(o.niceness), ...this.command(slot)] : this.command(slot);
+  }
+
+  private command(slot: number): string[] {
     const o = this.o;
     if (!o.sandbox)
       return [

@@ -110,4 +110,9 @@ export interface SandboxPoolOptions extends Partial<WorkerLimits> {
   maxRestartsPerBatch?: number;
   /** Added to each worker's slot number, which picks its uid: pools that run at once use distinct ranges. */
   slotOffset?: number;
+  /**
+   * The workers' nice value (0-19; 0: as this process). Backtests run theirs at 19, so that on a busy
+   * machine the kernel gives the CPU to Level 2's workers first (ADR 0031).
+   */
+  niceness?: number;
 }

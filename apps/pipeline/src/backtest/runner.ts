@@ -1,0 +1,199 @@
+// Backtest jobs in the background (issue #19 pt 2, ADR 0031): queued in the database, run a few at a
+// time in a pool of their own whose workers run at the lowest CPU priority, progress saved as loci
+// finish, resumed after a restart.
+import { type BacktestJobRow, compileLocusSearch, type JsonObject, type Repositories } from '@antares/db';
+
+import { LEVEL2_MIN_MEASUREMENTS } from '../filters/level2.ts';
+import { FilterSandboxPool } from '../filters/pool/index.ts';
+import { DEFAULT_WORKER_LIMITS, type WorkerLimits } from '../filters/sandbox-limits.ts';
+import { BacktestStopped, replayLoci } from './backtest-run.ts';
+import type { LocusOutcome } from './replay.ts';
+import { aggregateResults } from './results.ts';
+
+/** What a job was asked to do (backtest_job.params). */
+export interface BacktestParams {
+  from_mjd: number;
+  to_mjd: number;
+  /** A /v1/loci elasticsearch_query document ({"query": ...}), or null for all loci. */
+  search: unknown;
+  max_loci: number;
+  granularity: 'alert' | 'night';
+}
+
+export interface BacktestRunnerOptions {
+  /** Jobs run at once, each with one sandbox worker (the bounded share of the machine). */
+  workers?: number;
+  /** Days a finished job and its results are kept. */
+  retentionDays?: number;
+  limits?: Partial<WorkerLimits>;
+  /** The workers' nice value: 19, so Level 2's workers get the CPU first. */
+  niceness?: number;
+  /** Where the pool's sandbox uids start (apart from Level 2's and the dry runs'). */
+  slotOffset?: number;
+  /** A running job without a heartbeat for this long belongs to a runner that stopped. */
+  staleSeconds?: number;
+  /** Restarts a job survives; at the next it fails with the reason. */
+  maxResumes?: number;
+  pollMs?: number;
+}
+
+export type BacktestEvent = { backtest_id: number; state: string; loci_done: number; loci_total: number | null; steps_done: number };
+
+/** Runs queued backtests; `wake()` after queuing one, `close()` at shutdown (running jobs resume at the next start). */
+export class BacktestRunner {
+  private readonly pool: FilterSandboxPool;
+  private readonly o: Required<Omit<BacktestRunnerOptions, 'limits'>>;
+  private readonly running = new Map<number, Promise<void>>();
+  private readonly listeners = new Set<(event: BacktestEvent) => void>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+  private closing = false;
+  private lastCleanup = 0;
+
+  constructor(
+    private readonly repos: Repositories,
+    options: BacktestRunnerOptions = {},
+  ) {
+    this.o = {
+      workers: 1,
+      retentionDays: 7,
+      niceness: 19,
+      slotOffset: 600,
+      staleSeconds: 30,
+      maxResumes: 3,
+      pollMs: 2000,
+      ...Object.fromEntries(Object.entries(options).filter(([k, v]) => k !== 'limits' && v !== undefined)),
+    } as Required<Omit<BacktestRunnerOptions, 'limits'>>;
+    this.pool = new FilterSandboxPool({
+      ...DEFAULT_WORKER_LIMITS,
+      ...options.limits,
+      maxWorkers: this.o.workers,
+      slotOffset: this.o.slotOffset,
+      niceness: this.o.niceness,
+    });
+  }
+
+  get retentionDays(): number {
+    return this.o.retentionDays;
+  }
+
+  /** Takes up jobs a stopped server left running, then polls for queued ones. */
+  start(): void {
+    const tick = () => {
+      this.wake();
+      this.timer = setTimeout(tick, this.o.pollMs);
+      this.timer.unref();
+    };
+    tick();
+  }
+
+  /** Looks for queued jobs now (a job was just queued or finished). */
+  wake(): void {
+    if (this.closing || this.polling) return;
+    this.polling = this.poll()
+      .catch(() => {}) // the next tick tries again
+      .finally(() => (this.polling = undefined));
+  }
+
+  /** Progress events of every job (the API's server-sent events). */
+  subscribe(listener: (event: BacktestEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops taking jobs and ends the running ones where they are: they stay `running` and resume at the next start. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.timer);
+    await this.polling;
+    await Promise.all(this.running.values());
+    await this.pool.close();
+  }
+
+  private async poll(): Promise<void> {
+    if (Date.now() - this.lastCleanup > 3_600_000) {
+      this.lastCleanup = Date.now();
+      await this.repos.backtests.deleteExpired();
+    }
+    const recovered = await this.repos.backtests.recoverStale(this.o.staleSeconds, this.o.maxResumes);
+    for (const id of recovered.failed) await this.emit(id);
+    while (!this.closing && this.running.size < this.o.workers) {
+      const job = await this.repos.backtests.claimNext();
+      if (!job) return;
+      const run = this.execute(job).finally(() => {
+        this.running.delete(job.backtest_id);
+        this.wake();
+      });
+      this.running.set(job.backtest_id, run);
+    }
+  }
+
+  private async emit(id: number): Promise<void> {
+    if (this.listeners.size === 0) return;
+    const job = await this.repos.backtests.findById(id);
+    if (!job) return;
+    const event = { backtest_id: id, state: job.state, loci_done: job.loci_done, loci_total: job.loci_total, steps_done: job.steps_done };
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private async execute(job: BacktestJobRow): Promise<void> {
+    const id = job.backtest_id;
+    const key = `backtest-${id}`;
+    const params = job.params as unknown as BacktestParams;
+    const window = { fromMjd: params.from_mjd, toMjd: params.to_mjd, granularity: params.granularity };
+    const finish = async (state: 'done' | 'failed' | 'cancelled', error?: string) => {
+      const results = await this.results(job, params);
+      await this.repos.backtests.finish(id, state, this.o.retentionDays, { error, results: results as unknown as JsonObject });
+      await this.emit(id);
+    };
+    try {
+      const search = compileLocusSearch(params.search ?? undefined);
+      const ids = await this.repos.backtests.selectLoci(search, window, LEVEL2_MIN_MEASUREMENTS, params.max_loci);
+      const done = await this.repos.backtests.doneLoci(id);
+      const todo = ids.filter((locusId) => !done.has(locusId));
+      let lociDone = done.size;
+      const stepsBefore = job.steps_done;
+      await this.repos.backtests.progress(id, { loci_total: ids.length, loci_done: lociDone, steps_done: stepsBefore });
+      await this.emit(id);
+      const loaded = await this.pool.load(key, job.code, {}, job.filter_class ?? undefined);
+      if (!loaded.ok) {
+        const e = loaded.error;
+        return await finish('failed', `The filter did not load: ${e ? `${e.type}: ${e.message}\n${e.traceback}`.trim() : 'unknown error'}`);
+      }
+      let cancelled = false;
+      const { stopped } = await replayLoci(this.repos, this.pool, key, todo, {
+        window,
+        onLoci: async (finished, steps) => {
+          lociDone += finished.length;
+          cancelled = await this.repos.backtests.saveLoci(id, finished.map(recordOf), {
+            loci_done: lociDone,
+            steps_done: stepsBefore + steps,
+          });
+          await this.emit(id);
+          return cancelled || this.closing;
+        },
+      });
+      if (stopped && !cancelled) return await this.repos.backtests.requeue(id); // the server is stopping: resumed at the next start
+      await finish(cancelled ? 'cancelled' : 'done', cancelled ? 'Cancelled' : undefined);
+    } catch (e) {
+      if (this.closing && !(e instanceof BacktestStopped)) return await this.repos.backtests.requeue(id).catch(() => {});
+      await finish('failed', e instanceof Error ? e.message : String(e)).catch(() => {});
+    } finally {
+      await this.pool.unload(key).catch(() => {});
+    }
+  }
+
+  private async results(job: BacktestJobRow, params: BacktestParams) {
+    const outcomes = (await this.repos.backtests.outcomes(job.backtest_id)).map((r) => r.outcome as unknown as LocusOutcome);
+    const window = { fromMjd: params.from_mjd, toMjd: params.to_mjd };
+    const [lociMatched, alertsLastDay] = await Promise.all([
+      this.repos.backtests.countLoci(compileLocusSearch(params.search ?? undefined), window, LEVEL2_MIN_MEASUREMENTS).catch(() => 0),
+      this.repos.backtests.alertsStoredSince(24),
+    ]);
+    return aggregateResults(outcomes, { lociMatched, alertsLastDay });
+  }
+}
+
+function recordOf(o: LocusOutcome) {
+  return { locus_id: o.locus_id, tags: o.tags, outcome: o as unknown as JsonObject };
+}
