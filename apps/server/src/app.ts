@@ -1,3 +1,4 @@
+import { ERROR_KEYWORDS } from '@antares/contract/endpoints';
 import type { Repositories } from '@antares/db';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
@@ -50,6 +51,8 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
     // JSON:API errors too.
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
+    // The contract's schemas word their own errors (errors.ts reads these keywords; JSON Schema ignores them).
+    ajv: { customOptions: { keywords: [...ERROR_KEYWORDS] } },
   });
   if (onRoute) app.addHook('onRoute', onRoute);
   registerJsonParsers(app);

@@ -52,6 +52,8 @@ export function registerErrorHandling(app: FastifyInstance, options: { spaIndex?
       if (error instanceof TooManyRequests) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(error.status).send(errorDocument(error.status, error.title, error.detail, error.pointer));
     }
+    const validation = validationError(error, request);
+    if (validation) return reply.status(validation.status).send(errorDocument(validation.status, validation.title, validation.detail));
     if (error instanceof SearchQueryError) {
       return reply.status(400).send(errorDocument(400, 'Invalid search query', error.message));
     }
@@ -72,6 +74,64 @@ export function registerErrorHandling(app: FastifyInstance, options: { spaIndex?
     return reply.status(404).send(errorDocument(404, 'Not Found', `No resource at ${request.method} ${path}`));
   });
 }
+
+type SchemaNode = Record<string, unknown>;
+interface AjvError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/**
+ * A request that fails its endpoint's schema (routes/endpoint.ts) as a JSON:API error naming the parameter:
+ * the failing schema's own wording when it has one (`x-error`; `x-not-found` makes it a 404, for ids that
+ * name nothing), a parameter given twice as such, else the name and what the schema wants.
+ */
+function validationError(error: Error, request: FastifyRequest): { status: number; title: string; detail: string } | undefined {
+  const failures = (error as FastifyError).validation as AjvError[] | undefined;
+  const context = (error as FastifyError).validationContext;
+  if (!failures?.length || !context) return undefined;
+  const failure = failures[0];
+  const schema = (request.routeOptions.schema as Record<string, SchemaNode> | undefined)?.[context];
+  const path = failure.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const name = failure.keyword === 'required' ? String(failure.params.missingProperty) : path.join('.');
+  const value = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], requestPart(request, context));
+  // The schema node that failed: the keyword's parent (for `required`, the object's property itself).
+  const steps = failure.schemaPath.replace(/^#\//, '').split('/').map(unescapeSchemaPath).slice(0, -1);
+  if (failure.keyword === 'required') steps.push('properties', name);
+  const node = steps.reduce<SchemaNode | undefined>((at, key) => at?.[key] as SchemaNode | undefined, schema);
+  const property =
+    (context === 'querystring' || context === 'params') && path.length === 1
+      ? (schema?.properties as Record<string, SchemaNode>)?.[path[0]]
+      : node;
+  const wording = (key: string) => (property?.[key] ?? node?.[key]) as string | undefined;
+  if (Array.isArray(value) && context === 'querystring' && path.length === 1) {
+    return { status: 400, title: 'Bad Request', detail: `Parameter ${name} was given ${value.length} times; give it once` };
+  }
+  // The value as sent (validation may have coerced it: "1e21" read as a number prints otherwise).
+  const sent = context === 'querystring' && path.length === 1 ? new URL(request.url, 'http://x').searchParams.get(path[0]) : null;
+  const fill = (template: string) => template.replaceAll('{value}', sent ?? String(value));
+  const notFound = wording('x-not-found');
+  if (notFound && context === 'params') return { status: 404, title: 'Not Found', detail: fill(notFound) };
+  const own = wording('x-error');
+  const where = context === 'querystring' ? 'Parameter' : context === 'params' ? 'Path parameter' : 'Field';
+  return { status: 400, title: 'Bad Request', detail: own ? fill(own) : `${where} ${name} ${failure.message ?? 'is not valid'}` };
+}
+
+function requestPart(request: FastifyRequest, context: string): unknown {
+  if (context === 'querystring') return request.query;
+  if (context === 'params') return request.params;
+  if (context === 'body') return request.body;
+  return request.headers;
+}
+
+/** Ajv writes schema paths as URI fragments: percent-encoded JSON pointers. */
+const unescapeSchemaPath = (part: string) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
 
 /**
  * Fastify's router refuses some URLs before any route or hook runs: a path that is not valid percent-encoded

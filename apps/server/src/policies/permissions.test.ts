@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { FilterTestReport } from '@antares/contract';
+import { type Endpoint, ENDPOINTS, responseProblems } from '@antares/contract/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { hashPassword } from '../auth/passwords.ts';
@@ -10,7 +11,9 @@ import { SHARED_DATA, startTestServer, type TestServer } from '../testing/test-s
 
 // The permission matrix: every route the server registers, called by an anonymous visitor, the owner of
 // the records involved ("user"), another user and an admin, with the status each must get. A route
-// without an entry fails the test, so a new endpoint cannot ship without its row.
+// without an entry fails the test, so a new endpoint cannot ship without its row. A route described in the
+// contract (@antares/contract/endpoints) takes its access from there: its row must agree with it, and every
+// answer of 2xx must match the contract's response schema.
 type Who = 'anonymous' | 'user' | 'other' | 'admin';
 const CALLERS: Who[] = ['anonymous', 'user', 'other', 'admin'];
 const PASSWORD = 'Galaxy2026';
@@ -106,6 +109,7 @@ interface Entry {
 }
 
 const PUBLIC = { anonymous: 200, user: 200, other: 200, admin: 200 };
+const contract = new Map<string, Endpoint>(ENDPOINTS.map((endpoint) => [`${endpoint.method} ${endpoint.path}`, endpoint]));
 const get = (route: string, path: string, expected: Record<Who, number> = PUBLIC): Entry => ({
   route,
   expect: expected,
@@ -424,6 +428,20 @@ describe('permission matrix', () => {
     expect(server.routes.length).toBeGreaterThan(60);
   });
 
+  it('agrees with the access each endpoint of the contract declares', () => {
+    const failures: string[] = [];
+    for (const entry of matrix()) {
+      const access = contract.get(entry.route)?.access;
+      if (!access) continue;
+      const refusesAnonymous = entry.expect.anonymous === 401;
+      if (refusesAnonymous !== (access === 'login' || access === 'admin'))
+        failures.push(`${entry.route}: contract says ${access}, anonymous expected ${entry.expect.anonymous}`);
+      if (access === 'admin' && entry.expect.user !== 403) failures.push(`${entry.route}: admin only, user expected ${entry.expect.user}`);
+    }
+    expect(failures).toEqual([]);
+    expect([...contract.keys()].filter((route) => !matrix().some((entry) => entry.route === route))).toEqual([]);
+  });
+
   it('gives each caller the expected status on every route', async () => {
     const failures: string[] = [];
     for (const entry of matrix()) {
@@ -432,10 +450,14 @@ describe('permission matrix', () => {
         const call = await entry.call(who);
         const response = await send(who, call, method);
         const where = `${who} ${method} ${call.path}${entry.note ? ` (${entry.note})` : ''}`;
+        const described = contract.get(entry.route);
         if (response.status !== entry.expect[who]) {
           failures.push(
             `${where}: ${response.status}, expected ${entry.expect[who]} ${JSON.stringify(response.body?.errors?.[0]?.detail ?? '')}`,
           );
+        } else if (described && response.status === described.response.status && !call.stream) {
+          const problems = responseProblems(described, response.body);
+          if (problems.length) failures.push(`${where}: the answer does not match the contract: ${problems.join('; ')}`);
         } else if (
           who === 'anonymous' &&
           response.status === 401 &&

@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../errors.ts';
 import { alertUploadResource } from '../../serializers/alert-upload.ts';
 import { AlertUploadService } from '../../services/alert-upload-service.ts';
-import { baseUrl } from '../../services/request-url.ts';
 import type { RouteContext } from '../context.ts';
+import { baseUrl } from '../request-url.ts';
 
 const ALERT_FILE_TYPES = [
   'application/octet-stream',

@@ -5,9 +5,9 @@ import { listDocument } from '../../serializers/documents.ts';
 import { thumbnailResource } from '../../serializers/thumbnail.ts';
 import { AlertService } from '../../services/alert-service.ts';
 import { CutoutService } from '../../services/cutout-service.ts';
-import { baseUrl, selfUrl } from '../../services/request-url.ts';
 import { ThumbnailService } from '../../services/thumbnail-service.ts';
 import type { RouteContext } from '../context.ts';
+import { baseUrl, selfUrl } from '../request-url.ts';
 
 export function alertRoutes(app: FastifyInstance, { config, repos }: RouteContext): void {
   const alerts = new AlertService(repos);

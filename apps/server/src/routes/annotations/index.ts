@@ -6,8 +6,8 @@ import { annotationResource } from '../../serializers/user.ts';
 import { AnnotationService } from '../../services/annotation-service.ts';
 import { attributesOf, numericId, relationshipId } from '../../services/body.ts';
 import { pageOf, type QueryParams } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
 import type { RouteContext } from '../context.ts';
+import { baseUrl, pageLinks } from '../request-url.ts';
 
 const ANNOTATION_PAGE_LIMIT = 1000;
 

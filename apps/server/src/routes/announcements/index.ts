@@ -5,8 +5,8 @@ import { announcementResource } from '../../serializers/user.ts';
 import { AnnouncementService } from '../../services/announcement-service.ts';
 import { attributesOf, numericId } from '../../services/body.ts';
 import { pageOf, parseJsonParam, type QueryParams, single } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
 import type { RouteContext } from '../context.ts';
+import { baseUrl, pageLinks } from '../request-url.ts';
 
 /** Announcements: anyone reads them (the banners), admins create and toggle them. */
 export function announcementRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {

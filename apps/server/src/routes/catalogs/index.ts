@@ -1,32 +1,32 @@
+import { catalogSearch, listCatalogMatches, listCatalogSamples } from '@antares/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 
 import { catalogEntryResource, catalogSampleResource } from '../../serializers/catalog.ts';
 import { listDocument } from '../../serializers/documents.ts';
-import { CatalogService, SAMPLES_MAX } from '../../services/catalog-service.ts';
-import { integerParam, pageOf, type QueryParams, single } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
+import { CatalogService } from '../../services/catalog-service.ts';
 import type { RouteContext } from '../context.ts';
+import { route } from '../endpoint.ts';
+import { baseUrl, pageLinks } from '../request-url.ts';
 
 /** Catalog matches of a locus, samples of every catalog, and a catalog search at a position. */
-export function catalogRoutes(app: FastifyInstance, { repos, config }: RouteContext): void {
+export function catalogRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {
   const catalogs = new CatalogService(repos);
 
-  app.get<{ Params: { locusId: string } }>('/v1/loci/:locusId/catalog-matches', async (request) => {
-    const query = request.query as QueryParams;
-    const { limit, offset } = pageOf(query, 10);
-    const page = await catalogs.matchesOf(request.params.locusId, single(query, 'sort'), { limit, offset });
+  route(app, auth, listCatalogMatches, async (request) => {
+    const { 'page[limit]': limit = 10, 'page[offset]': offset = 0, sort = 'meta.separation' } = request.query;
+    const page = await catalogs.matchesOf(request.params.locusId, { descending: sort.startsWith('-'), limit, offset });
     return listDocument(
       page.rows.map(catalogEntryResource),
       pageLinks(baseUrl(request, config.publicUrl), request, { offset, limit, count: page.count }),
     );
   });
 
-  app.get('/v1/catalog_samples', async (request) => {
-    const samples = await catalogs.samples(integerParam(request.query as QueryParams, 'n', 5, 1, SAMPLES_MAX));
+  route(app, auth, listCatalogSamples, async (request) => {
+    const samples = await catalogs.samples(request.query.n ?? 5);
     return { data: samples.map(catalogSampleResource), meta: { count: samples.length } };
   });
 
-  app.get<{ Params: { ra: string; dec: string } }>('/v1/catalog_search/:ra/:dec', async (request) => {
+  route(app, auth, catalogSearch, async (request) => {
     const rows = await catalogs.at(request.params.ra, request.params.dec);
     return { data: rows.map(catalogSampleResource), meta: { count: rows.length } };
   });

@@ -10,9 +10,9 @@ import { attributesOf, booleanField, numericId } from '../../services/body.ts';
 import { FilterService } from '../../services/filter-service.ts';
 import { FilterTestService } from '../../services/filter-test-service.ts';
 import { pageOf, type QueryParams, single } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
 import { SandboxTurns } from '../../services/sandbox-turns.ts';
 import type { RouteContext } from '../context.ts';
+import { baseUrl, pageLinks } from '../request-url.ts';
 
 const VERSION_PAGE_LIMIT = 100;
 

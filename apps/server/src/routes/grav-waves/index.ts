@@ -9,8 +9,8 @@ import {
 } from '../../serializers/grav-wave.ts';
 import { GravWaveService } from '../../services/grav-wave-service.ts';
 import { pageOf, type QueryParams, single } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
 import type { RouteContext } from '../context.ts';
+import { baseUrl, pageLinks } from '../request-url.ts';
 
 /** Notices carry their sky map inline (about 1 MB base64). */
 const NOTICE_BODY_LIMIT = 32 * 1024 * 1024;

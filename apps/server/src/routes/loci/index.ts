@@ -7,8 +7,8 @@ import { newestThumbnailsMeta } from '../../serializers/thumbnail.ts';
 import { FinderChartService } from '../../services/finder-chart.ts';
 import { LociService } from '../../services/loci-service.ts';
 import { type QueryParams, sparseFields } from '../../services/query-params.ts';
-import { baseUrl, selfUrl, withOffset } from '../../services/request-url.ts';
 import type { RouteContext } from '../context.ts';
+import { baseUrl, selfUrl, withOffset } from '../request-url.ts';
 
 export function lociRoutes(app: FastifyInstance, { config, repos }: RouteContext): void {
   const loci = new LociService(repos);

@@ -1,13 +1,16 @@
 /**
- * The OpenAPI description of the API, written by hand from the routes so that it documents the wire
- * format (wire format sections 1-4 and 7) rather than implementation details. One file of ./paths/ per
- * area; openapi.test.ts checks that it has an operation for every route the server registers, and no other.
+ * The OpenAPI description of the API: generated from the contract's endpoints (@antares/contract, ADR 0020)
+ * and, for the routes not yet described there, written by hand in ./paths/ (one file per area) so that it
+ * documents the wire format (sections 1-4 and 7). openapi.test.ts checks that it has an operation for every
+ * route the server registers, and no other.
  */
+import { ENDPOINTS } from '@antares/contract/endpoints';
+
 import { schemas, securitySchemes, tags } from './components.ts';
+import { contractPaths } from './generate.ts';
 import { accountPaths } from './paths/accounts.ts';
 import { alertUploadPaths } from './paths/alert-uploads.ts';
 import { authPaths } from './paths/auth.ts';
-import { catalogPaths } from './paths/catalogs.ts';
 import { filterEnvironmentPaths } from './paths/filter-environment.ts';
 import { filterPaths } from './paths/filters.ts';
 import { gravWavePaths } from './paths/grav-waves.ts';
@@ -40,9 +43,9 @@ export const openApiDocument = {
   servers: [{ url: '/' }],
   tags,
   paths: merge(
+    contractPaths(ENDPOINTS),
     sitePaths,
     lociPaths,
-    catalogPaths,
     authPaths,
     accountPaths,
     filterPaths,

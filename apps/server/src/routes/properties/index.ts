@@ -4,8 +4,8 @@ import { listDocument } from '../../serializers/documents.ts';
 import { propertyResource } from '../../serializers/property.ts';
 import { type PropertyKind, PropertyService } from '../../services/property-service.ts';
 import { pageOf, type QueryParams, single } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
 import type { RouteContext } from '../context.ts';
+import { baseUrl, pageLinks } from '../request-url.ts';
 
 /** `/v1/alert_properties` and `/v1/loci_properties`: the property catalogue, paged and sortable. */
 export function propertyRoutes(app: FastifyInstance, { config }: RouteContext): void {

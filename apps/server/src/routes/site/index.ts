@@ -4,8 +4,8 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
-import { baseUrl } from '../../services/request-url.ts';
 import type { RouteContext } from '../context.ts';
+import { baseUrl } from '../request-url.ts';
 import { DEFAULT_TEAM, loadTeamFile } from './team.ts';
 
 /** `/config.json` for the web app (the team file, when set, is read and checked here, at start-up). */

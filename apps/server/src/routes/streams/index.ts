@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../../errors.ts';
 import { streamLocusDocument, streamMessageResource, streamResource } from '../../serializers/stream.ts';
 import { integerParam, type QueryParams, single } from '../../services/query-params.ts';
-import { baseUrl } from '../../services/request-url.ts';
 import { STREAM_PAGE_MAX, StreamService } from '../../services/stream-service.ts';
 import type { RouteContext } from '../context.ts';
+import { baseUrl } from '../request-url.ts';
 
 const WAIT_MAX_SECONDS = 30;
 const HEARTBEAT_MS = 15_000;

@@ -6,9 +6,9 @@ import { listDocument } from '../../serializers/documents.ts';
 import { userResource } from '../../serializers/user.ts';
 import { attributesOf, booleanField, numericId } from '../../services/body.ts';
 import { pageOf, type QueryParams, single } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
 import { UserService } from '../../services/user-service.ts';
 import type { RouteContext } from '../context.ts';
+import { baseUrl, pageLinks } from '../request-url.ts';
 
 export function userRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {
   const users = new UserService(repos);

@@ -6,10 +6,10 @@ import { listDocument } from '../../serializers/documents.ts';
 import { watchListResource } from '../../serializers/watch-list.ts';
 import { attributesOf, numericId } from '../../services/body.ts';
 import { pageOf, type QueryParams, single, sparseFields } from '../../services/query-params.ts';
-import { baseUrl, pageLinks } from '../../services/request-url.ts';
 import { WatchListHistoryMatcher } from '../../services/watch-list-history.ts';
 import { WatchListService } from '../../services/watch-list-service.ts';
 import type { RouteContext } from '../context.ts';
+import { baseUrl, pageLinks } from '../request-url.ts';
 
 /** 100,000 objects of about 100 bytes each in one request. */
 const CREATE_BODY_LIMIT = 64 * 1024 * 1024;

@@ -9,7 +9,7 @@ import {
   VERSION_STATUSES,
 } from '@antares/contract';
 
-import { fail, jsonApi, jsonApiBody, numericPathParam, op, page, pathParam, type Paths, queryParam, sort } from '../shared.ts';
+import { fail, jsonApi, jsonApiBody, numericPathParam, op, page, type Paths, queryParam, sort } from '../shared.ts';
 
 const tags = ['Filters'];
 const filterId = numericPathParam('filterId', 'filter');
@@ -208,49 +208,6 @@ export const filterPaths: Paths = {
           404: 'No such filter or version',
           409: 'The version cannot move from its status to this one',
         }),
-      },
-    }),
-  },
-  '/v1/tags': {
-    get: op('get', 'public', {
-      tags,
-      operationId: 'list_tags',
-      summary: 'Tags given by enabled public filters',
-      parameters: [...page(100), sort('-id', 'One of id, description.')],
-      responses: { 200: jsonApi('A page of tag resources; meta.count, links.next'), ...fail({ 400: 'Bad page or sort field' }) },
-    }),
-  },
-  '/v1/tags/{name}': {
-    get: op('get', 'public', {
-      tags,
-      operationId: 'get_tag',
-      summary: 'One tag',
-      parameters: [pathParam('name', 'Tag name.')],
-      responses: { 200: jsonApi('A tag resource'), ...fail({ 404: 'No such tag' }) },
-    }),
-  },
-  '/v1/filter_runner': {
-    get: op('get', 'public', {
-      tags,
-      operationId: 'list_filter_runner',
-      summary: 'Enabled filters and whether the runner runs them',
-      parameters: [...page(100), sort('-id', 'One of id (the filter name), name, created_at, updated_at, public, priority, enabled.')],
-      responses: {
-        200: jsonApi('A page of filter_runner_filter resources (id: the filter name); meta.count, links.next'),
-        ...fail({ 400: 'Bad page or sort field' }),
-      },
-    }),
-  },
-  '/v1/filter_runner/{name}': {
-    patch: op('patch', 'admin', {
-      tags,
-      operationId: 'update_filter_runner',
-      summary: 'Pause or resume an enabled filter in Level 2',
-      parameters: [pathParam('name', 'Filter name (URL-encoded).')],
-      requestBody: jsonApiBody('filter_runner_filter', { enabled: { type: 'boolean' } }, { required: ['enabled'] }),
-      responses: {
-        200: jsonApi('The updated filter_runner_filter resource'),
-        ...fail({ 400: 'enabled: Field is required.', 404: 'No enabled filter of this name' }),
       },
     }),
   },

@@ -1,16 +1,14 @@
+import type { listCatalogSamples, ResponseOf } from '@antares/contract/endpoints';
 import { useQuery } from '@tanstack/react-query';
 
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiGet } from '@/lib/api-client';
 
-export interface CatalogSample {
-  id: string;
-  catalog_name: string;
-  data: Record<string, unknown>;
-}
+type SampleList = ResponseOf<typeof listCatalogSamples>;
+export type CatalogSample = SampleList['data'][number]['attributes'] & { id: string };
 
 /** GET /catalog_samples (no parameters), grouped by catalog name. */
 export async function getCatalogSamples(signal?: AbortSignal): Promise<Map<string, CatalogSample[]>> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Omit<CatalogSample, 'id'>>[]>>('/catalog_samples', undefined, signal);
+  const document = await apiGet<SampleList>('/catalog_samples', undefined, signal);
   const groups = new Map<string, CatalogSample[]>();
   for (const item of document.data ?? []) {
     const sample = { ...item.attributes, data: item.attributes.data ?? {}, id: item.id };

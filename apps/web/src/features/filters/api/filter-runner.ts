@@ -1,24 +1,20 @@
+import type { BodyOf, listFilterRunner, ResponseOf, updateFilterRunner } from '@antares/contract/endpoints';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
-import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiFetch, apiGet } from '@/lib/api-client';
 import type { ListParams } from '@/lib/use-server-list';
 
 import { FILTERS_KEY } from './filters';
 
+type RunnerList = ResponseOf<typeof listFilterRunner>;
 /** A filter of the filter runner: its id is the filter name. */
-export interface RunnerFilter {
-  id: string;
-  name: string;
-  enabled: boolean;
-}
-
-type Attributes = Omit<RunnerFilter, 'id'>;
+export type RunnerFilter = RunnerList['data'][number]['attributes'] & { id: string };
 
 export async function listRunnerFilters(
   { page, perPage, sort }: ListParams,
   signal?: AbortSignal,
 ): Promise<{ filters: RunnerFilter[]; count: number }> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Attributes>[]>>(
+  const document = await apiGet<RunnerList>(
     '/filter_runner',
     { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort },
     signal,
@@ -42,6 +38,6 @@ export function useRunnerFilters(params: ListParams) {
 export async function setRunnerEnabled(name: string, enabled: boolean): Promise<void> {
   await apiFetch(`/filter_runner/${encodeURIComponent(name)}`, {
     method: 'PATCH',
-    body: { data: { type: 'filter_runner_filter', id: name, attributes: { enabled } } },
+    body: { data: { type: 'filter_runner_filter', id: name, attributes: { enabled } satisfies BodyOf<typeof updateFilterRunner> } },
   });
 }

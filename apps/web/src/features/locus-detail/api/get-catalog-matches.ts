@@ -1,21 +1,12 @@
+import type { listCatalogMatches, ResponseOf } from '@antares/contract/endpoints';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiGet } from '@/lib/api-client';
 
-export interface CatalogMatch {
-  id: string;
-  object_id?: string;
-  object_name?: string;
-  name?: string;
-  ra: number;
-  dec: number;
-  properties: Record<string, unknown>;
-  catalog_name: string;
-  radius: number | null;
-  separation: number;
-}
-
-type Attributes = Omit<CatalogMatch, 'id' | 'catalog_name' | 'radius' | 'separation'>;
+type MatchList = ResponseOf<typeof listCatalogMatches>;
+type Entry = MatchList['data'][number];
+/** A catalog entry's attributes with its meta (catalog, radius and separation in arcsec) beside them. */
+export type CatalogMatch = Entry['attributes'] & Entry['meta'] & { id: string };
 
 export interface CatalogMatchPage {
   matches: CatalogMatch[];
@@ -29,7 +20,7 @@ export async function getCatalogMatches(
   sort: string,
   signal?: AbortSignal,
 ): Promise<CatalogMatchPage> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Attributes>[]>>(
+  const document = await apiGet<MatchList>(
     `/loci/${encodeURIComponent(locusId)}/catalog-matches`,
     { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort },
     signal,

@@ -1,19 +1,13 @@
+import type { listTags, ResponseOf } from '@antares/contract/endpoints';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiGet } from '@/lib/api-client';
 
-export interface Tag {
-  id: string;
-  description?: string;
-  filter_version_id?: string | number;
-}
+type TagList = ResponseOf<typeof listTags>;
+export type Tag = TagList['data'][number]['attributes'] & { id: string };
 
 export async function getTags(page: number, perPage: number, sort: string, signal?: AbortSignal) {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Omit<Tag, 'id'>>[]>>(
-    '/tags',
-    { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort },
-    signal,
-  );
+  const document = await apiGet<TagList>('/tags', { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort }, signal);
   const tags = (document.data ?? []).map((item) => ({ ...item.attributes, id: item.id }));
   return { tags, count: document.meta?.count ?? tags.length };
 }

@@ -1,0 +1,13 @@
+import { Value } from 'typebox/value';
+
+import type { Endpoint } from './define.ts';
+
+/**
+ * What is wrong with an answer against its endpoint's response schema (empty when it conforms): the tests
+ * hold the server's documents to the contract the web app and the OpenAPI document are typed from.
+ */
+export function responseProblems(endpoint: Endpoint, body: unknown): string[] {
+  const schema = endpoint.response.schema;
+  if (!schema) return [];
+  return [...Value.Errors(schema, body)].slice(0, 5).map((error) => `${error.instancePath || '/'} ${error.message}`);
+}

@@ -1,0 +1,16 @@
+/** Every endpoint described in the contract, by resource; `ENDPOINTS` lists them for the OpenAPI document. */
+import * as catalogs from './catalogs.ts';
+import type { Endpoint } from './define.ts';
+import * as tags from './tags.ts';
+
+export * from './catalogs.ts';
+export * from './check.ts';
+export * from './common.ts';
+export * from './define.ts';
+export * from './tags.ts';
+
+const isEndpoint = (value: unknown): value is Endpoint =>
+  typeof value === 'object' && value !== null && 'operationId' in value && 'method' in value && 'path' in value;
+
+/** Every endpoint of the contract (the routes not yet described here keep hand-written OpenAPI paths). */
+export const ENDPOINTS: Endpoint[] = [catalogs, tags].flatMap((module) => Object.values(module).filter(isEndpoint));
