@@ -1,7 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
+import { allRoutes, openRoute, type RouteCase, routeRecords, Visitors } from './support/all-routes';
 import { expectNoSeriousViolations, firstLocusIds, open } from './support/app';
+import { describeViolations, seriousViolations } from './support/axe';
 import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
 import { E2E_TEAM } from './support/team';
 
@@ -188,4 +190,29 @@ describe.skipIf(!enabled)('routes and shell', () => {
       await teamPage.close();
     }
   });
+});
+
+// Every screen of the spec, as the visitor who can open it (guest, signed-in user, admin), with its data
+// loaded: axe-core finds no serious or critical violation. The dark theme's pass is in theme.e2e.ts.
+describe.skipIf(!enabled)('accessibility of every route', () => {
+  const visitors = new Visitors();
+  let routes: RouteCase[] = [];
+
+  beforeAll(async () => {
+    routes = allRoutes(await routeRecords());
+  });
+  afterAll(async () => {
+    await visitors.close();
+  });
+
+  it('has no serious or critical axe violation on any route, as guest, user and admin', async () => {
+    const failures: string[] = [];
+    for (const route of routes) {
+      const page = await openRoute(visitors, route);
+      const violations = await seriousViolations(page);
+      if (violations.length) failures.push(`${route.who} ${route.path}:\n${describeViolations(violations)}`);
+    }
+    expect(failures, failures.join('\n\n')).toEqual([]);
+    expect(routes.length).toBeGreaterThanOrEqual(30);
+  }, 600_000);
 });

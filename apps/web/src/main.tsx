@@ -10,8 +10,10 @@ import { createAppRouter } from './app/router';
 import { loadConfig } from './lib/config';
 import { queryClient } from './lib/query-client';
 import { checkSession, getSession, markSessionEndedAtStartup } from './lib/session';
+import { watchTheme } from './lib/theme';
 
 async function start() {
+  watchTheme();
   await loadConfig();
   // A session that appears valid (from local storage) is verified once at start-up.
   if (getSession().isAuthenticated && !(await checkSession())) markSessionEndedAtStartup(true);

@@ -11,6 +11,7 @@ import { Footer } from './Footer';
 import { LookupBox } from './LookupBox';
 import { MainNav } from './MainNav';
 import { PageTitle } from './PageTitle';
+import { ThemeToggle } from './ThemeToggle';
 
 export function RootLayout() {
   const { announcements } = useLoaderData() as RootLoaderData;
@@ -32,6 +33,7 @@ export function RootLayout() {
             <div className="flex-grow-1 me-3">
               <LookupBox />
             </div>
+            <ThemeToggle />
             <a href="https://www.nsf.gov" target="_blank" rel="noreferrer" className="me-2" title="U.S. National Science Foundation">
               <NsfLogo />
             </a>

@@ -1,9 +1,18 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { python } from '@codemirror/lang-python';
-import { bracketMatching, defaultHighlightStyle, indentOnInput, indentUnit, syntaxHighlighting } from '@codemirror/language';
+import {
+  bracketMatching,
+  defaultHighlightStyle,
+  HighlightStyle,
+  indentOnInput,
+  indentUnit,
+  syntaxHighlighting,
+} from '@codemirror/language';
 import { Compartment, EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
+
+import { type Theme, useTheme } from '@/lib/theme';
 
 export interface CodeMirrorEditorProps {
   value: string;
@@ -17,6 +26,8 @@ export default function CodeMirrorEditor({ value, onChange, readOnly, label }: C
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const editable = useRef(new Compartment());
+  const colours = useRef(new Compartment());
+  const theme = useTheme();
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
 
@@ -31,7 +42,7 @@ export default function CodeMirrorEditor({ value, onChange, readOnly, label }: C
         drawSelection(),
         indentOnInput(),
         bracketMatching(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        colours.current.of(colouring(theme)),
         python(),
         EditorState.tabSize.of(4),
         indentUnit.of('    '),
@@ -57,6 +68,10 @@ export default function CodeMirrorEditor({ value, onChange, readOnly, label }: C
   }, [readOnly]);
 
   useEffect(() => {
+    view.current?.dispatch({ effects: colours.current.reconfigure(colouring(theme)) });
+  }, [theme]);
+
+  useEffect(() => {
     const current = view.current;
     if (!current) return;
     const text = current.state.doc.toString();
@@ -68,4 +83,42 @@ export default function CodeMirrorEditor({ value, onChange, readOnly, label }: C
 
 function editability(readOnly: boolean) {
   return [EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)];
+}
+
+/**
+ * CodeMirror's default highlighting, its colours made light for the dark theme (the default ones are
+ * dark inks that fail contrast on a dark page). Same tags, taken from the default style itself.
+ */
+const DARK_INKS: Record<string, string> = {
+  '#404740': '#abb2bf',
+  '#708': '#d7a4ef',
+  '#219': '#d19a66',
+  '#164': '#b5cea8',
+  '#a11': '#e5a07c',
+  '#e40': '#f78c6c',
+  '#00f': '#61afef',
+  '#30a': '#c8a2ff',
+  '#085': '#4ec9b0',
+  '#167': '#4ec9b0',
+  '#256': '#56b6c2',
+  '#00c': '#61afef',
+  '#940': '#a8adb3',
+  '#f00': '#ff6b6b',
+};
+const darkHighlightStyle = HighlightStyle.define(
+  defaultHighlightStyle.specs.map((spec) => ({
+    ...spec,
+    color: typeof spec.color === 'string' ? (DARK_INKS[spec.color] ?? spec.color) : spec.color,
+  })),
+  { themeType: 'dark' },
+);
+
+function colouring(theme: Theme) {
+  return theme === 'dark'
+    ? [
+        // A faint active line: CodeMirror's dark one is bright enough to take the inks below 4.5:1.
+        EditorView.theme({ '.cm-activeLine': { backgroundColor: 'rgba(255, 255, 255, 0.05)' } }, { dark: true }),
+        syntaxHighlighting(darkHighlightStyle),
+      ]
+    : [syntaxHighlighting(defaultHighlightStyle, { fallback: true })];
 }

@@ -15,6 +15,8 @@ export async function exportSvgToPdf(svg: SVGSVGElement, fileName: string): Prom
   const clone = svg.cloneNode(true) as SVGSVGElement;
   clone.querySelectorAll('.brush .overlay, .brush .handle, .marks circle.picked').forEach((node) => node.remove());
   clone.querySelectorAll('[tabindex]').forEach((node) => node.removeAttribute('tabindex'));
+  // The axes draw in currentColor, which in the dark theme is light: the page is printed in the light colours.
+  clone.setAttribute('color', '#222222');
   // svg2pdf measures text with the document's layout: keep the clone attached but invisible.
   const holder = document.createElement('div');
   holder.style.cssText = 'position:fixed;left:-10000px;top:0;width:0;height:0;overflow:hidden';
