@@ -52,7 +52,10 @@ export interface DataTableProps<T> {
   renderExpanded?: (row: Row<T>) => ReactNode;
   getRowId?: (row: T, index: number) => string;
   emptyText?: string;
-  /** Keeps the first column (the row's name) in view while a table wider than its card scrolls. */
+  /**
+   * Keeps the first column (the row's name or ID) in view while a table wider than its card scrolls:
+   * on by default (a phone makes most tables wider than their card), false to let it scroll away.
+   */
   stickyFirstColumn?: boolean;
 }
 
@@ -112,7 +115,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
         responsive
         hover
         size="sm"
-        className={props.stickyFirstColumn ? 'align-middle table-sticky-first' : 'align-middle'}
+        className={props.stickyFirstColumn === false ? 'align-middle' : 'align-middle table-sticky-first'}
         id={id}
         aria-busy={loading}
       >
