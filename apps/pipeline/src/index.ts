@@ -1,3 +1,5 @@
+export { aggregateResults, type BacktestResults, type PropertySummary } from './backtest/results.ts';
+export { type BacktestEvent, type BacktestParams, BacktestRunner, type BacktestRunnerOptions } from './backtest/runner.ts';
 export { isGzip } from './bytes.ts';
 export { type AngleUnit, type CatalogColumns, coverOf, POINT_RADIUS_DEG, toCatalogObjects } from './catalogs/catalog-objects.ts';
 export { crossmatchAllLoci, crossmatchLoci, matchPositions } from './catalogs/crossmatch.ts';

@@ -16,6 +16,7 @@ import { alertRoutes } from './routes/alerts/index.ts';
 import { annotationRoutes } from './routes/annotations/index.ts';
 import { announcementRoutes } from './routes/announcements/index.ts';
 import { authRoutes } from './routes/auth/index.ts';
+import { backtestRoutes } from './routes/backtests/index.ts';
 import { catalogRoutes } from './routes/catalogs/index.ts';
 import { filterEnvironmentRoutes } from './routes/filter-environment/index.ts';
 import { filterRoutes } from './routes/filters/index.ts';
@@ -87,6 +88,7 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
   annotationRoutes(app, context);
   announcementRoutes(app, context);
   filterRoutes(app, context);
+  backtestRoutes(app, context);
   filterEnvironmentRoutes(app);
   tagAndRunnerRoutes(app, context);
   watchListRoutes(app, context);

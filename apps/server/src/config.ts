@@ -87,6 +87,10 @@ const schema = z.object({
   ANTARES_FILTER_FSIZE_MB: whole(DEFAULT_SANDBOX_LIMITS.fsizeMb),
   ANTARES_FILTER_TMP_MB: whole(DEFAULT_SANDBOX_LIMITS.tmpMb),
   ANTARES_FILTER_OUTPUT_LIMIT: whole(DEFAULT_SANDBOX_LIMITS.outputLimit),
+  /** Filter backtests (issue #19): jobs run at once (one low-priority sandbox worker each), days results are kept, loci per job. */
+  ANTARES_BACKTEST_WORKERS: whole(1, 8),
+  ANTARES_BACKTEST_RETENTION_DAYS: whole(7, 3650),
+  ANTARES_BACKTEST_MAX_LOCI: whole(10_000, 1_000_000),
   /** POST /v1/alert_uploads: the request body, and each file once decompressed (past either: 413). */
   ANTARES_UPLOAD_MAX_BODY_MB: z.coerce.number().positive().default(64),
   ANTARES_UPLOAD_MAX_UNCOMPRESSED_MB: z.coerce.number().positive().default(64),
@@ -137,6 +141,10 @@ export type Config = {
   filterLimits: SandboxLimits;
   uploadMaxBodyBytes: number;
   uploadMaxUncompressedBytes: number;
+  /** Filter backtests: jobs at once, days finished jobs are kept, the most loci one job may replay. */
+  backtestWorkers: number;
+  backtestRetentionDays: number;
+  backtestMaxLoci: number;
 };
 
 const MB = 1 << 20;
@@ -207,6 +215,9 @@ export function loadConfig(
     },
     uploadMaxBodyBytes: Math.round(e.ANTARES_UPLOAD_MAX_BODY_MB * MB),
     uploadMaxUncompressedBytes: Math.round(e.ANTARES_UPLOAD_MAX_UNCOMPRESSED_MB * MB),
+    backtestWorkers: e.ANTARES_BACKTEST_WORKERS,
+    backtestRetentionDays: e.ANTARES_BACKTEST_RETENTION_DAYS,
+    backtestMaxLoci: e.ANTARES_BACKTEST_MAX_LOCI,
     ...overrides,
   };
   if (options.ownUrl && !config.publicUrl) config.ownUrl ??= ownUrlOf(config.host, config.port);

@@ -48,6 +48,7 @@ export class BacktestRunner {
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private closing = false;
+  private started = false;
   private lastCleanup = 0;
 
   constructor(
@@ -77,8 +78,10 @@ export class BacktestRunner {
     return this.o.retentionDays;
   }
 
-  /** Takes up jobs a stopped server left running, then polls for queued ones. */
+  /** Takes up jobs a stopped server left running, then polls for queued ones (once; later calls do nothing). */
   start(): void {
+    if (this.started || this.closing) return;
+    this.started = true;
     const tick = () => {
       this.wake();
       this.timer = setTimeout(tick, this.o.pollMs);

@@ -36,6 +36,7 @@ const fx = {
   tag: '',
   announcement: '',
   upload: '',
+  backtest: 0,
 };
 const alertFile = {
   bytes: readFileSync(path.join(SHARED_DATA, 'ztf-avro-alert/samples/1661382530015060001_v3.5_ZTF18aaxjdyr.avro')),
@@ -311,6 +312,41 @@ function matrix(): Entry[] {
       body: { data: { type: 'filter_runner_filter', attributes: { enabled: true } } },
     })),
 
+    // Filter backtests (issue #19): a saved version's by its owner or an admin; a job is seen and cancelled by
+    // whoever started it, the filter's owner and admins. A bad cap or empty code: no job starts here.
+    e(
+      'POST /v1/filters/:filterId/versions/:versionId/backtests',
+      { anonymous: 401, user: 400, other: 404, admin: 400 },
+      () => ({
+        path: `/v1/filters/${fx.privateFilter}/versions/${fx.privateVersion}/backtests`,
+        body: { data: { type: 'backtest', attributes: { max_loci: 0 } } },
+      }),
+      { note: 'a bad cap: those allowed get as far as the checks' },
+    ),
+    e('POST /v1/filters/test/backtests', { anonymous: 401, user: 400, other: 400, admin: 400 }, () => ({
+      path: '/v1/filters/test/backtests',
+      body: { data: { type: 'backtest', attributes: { code: '' } } },
+    })),
+    e('GET /v1/filters/:filterId/versions/:versionId/backtests', { anonymous: 401, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/filters/${fx.privateFilter}/versions/${fx.privateVersion}/backtests`,
+    })),
+    e('GET /v1/filters/:filterId/versions/:versionId/backtests/:backtestId', { anonymous: 401, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/filters/${fx.privateFilter}/versions/${fx.privateVersion}/backtests/${fx.backtest}`,
+    })),
+    e('GET /v1/backtests/:backtestId', { anonymous: 401, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/backtests/${fx.backtest}`,
+    })),
+    e('GET /v1/backtests/:backtestId/comparison/:otherId', { anonymous: 401, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/backtests/${fx.backtest}/comparison/${fx.backtest}`,
+    })),
+    e('DELETE /v1/backtests/:backtestId', { anonymous: 401, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/backtests/${fx.backtest}`,
+    })),
+    // After the cancel: the stream sends the ended job and closes.
+    e('GET /v1/backtests/:backtestId/events', { anonymous: 401, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/backtests/${fx.backtest}/events`,
+    })),
+
     // Administration.
     e('POST /v1/announcements', { anonymous: 401, user: 403, other: 403, admin: 201 }, () => ({
       path: '/v1/announcements',
@@ -394,6 +430,17 @@ beforeAll(async () => {
       })
     ).body.data.id,
   );
+  // A backtest of the private version, queued (no runner takes it: none was started in this server).
+  fx.backtest = (
+    await repos.backtests.create({
+      user_id: ids.user,
+      filter_id: fx.privateFilter,
+      filter_version_id: fx.privateVersion,
+      code: 'x = 1',
+      filter_class: null,
+      params: { from_mjd: 0, to_mjd: 100_000, search: null, max_loci: 10, granularity: 'alert' },
+    })
+  ).backtest_id;
   fx.publicFilter = await createFilter('Public finder');
   await repos.filters.update(fx.publicFilter, { public: true });
   // An enabled public filter with a tag: the tag, its stream and the filter runner entry.

@@ -1,8 +1,10 @@
 /** Every endpoint described in the contract, by resource; `ENDPOINTS` lists them for the OpenAPI document. */
+import * as backtests from './backtests.ts';
 import * as catalogs from './catalogs.ts';
 import type { Endpoint } from './define.ts';
 import * as tags from './tags.ts';
 
+export * from './backtests.ts';
 export * from './catalogs.ts';
 export * from './check.ts';
 export * from './common.ts';
@@ -13,4 +15,4 @@ const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'operationId' in value && 'method' in value && 'path' in value;
 
 /** Every endpoint of the contract (the routes not yet described here keep hand-written OpenAPI paths). */
-export const ENDPOINTS: Endpoint[] = [catalogs, tags].flatMap((module) => Object.values(module).filter(isEndpoint));
+export const ENDPOINTS: Endpoint[] = [backtests, catalogs, tags].flatMap((module) => Object.values(module).filter(isEndpoint));

@@ -49,6 +49,17 @@ export class BacktestRepository {
     return query.orderBy('backtest_id', 'desc').limit(options.limit).execute();
   }
 
+  /** Whether any job waits or runs (a starting server then starts its runner). */
+  async hasUnfinished(): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('backtest_job')
+      .select('backtest_id')
+      .where('state', 'in', ['queued', 'running'])
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** The user's jobs that are queued or running. */
   async activeOf(userId: number): Promise<BacktestJobRow[]> {
     return this.db
