@@ -2,9 +2,11 @@ import { firstError, MESSAGES, rules } from '@antares/contract';
 import type { Repositories, UserRow } from '@antares/db';
 import { SYSTEM_USERNAME } from '@antares/pipeline';
 
+import type { Identity } from '../auth/authenticator.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
-import { stringField } from './body.ts';
+import { policies } from '../policies/index.ts';
+import { booleanField, stringField } from './body.ts';
 
 /**
  * Usernames nobody may register: the system account that owns the shipped filters (created at start-up;
@@ -40,10 +42,28 @@ export class UserService {
     return user;
   }
 
+  list(options: { sort: string | undefined; limit: number; offset: number }) {
+    return this.repos.users.list({ ...options, sort: options.sort || 'username' });
+  }
+
+  /** An account, to that user or an admin. */
+  async readable(identity: Identity, userId: number): Promise<UserRow> {
+    policies.assertSelfOrAdmin(identity, userId, 'the account');
+    return this.get(userId);
+  }
+
   async get(userId: number): Promise<UserRow> {
     const user = await this.repos.users.findById(userId);
     if (!user) throw notFound(`No user with id ${userId}`);
     return user;
+  }
+
+  /** Grants or withdraws admin and staff (`admin` and/or `staff` in the attributes, true or false). */
+  async updateFlags(userId: number, attributes: Record<string, unknown>): Promise<UserRow> {
+    const flags = { admin: booleanField(attributes, 'admin'), staff: booleanField(attributes, 'staff') };
+    const changes = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
+    if (Object.keys(changes).length === 0) throw badRequest('Give admin and/or staff (true or false) to change');
+    return this.setFlags(userId, changes);
   }
 
   async setFlags(userId: number, flags: { admin?: boolean; staff?: boolean }): Promise<UserRow> {

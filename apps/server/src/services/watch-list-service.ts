@@ -1,5 +1,5 @@
 import { LIMITS, MESSAGES } from '@antares/contract';
-import type { NewWatchObject, Repositories, WatchListRow } from '@antares/db';
+import type { NewWatchObject, Repositories, WatchListRow, WatchObjectRow } from '@antares/db';
 
 import type { Identity } from '../auth/authenticator.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
@@ -23,6 +23,7 @@ const OBJECT_RANGES: Array<[keyof NewWatchObject & string, string, number, numbe
 export interface WatchListDetail {
   list: WatchListRow;
   matchedLoci: number;
+  objects?: WatchObjectRow[];
 }
 
 /**
@@ -53,10 +54,20 @@ export class WatchListService {
     return list;
   }
 
-  /** A readable list with the count of loci it has matched. */
-  async detail(watchListId: number, identity: Identity): Promise<WatchListDetail> {
+  /** A user's lists, to that user or an admin. */
+  async listOf(identity: Identity, ownerId: number, options: { sort: string | undefined; limit: number; offset: number }) {
+    policies.assertSelfOrAdmin(identity, ownerId, 'the watch lists');
+    return this.repos.watchLists.listByUser(ownerId, { ...options, sort: options.sort || '-created_at' });
+  }
+
+  /** A readable list with the count of loci it has matched, and its objects unless `withObjects` is false. */
+  async detail(watchListId: number, identity: Identity, withObjects = true): Promise<WatchListDetail> {
     const list = await this.readable(watchListId, identity);
-    return { list, matchedLoci: await this.repos.watchLists.matchedLociCount(watchListId) };
+    return {
+      list,
+      matchedLoci: await this.repos.watchLists.matchedLociCount(watchListId),
+      objects: withObjects ? await this.repos.watchLists.objects(watchListId) : undefined,
+    };
   }
 
   /** Deletes a list and takes its ids off the loci it matched, under the pipeline's write lock. */

@@ -65,19 +65,22 @@ export const numericPathParam = (what: string) =>
 
 const links = Type.Object({ self: Type.String(), next: Type.Optional(Type.String()) });
 
-/** A JSON:API resource object of `type` with these attributes (and relationships, meta, links when given). */
-export function resource<A extends TProperties, M extends TProperties = TProperties>(
+/**
+ * A JSON:API resource object of `type` with these attributes. Relationships and meta, when given, are
+ * typed but optional members (the server leaves them out of some answers, e.g. sparse fieldsets).
+ */
+export function resource<A extends TProperties, M extends TProperties = TProperties, R extends TProperties = TProperties>(
   type: string,
   attributes: A,
-  options: { meta?: M; relationships?: TProperties; links?: boolean } = {},
+  options: { meta?: M; relationships?: R; links?: boolean } = {},
 ) {
   return Type.Object({
     type: Type.Literal(type),
     id: Type.String(),
     attributes: Type.Object(attributes),
-    ...(options.relationships ? { relationships: Type.Object(options.relationships) } : {}),
+    relationships: Type.Optional(Type.Object(options.relationships ?? ({} as R))),
+    meta: Type.Optional(Type.Object(options.meta ?? ({} as M))),
     ...(options.links ? { links: Type.Optional(Type.Record(Type.String(), Type.String())) } : {}),
-    ...(options.meta ? { meta: Type.Object(options.meta) } : {}),
   });
 }
 

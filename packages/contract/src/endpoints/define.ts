@@ -57,6 +57,8 @@ export interface Endpoint<
   params?: P;
   query?: Q;
   body?: BodySpec<B>;
+  /** The largest body in bytes, when more than the server's default (1 MiB). */
+  bodyLimit?: number;
   response: ResponseSpec<R>;
   /** Error statuses with the reasons this endpoint gives them (the access check's own 401/403 are added). */
   errors?: Record<number, string>;

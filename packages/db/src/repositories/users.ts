@@ -1,18 +1,10 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 
-import type { Database } from '../schema.ts';
+import type { AppUserTable, Database } from '../schema.ts';
 import { compileListSort } from '../search/list-filter.ts';
 
-export interface UserRow {
-  user_id: number;
-  username: string;
-  email: string;
-  name: string;
-  password_hash: string;
-  admin: boolean;
-  staff: boolean;
-  created_at: Date;
-}
+/** Every query here reads whole rows (`selectAll`, `RETURNING *`). */
+export type UserRow = Selectable<AppUserTable>;
 
 const USER_SORT = {
   id: 'user_id',

@@ -1,20 +1,11 @@
 import { htmCircleCover } from '@antares/astro';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 
-import type { Database } from '../schema.ts';
+import type { Database, WatchListTable, WatchObjectTable } from '../schema.ts';
 import { compileListSort } from '../search/list-filter.ts';
 
-export interface WatchListRow {
-  watch_list_id: number;
-  user_id: number;
-  name: string;
-  description: string;
-  slack_channel: string | null;
-  created_at: Date;
-  /** When the list was matched against the stored alerts; null while that waits or runs. */
-  history_matched_at: Date | null;
-  object_count: number;
-}
+/** A list with the count of its objects (`history_matched_at` is null while history matching waits or runs). */
+export type WatchListRow = Selectable<WatchListTable> & { object_count: number };
 
 /** A watch object's circle, as history matching needs it. */
 export interface WatchCircle {
@@ -38,15 +29,7 @@ const HISTORY_MARGIN_DEG = 2 / 3600;
 const HISTORY_COVER_LEVEL = 13;
 const TO_HTM16 = 4 ** (16 - HISTORY_COVER_LEVEL);
 
-export interface WatchObjectRow {
-  watch_object_id: number;
-  watch_list_id: number;
-  ra: number;
-  dec: number;
-  radius: number;
-  comment: string | null;
-  created_at: Date;
-}
+export type WatchObjectRow = Selectable<WatchObjectTable>;
 
 export interface NewWatchObject {
   ra: number;

@@ -17,7 +17,6 @@ import { gravWavePaths } from './paths/grav-waves.ts';
 import { lociPaths } from './paths/loci.ts';
 import { sitePaths } from './paths/site.ts';
 import { streamPaths } from './paths/streams.ts';
-import { watchListPaths } from './paths/watch-lists.ts';
 import type { Paths } from './shared.ts';
 
 /** Joins the areas' paths; a path in two areas keeps the operations of both (none does today). */
@@ -50,7 +49,6 @@ export const openApiDocument = {
     accountPaths,
     filterPaths,
     filterEnvironmentPaths,
-    watchListPaths,
     streamPaths,
     gravWavePaths,
     alertUploadPaths,

@@ -68,65 +68,6 @@ const favorites = (method: 'post' | 'delete'): Json =>
   });
 
 export const accountPaths: Paths = {
-  '/v1/users': {
-    post: op('post', 'public', {
-      tags: users,
-      operationId: 'create_user',
-      summary: 'Register an account',
-      requestBody: jsonApiBody(
-        'user',
-        {
-          name: { type: 'string' },
-          username: { type: 'string', minLength: LIMITS.usernameMin, maxLength: LIMITS.usernameMax },
-          email: { type: 'string', format: 'email' },
-          password: {
-            type: 'string',
-            format: 'password',
-            minLength: LIMITS.passwordMin,
-            maxLength: LIMITS.passwordMax,
-            description: 'With a digit and a capital letter',
-          },
-        },
-        { required: ['name', 'username', 'email', 'password'] },
-      ),
-      responses: {
-        201: jsonApi('The new user resource'),
-        ...fail({ 400: 'A field is missing or invalid (each problem named)', 409: 'The username is taken or reserved' }),
-      },
-    }),
-    get: op('get', 'admin', {
-      tags: users,
-      operationId: 'list_users',
-      summary: 'All accounts',
-      parameters: [...page(100), sort('username', 'One of id, username, email, name, created_at, admin, staff.')],
-      responses: { 200: jsonApi('A page of user resources; meta.count, links.next'), ...fail({ 400: 'Bad page or sort field' }) },
-    }),
-  },
-  '/v1/users/{userId}': {
-    get: op('get', 'login', {
-      tags: users,
-      operationId: 'get_user',
-      summary: 'One account',
-      description: SELF_OR_ADMIN,
-      parameters: [userId],
-      responses: { 200: jsonApi('A user resource'), ...fail({ 403: "Another user's account", 404: 'No such user' }) },
-    }),
-    patch: op('patch', 'admin', {
-      tags: users,
-      operationId: 'update_user',
-      summary: 'Grant or withdraw admin and staff',
-      parameters: [userId],
-      requestBody: jsonApiBody(
-        'user',
-        { admin: { type: 'boolean' }, staff: { type: 'boolean' } },
-        { description: 'At least one of admin and staff.' },
-      ),
-      responses: {
-        200: jsonApi('The updated user resource'),
-        ...fail({ 400: 'Neither admin nor staff given, or not true/false', 404: 'No such user' }),
-      },
-    }),
-  },
   '/v1/users/{userId}/locus_annotations': {
     get: op('get', 'login', {
       tags: users,

@@ -1,17 +1,12 @@
+import type { BodyOf, listUsers, ResponseOf, updateUser } from '@antares/contract/endpoints';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
-import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiFetch, apiGet } from '@/lib/api-client';
 import type { ListParams } from '@/lib/use-server-list';
 
-export interface ManagedUser {
-  id: string;
-  username: string;
-  name: string;
-  email: string;
-  admin: boolean;
-  staff: boolean;
-  created_at?: string;
-}
+type UserList = ResponseOf<typeof listUsers>;
+/** An account as administrators see it (every attribute). */
+export type ManagedUser = Required<UserList['data'][number]['attributes']> & { id: string };
 
 export type { ListParams };
 
@@ -19,12 +14,8 @@ export async function getUsers(
   { page, perPage, sort }: ListParams,
   signal?: AbortSignal,
 ): Promise<{ users: ManagedUser[]; count: number }> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Omit<ManagedUser, 'id'>>[]>>(
-    '/users',
-    { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort },
-    signal,
-  );
-  const users = (document.data ?? []).map((item) => ({ ...item.attributes, id: String(item.id) }));
+  const document = await apiGet<UserList>('/users', { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort }, signal);
+  const users = (document.data ?? []).map((item) => ({ ...(item.attributes as Omit<ManagedUser, 'id'>), id: String(item.id) }));
   return { users, count: document.meta?.count ?? users.length };
 }
 
@@ -45,8 +36,8 @@ export type UserFlag = 'admin' | 'staff';
 export async function setUserFlag(userId: string, flag: UserFlag, value: boolean): Promise<ManagedUser> {
   const response = await apiFetch(`/users/${encodeURIComponent(userId)}`, {
     method: 'PATCH',
-    body: { data: { type: 'user', id: userId, attributes: { [flag]: value } } },
+    body: { data: { type: 'user', id: userId, attributes: { [flag]: value } satisfies BodyOf<typeof updateUser> } },
   });
-  const document = (await response.json()) as JsonApiDocument<JsonApiResource<Omit<ManagedUser, 'id'>>>;
-  return { ...document.data.attributes, id: String(document.data.id) };
+  const document = (await response.json()) as ResponseOf<typeof updateUser>;
+  return { ...(document.data.attributes as Omit<ManagedUser, 'id'>), id: String(document.data.id) };
 }

@@ -6,7 +6,7 @@ import { apiGet } from '@/lib/api-client';
 type MatchList = ResponseOf<typeof listCatalogMatches>;
 type Entry = MatchList['data'][number];
 /** A catalog entry's attributes with its meta (catalog, radius and separation in arcsec) beside them. */
-export type CatalogMatch = Entry['attributes'] & Entry['meta'] & { id: string };
+export type CatalogMatch = Entry['attributes'] & NonNullable<Entry['meta']> & { id: string };
 
 export interface CatalogMatchPage {
   matches: CatalogMatch[];

@@ -1,35 +1,28 @@
+import type {
+  createWatchList as createEndpoint,
+  getWatchList as getEndpoint,
+  listWatchLists,
+  ResponseOf,
+} from '@antares/contract/endpoints';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
-import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiFetch, apiGet } from '@/lib/api-client';
 import { USER_DATA_KEY } from '@/lib/session';
 import type { ListParams } from '@/lib/use-server-list';
 
 import type { WatchObjectInput } from './objects-csv';
 
-export interface WatchObject {
-  id?: string;
-  right_ascension: number;
-  declination: number;
-  radius: number;
-  comment: string | null;
-  created_at: string;
-}
+type WatchListResource = ResponseOf<typeof getEndpoint>['data'];
+type Attributes = WatchListResource['attributes'];
 
-export interface WatchList {
-  id: string;
-  name: string;
-  description: string;
-  slack_channel: string | null;
-  created_at: string;
-  object_count: number;
-  /** When the server matched the list against the stored alerts; null while it is doing so. */
-  history_matched_at: string | null;
-  /** Only in the single-list answer: the loci the list has matched so far. */
-  matched_loci?: number;
-  ownerId?: string;
-  /** Only in the single-list answer (GET /watch_lists/{id}): every object, newest first. */
-  objects?: WatchObject[];
-}
+/** One object of a list (GET /watch_lists/{id}). */
+export type WatchObject = NonNullable<Attributes['objects']>[number];
+
+/**
+ * A list as the contract describes it (`history_matched_at` null while the server matches it against the
+ * stored alerts; `matched_loci` and `objects` only in the single-list answer), with its owner's id.
+ */
+export type WatchList = Attributes & { id: string; ownerId?: string };
 
 export interface NewWatchList {
   name: string;
@@ -38,13 +31,11 @@ export interface NewWatchList {
   objects: WatchObjectInput[];
 }
 
-type WatchListResource = JsonApiResource<Omit<WatchList, 'id' | 'ownerId'>>;
-
 /** Watch lists belong to the signed-in user's data: dropped on logout. */
 export const WATCH_LISTS_KEY = [USER_DATA_KEY, 'watch-lists'] as const;
 
 function toWatchList(item: WatchListResource): WatchList {
-  const owner = item.relationships?.owner?.data as { id?: string | number } | undefined;
+  const owner = item.relationships?.owner?.data;
   return {
     ...item.attributes,
     id: String(item.id),
@@ -60,7 +51,7 @@ const listPath = (watchListId: string) => `/watch_lists/${encodeURIComponent(wat
 
 /** GET /users/{id}/watch_lists: one page of the user's lists and their count. */
 export async function getWatchLists(userId: string, { page, perPage, sort }: ListParams, signal?: AbortSignal) {
-  const document = await apiGet<JsonApiDocument<WatchListResource[]>>(
+  const document = await apiGet<ResponseOf<typeof listWatchLists>>(
     userPath(userId),
     { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort },
     signal,
@@ -81,7 +72,7 @@ export function useWatchLists(userId: string | undefined, params: ListParams) {
 
 /** GET /watch_lists/{id}: the list with all its objects. */
 export async function getWatchList(watchListId: string, signal?: AbortSignal): Promise<WatchList> {
-  const document = await apiGet<JsonApiDocument<WatchListResource>>(listPath(watchListId), undefined, signal);
+  const document = await apiGet<ResponseOf<typeof getEndpoint>>(listPath(watchListId), undefined, signal);
   return toWatchList(document.data);
 }
 
@@ -103,7 +94,8 @@ export const HISTORY_POLL_MS = 2000;
 
 /** GET /watch_lists/{id} with only the matching state (a list may hold 100,000 objects). */
 export async function getMatchingState(watchListId: string, signal?: AbortSignal): Promise<MatchingState> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Partial<MatchingState>>>>(
+  // Sparse fieldsets: only these two attributes come back.
+  const document = await apiGet<{ data: { attributes: Partial<MatchingState> } }>(
     listPath(watchListId),
     { 'fields[watch_list]': 'history_matched_at,matched_loci' },
     signal,
@@ -133,7 +125,7 @@ export async function createWatchList(userId: string, watchList: NewWatchList): 
     method: 'POST',
     body: { data: { type: 'watch_list', attributes } },
   });
-  const document = (await response.json()) as JsonApiDocument<WatchListResource>;
+  const document = (await response.json()) as ResponseOf<typeof createEndpoint>;
   return toWatchList(document.data);
 }
 
