@@ -195,6 +195,37 @@ export function LightcurveSection({
     chart.update({ marks: visible, color, xMode: phaseView ? 'phase' : timeAxis, quantity, legend, picked: pickedAlertId });
   }, [visible, mode, rcids, passbands, alertTypes, kinds, legendSelection, timeAxis, phaseView, quantity, pickedAlertId]);
 
+  // The keyboard's way to hover and click points: with the plot focused, the arrows step through the
+  // drawn points in time (or phase) order, Enter or Space picks the one shown, Escape lets go.
+  const stepOrder = useMemo(() => [...visible].sort((a, b) => a.x - b.x || a.key.localeCompare(b.key)), [visible]);
+  const [keyIndex, setKeyIndex] = useState(-1);
+  const onPlotKey = (event: React.KeyboardEvent<SVGSVGElement>) => {
+    const chart = chartRef.current;
+    // Keys on the legend's own buttons (inside the SVG) are theirs.
+    if (!chart || stepOrder.length === 0 || event.target !== event.currentTarget) return;
+    const steps: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    if (event.key in steps || event.key === 'Home' || event.key === 'End') {
+      event.preventDefault();
+      const next =
+        event.key === 'Home'
+          ? 0
+          : event.key === 'End'
+            ? stepOrder.length - 1
+            : Math.min(
+                stepOrder.length - 1,
+                Math.max(0, (keyIndex < 0 && steps[event.key] < 0 ? stepOrder.length : keyIndex) + steps[event.key]),
+              );
+      setKeyIndex(next);
+      setHover({ mark: stepOrder[next], at: chart.pixelOf(stepOrder[next]) });
+    } else if ((event.key === 'Enter' || event.key === ' ') && hover) {
+      event.preventDefault();
+      onPick(hover.mark.alertId);
+    } else if (event.key === 'Escape') {
+      setKeyIndex(-1);
+      setHover(null);
+    }
+  };
+
   const fileBase = `antares-lightcurve-${locusId}${quantity === 'flux' ? '-flux' : ''}${phaseView ? `-folded-${period!.toPrecision(7)}d` : ''}`;
   const exportPdf = async () => {
     if (!svgRef.current) return;
@@ -294,6 +325,9 @@ export function LightcurveSection({
           ref={svgRef}
           className="lightcurve-svg d-block"
           data-testid="lightcurve"
+          tabIndex={0}
+          onKeyDown={onPlotKey}
+          onBlur={() => setHover(null)}
           role="group"
           aria-label={`Lightcurve of ${locusId}: ${quantity === 'magnitude' ? 'magnitude' : 'difference flux'} against ${phaseView ? 'phase' : 'time'}, ${marks.length} points`}
         />
@@ -318,7 +352,8 @@ export function LightcurveSection({
       <p className="small text-body-secondary mb-0">
         Drag on the plot to select points (the thumbnails and the alert table follow the selection); hover a point for its values and click
         it to show that alert below. Click a legend entry to show only it; click it again to show all. Click the time axis entry to switch
-        between MJD and calendar dates.
+        between MJD and calendar dates. With the keyboard, focus the plot: the arrow keys step through the points and Enter shows the alert
+        of the point.
       </p>
       {periodic && (
         <Suspense fallback={<p className="small text-body-secondary mt-2 mb-0">Loading the periodogram...</p>}>

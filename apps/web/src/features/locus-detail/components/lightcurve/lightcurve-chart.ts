@@ -183,6 +183,12 @@ export class LightcurveChart {
     return best;
   }
 
+  /** Where a mark is drawn, in the SVG's pixels (for the tooltip of a mark reached by keyboard). */
+  pixelOf(mark: Mark): [number, number] {
+    const [px, py] = this.positionOf(mark);
+    return [px + MARGIN.left, py + MARGIN.top];
+  }
+
   private positionOf(mark: Mark): [number, number] {
     return [this.x(mark.x), mark.y === undefined ? INNER_H - 6 : this.y(mark.y)];
   }

@@ -29,6 +29,9 @@ const ROW = 17;
 
 /** The in-SVG legend (so it is part of the PDF export); every entry is a keyboard-operable button. */
 export function drawLegend(g: Selection<SVGGElement, unknown, null, undefined>, model: LegendModel): void {
+  // The legend is redrawn whole on every change: the entry that had the keyboard focus gets it back
+  // (by its data-legend key), or the next Enter would land on the page body.
+  const focused = g.node()?.querySelector<SVGGElement>('.legend-item:focus')?.getAttribute('data-legend');
   g.selectAll('*').remove();
   let y = 0;
   for (const section of model.sections) {
@@ -125,6 +128,13 @@ export function drawLegend(g: Selection<SVGGElement, unknown, null, undefined>, 
     }
     y += 8;
   }
+  if (focused)
+    g.selectAll<SVGGElement, unknown>('.legend-item')
+      .filter(function () {
+        return this.getAttribute('data-legend') === focused;
+      })
+      .node()
+      ?.focus();
 }
 
 export interface LegendInputs {
