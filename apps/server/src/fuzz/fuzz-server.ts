@@ -215,6 +215,19 @@ export class FuzzServer {
       declared_outputs: { tags: ['fuzz_tag'] },
     });
     await this.server.repos.filters.transition(Number(filterId), version.filter_version_id, 'ENABLED', null);
+    // Two finished backtests of that version (their results, event streams and comparison); no sandbox runs here.
+    for (const key of ['backtestId', 'otherId']) {
+      const job = await this.server.repos.backtests.create({
+        user_id: userId,
+        filter_id: Number(filterId),
+        filter_version_id: version.filter_version_id,
+        code: '#',
+        filter_class: null,
+        params: { from_mjd: 0, to_mjd: 100_000, search: null, max_loci: 10, granularity: 'alert' },
+      });
+      await this.server.repos.backtests.finish(job.backtest_id, 'done', 1, { results: {} });
+      this.add(key, String(job.backtest_id));
+    }
     this.add('name', 'num_mag_values', 'ztf_object_id', 'Fuzz finder', 'fuzz_tag');
     this.add('ra', '10', '359.5', '0');
     this.add('dec', '20', '-89.9', '0');
