@@ -8,11 +8,12 @@ import {
   MESSAGES,
   TRANSITIONS,
 } from '@antares/contract';
-import type { FilterRow, FilterVersionRow, FilterViewer, LocusRow, Repositories } from '@antares/db';
+import type { FilterRow, FilterVersionRow, FilterViewer, LocusRow, Repositories, UserRow } from '@antares/db';
 
 import type { Identity } from '../auth/authenticator.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
-import { stringField } from './body.ts';
+import { policies } from '../policies/index.ts';
+import { booleanField, stringField } from './body.ts';
 import { SandboxTurns } from './sandbox-turns.ts';
 
 /**
@@ -59,6 +60,37 @@ export class FilterService {
       throw notFound(`No filter with id ${filterId}`);
     }
     return filter;
+  }
+
+  /** The filters `identity` may see (public ones, its own; admins all), of one owner when `ownerId` is given. */
+  list(identity: Identity | null, ownerId: number | undefined, options: { sort: string | undefined; limit: number; offset: number }) {
+    if (ownerId !== undefined && identity) policies.assertSelfOrAdmin(identity, ownerId, 'the filters');
+    return this.repos.filters.list({ viewer: FilterService.viewerOf(identity), ownerId, ...options, sort: options.sort || '-created_at' });
+  }
+
+  /** The owners of these filters (for `include=owner`). */
+  async owners(filters: Array<{ user_id: number }>): Promise<UserRow[]> {
+    const owners = await Promise.all([...new Set(filters.map((f) => f.user_id))].map((id) => this.repos.users.findById(id)));
+    return owners.filter((user): user is UserRow => user !== undefined);
+  }
+
+  /** Makes a visible filter public or private (`public` in the attributes): its owner or an admin. */
+  async setPublic(filterId: number, identity: Identity, attributes: Record<string, unknown>): Promise<FilterRow> {
+    const filter = await this.visible(filterId, identity);
+    this.assertMayAct(filter, identity);
+    const isPublic = booleanField(attributes, 'public');
+    if (isPublic === undefined) throw badRequest('public: Field is required.');
+    return (await this.repos.filters.update(filter.filter_id, { public: isPublic }))!;
+  }
+
+  versions(filter: FilterRow, options: { sort: string | undefined; limit: number; offset: number }) {
+    return this.repos.filters.listVersions(filter.filter_id, { ...options, sort: options.sort || '-created_at' });
+  }
+
+  async version(filter: FilterRow, versionId: number): Promise<FilterVersionRow> {
+    const version = await this.repos.filters.findVersion(filter.filter_id, versionId);
+    if (!version) throw notFound(`No version ${versionId} of filter ${filter.filter_id}`);
+    return version;
   }
 
   assertMayAct(filter: FilterRow, identity: Identity): void {
@@ -116,9 +148,13 @@ export class FilterService {
     });
   }
 
-  async transition(filter: FilterRow, versionId: number, attributes: Record<string, unknown>): Promise<FilterVersionRow> {
-    const version = await this.repos.filters.findVersion(filter.filter_id, versionId);
-    if (!version) throw notFound(`No version ${versionId} of filter ${filter.filter_id}`);
+  /** Moves a version to another status; the filter as it then is (enabling changes it) comes back with it. */
+  async transition(
+    filter: FilterRow,
+    versionId: number,
+    attributes: Record<string, unknown>,
+  ): Promise<{ version: FilterVersionRow; filter: FilterRow }> {
+    const version = await this.version(filter, versionId);
     const status = stringField(attributes, 'status', { required: true }) ?? '';
     if (!isVersionStatus(status)) throw badRequest(`status must be one of ${Object.keys(TRANSITIONS).join(', ')}`);
     const allowed = isVersionStatus(version.status) ? TRANSITIONS[version.status] : [];
@@ -134,6 +170,6 @@ export class FilterService {
     if (FEEDBACK_REQUIRED.has(status) && feedback === '') throw badRequest('Feedback is required');
     const updated = await this.repos.filters.transition(filter.filter_id, versionId, status, feedback === '' ? null : feedback);
     if (!updated) throw notFound(`No version ${versionId} of filter ${filter.filter_id}`);
-    return updated;
+    return { version: updated, filter: (await this.repos.filters.findById(filter.filter_id))! };
   }
 }

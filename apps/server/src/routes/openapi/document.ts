@@ -12,7 +12,6 @@ import { accountPaths } from './paths/accounts.ts';
 import { alertUploadPaths } from './paths/alert-uploads.ts';
 import { authPaths } from './paths/auth.ts';
 import { filterEnvironmentPaths } from './paths/filter-environment.ts';
-import { filterPaths } from './paths/filters.ts';
 import { gravWavePaths } from './paths/grav-waves.ts';
 import { lociPaths } from './paths/loci.ts';
 import { sitePaths } from './paths/site.ts';
@@ -47,7 +46,6 @@ export const openApiDocument = {
     lociPaths,
     authPaths,
     accountPaths,
-    filterPaths,
     filterEnvironmentPaths,
     streamPaths,
     gravWavePaths,
