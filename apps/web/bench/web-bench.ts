@@ -1,16 +1,16 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import type { Page } from 'playwright-core';
 
 import { chromiumAvailable, launchBrowser, MISSING_CHROMIUM } from '../e2e/support/chromium';
-import { startAntares, WEB_ROOT } from '../e2e/support/server';
+import { startAntares } from '../e2e/support/server';
 
 /**
  * `npm run bench -w @antares/web [-- --url URL] [--runs N]`: in Chromium, on the demo data,
- * prints the gzipped JavaScript each route loads (from the built files in dist/) and the time from
- * navigation start to the first locus row and to the lightcurve being drawn (median of N runs).
+ * prints the gzipped JavaScript each route loads (the files as the server sent them, so --url measures
+ * that deployment's build) and the time from navigation start to the first locus row and to the
+ * lightcurve being drawn (median of N runs).
  */
 const ROUTES = [
   '/loci',
@@ -39,21 +39,28 @@ function median(values: number[]): number {
 }
 
 const gzipCache = new Map<string, number>();
-function gzippedSize(assetPath: string): number {
-  if (!gzipCache.has(assetPath))
-    gzipCache.set(assetPath, gzipSync(readFileSync(path.join(WEB_ROOT, 'dist', assetPath)), { level: 9 }).length);
-  return gzipCache.get(assetPath)!;
-}
 
-/** Loads a route in a fresh page and lists the app's JavaScript files it fetched. */
-async function scriptsOf(page: Page, url: string): Promise<string[]> {
-  const scripts = new Set<string>();
+/** Loads a route in a fresh page; returns the gzipped size (level 9) of each of the app's JavaScript files it fetched. */
+async function scriptsOf(page: Page, url: string): Promise<Map<string, number>> {
+  const scripts = new Map<string, Promise<number>>();
   page.on('response', (response) => {
     const pathname = new URL(response.url()).pathname;
-    if (pathname.startsWith('/assets/') && pathname.endsWith('.js')) scripts.add(pathname);
+    if (!pathname.startsWith('/assets/') || !pathname.endsWith('.js') || scripts.has(pathname)) return;
+    scripts.set(
+      pathname,
+      gzipCache.has(pathname)
+        ? Promise.resolve(gzipCache.get(pathname)!)
+        : response.body().then((body) => {
+            const size = gzipSync(body, { level: 9 }).length;
+            gzipCache.set(pathname, size);
+            return size;
+          }),
+    );
   });
   await page.goto(url, { waitUntil: 'networkidle' });
-  return [...scripts];
+  const sizes = new Map<string, number>();
+  for (const [pathname, size] of scripts) sizes.set(pathname, await size);
+  return sizes;
 }
 
 async function timeTo(page: Page, url: string, selector: string): Promise<number> {
@@ -75,13 +82,13 @@ export async function benchWeb(args: string[]): Promise<void> {
     await probe.close();
     if (!locusId) throw new Error('the server has no loci: seed the demo data first');
 
-    console.log(`gzipped JavaScript per route (${server.url}, files from ${path.join(WEB_ROOT, 'dist')}):`);
+    console.log(`gzipped JavaScript per route (${server.url}):`);
     for (const route of ROUTES) {
       const page = await browser.context.newPage();
       const scripts = await scriptsOf(page, `${server.url}${route.replace('{locus}', locusId)}`);
       await page.close();
-      const total = scripts.reduce((sum, script) => sum + gzippedSize(script), 0);
-      console.log(`  ${route.padEnd(16)} ${(total / 1024).toFixed(1).padStart(7)} KB in ${scripts.length} files`);
+      const total = [...scripts.values()].reduce((sum, size) => sum + size, 0);
+      console.log(`  ${route.padEnd(16)} ${(total / 1024).toFixed(1).padStart(7)} KB in ${scripts.size} files`);
     }
 
     const rows: number[] = [];

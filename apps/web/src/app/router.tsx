@@ -1,6 +1,5 @@
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 
-import { gwEventDetailLoader } from '@/features/gw-events/api/gw-events';
 import { locusDetailLoader } from '@/features/locus-detail/api/locus-loader';
 import { locusListLoader } from '@/features/locus-list/api/loci-loader';
 import { lookupFilter } from '@/lib/id-lookup';
@@ -161,8 +160,11 @@ const routes: RouteObject[] = [
           },
           {
             path: 'gw-events/:gracedbId',
-            loader: gwEventDetailLoader,
-            lazy: page(() => import('@/features/gw-events/components/GwEventDetailPage')),
+            // Loader and page fetched together on first visit: the GW event API stays out of the shell's chunk.
+            lazy: {
+              loader: async () => (await import('@/features/gw-events/api/gw-events')).gwEventDetailLoader,
+              Component: async () => (await import('@/features/gw-events/components/GwEventDetailPage')).Component,
+            },
             handle: { name: 'gwEventDetail', title: (data: unknown) => (data as { id?: string } | undefined)?.id } satisfies RouteHandle,
           },
           { path: 'faq', lazy: page(() => import('@/features/faq/components/FaqPage')), handle: { name: 'faq' } },

@@ -1,27 +1,7 @@
-/** Small inline icons (paths drawn on a 16x16 grid); decorative unless given a title. */
-interface IconProps {
-  title?: string;
-  size?: number;
-  className?: string;
-}
+/** The pages' icons, drawn with the shell's base (Icon.tsx), so they stay out of the shell's chunk. */
+import { Icon, type IconProps } from './Icon';
 
-function Icon({ title, size = 16, className, children }: IconProps & { children: React.ReactNode }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 16 16"
-      fill="currentColor"
-      className={className}
-      role={title ? 'img' : undefined}
-      aria-hidden={title ? undefined : true}
-      aria-label={title}
-      xmlns="http://www.w3.org/2000/svg"
-    >
-      {children}
-    </svg>
-  );
-}
+export { SearchIcon } from './Icon';
 
 export const StarIcon = ({ filled, ...props }: IconProps & { filled?: boolean }) => (
   <Icon {...props}>
@@ -84,13 +64,6 @@ export const ColumnsIcon = (props: IconProps) => (
 export const CloseIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" strokeWidth="1.6" />
-  </Icon>
-);
-
-export const SearchIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <circle cx="6.8" cy="6.8" r="4.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
-    <path d="M10.2 10.2l4 4" stroke="currentColor" strokeWidth="1.8" />
   </Icon>
 );
 

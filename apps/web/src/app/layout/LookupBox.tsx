@@ -4,7 +4,7 @@ import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { useNavigate } from 'react-router';
 
-import { SearchIcon } from '@/components/Icons';
+import { SearchIcon } from '@/components/Icon';
 
 /**
  * The top-bar ID lookup. Submitting goes through /loci/lookup/{text}, whose loader turns the text
