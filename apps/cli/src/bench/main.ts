@@ -1,4 +1,5 @@
 import { benchApi } from './api.ts';
+import { benchBacktest } from './backtest.ts';
 import { benchCrossmatch } from './crossmatch.ts';
 import { benchFilters } from './filters.ts';
 import { benchGw } from './gw.ts';
@@ -10,6 +11,7 @@ const benches: Record<string, (args: string[]) => Promise<void>> = {
   ingest: benchIngest,
   api: benchApi,
   filters: benchFilters,
+  backtest: benchBacktest,
   watchlists: benchWatchlists,
   crossmatch: benchCrossmatch,
   gw: benchGw,

@@ -1,14 +1,15 @@
 import type { Repositories } from '@antares/db';
 
-import { alertPropertyLoader, locusInputsFor } from '../filters/locus-inputs.ts';
-import type { FilterSandboxPool } from '../filters/pool/index.ts';
-import type { LocusAlert } from '../stages/locus-properties.ts';
+import { alertPropertyLoader, catalogObjectsOf, gravWaveMetadataOf } from '../filters/locus-inputs.ts';
+import type { AlertForFilter, FilterSandboxPool, LocusForFilter } from '../filters/pool/index.ts';
 import { type LocusOutcome, LocusReplay, type ReplayWindow } from './replay.ts';
 
 /** Loci whose inputs are read in one go (one query for their alerts, one for their summaries). */
 const INPUT_CHUNK = 100;
-/** Loci replayed side by side: each round sends the next step of each to the filter as one batch. */
-const ACTIVE_LOCI = 250;
+/** Loci replayed side by side in each lane: each round sends the next step of each to the filter as one batch. */
+const ACTIVE_LOCI_PER_LANE = 150;
+/** Lanes of rounds taking turns at the worker (see replayLoci). */
+const LANES = 2;
 /** A filter timing out on this many steps in a row is hung: the backtest stops (as Level 2 would disable it). */
 const STOP_AFTER_TIMEOUTS = 3;
 
@@ -26,9 +27,11 @@ export interface ReplayLociOptions {
 
 /**
  * Replays loci through a filter already loaded in the pool under `filterKey` (ADR 0030). Loci run side
- * by side, each one step per round, so a round is one batch of up to ACTIVE_LOCI loci (what keeps
- * the sandbox busy) while each locus still goes through its alerts in time order, seeing what the
- * filter gave it at the earlier ones. Reads only; returns the steps run and whether it was stopped.
+ * by side, each one step per round, so a round is one batch of many loci (what keeps the sandbox busy)
+ * while each locus still goes through its alerts in time order, seeing what the filter gave it at the
+ * earlier ones. Two lanes of rounds take turns: while the worker runs one lane's batch, this thread
+ * builds the other's (the locus summaries at each step are most of the Node work), so the two overlap
+ * on two cores. Reads only; returns the steps run and whether it was stopped.
  */
 export async function replayLoci(
   repos: Repositories,
@@ -37,81 +40,151 @@ export async function replayLoci(
   locusIds: string[],
   options: ReplayLociOptions,
 ): Promise<{ steps: number; stopped: boolean }> {
-  const chunks: string[][] = [];
-  for (let i = 0; i < locusIds.length; i += INPUT_CHUNK) chunks.push(locusIds.slice(i, i + INPUT_CHUNK));
+  const source = new ReplaySource(repos, locusIds, options.window);
   const loadProperties = alertPropertyLoader(repos);
-  let nextChunk = 0;
-  let prefetch: Promise<LocusReplay[]> | undefined;
-  const fetchNext = () => {
-    prefetch = nextChunk < chunks.length ? replaysOf(repos, chunks[nextChunk++], options.window) : undefined;
-    prefetch?.catch(() => {}); // awaited when needed
-  };
-  fetchNext();
-  let active: LocusReplay[] = [];
   let steps = 0;
   let timeoutsInARow = 0;
-  for (;;) {
-    const finished: LocusOutcome[] = [];
-    while (active.length < ACTIVE_LOCI && prefetch) {
-      const loaded = await prefetch;
-      fetchNext();
-      for (const replay of loaded) {
-        if (replay.done) finished.push(replay.outcome);
-        else active.push(replay);
+  let stopped = false;
+  let halted = false;
+  // The caller's saves, one at a time, in order.
+  let reporting = Promise.resolve(false);
+  const report = (finished: LocusOutcome[]) => {
+    const done = reporting.then(async (stop) => stop || ((await options.onLoci?.(finished, steps)) ?? false));
+    reporting = done.catch(() => true);
+    return done;
+  };
+  const lane = async () => {
+    let active: LocusReplay[] = [];
+    while (!halted) {
+      const finished: LocusOutcome[] = [];
+      if (active.length < ACTIVE_LOCI_PER_LANE)
+        for (const replay of await source.take(ACTIVE_LOCI_PER_LANE - active.length)) {
+          if (replay.done) finished.push(replay.outcome);
+          else active.push(replay);
+        }
+      if (active.length > 0) {
+        const inputs = active.map((r) => r.next());
+        const limits = { stopAfterTimeouts: Math.max(1, STOP_AFTER_TIMEOUTS - timeoutsInARow) };
+        const batch = await pool.runBatch(filterKey, inputs, loadProperties, limits);
+        const changed: string[] = [];
+        for (const [i, r] of batch.reports.entries()) {
+          timeoutsInARow = r.status === 'timeout' ? timeoutsInARow + 1 : 0;
+          const alertId = active[i].apply(r);
+          if (alertId) changed.push(alertId);
+        }
+        steps += batch.reports.length;
+        if (changed.length > 0) pool.invalidateAlerts(changed);
+        if (batch.stoppedEarly !== undefined || timeoutsInARow >= STOP_AFTER_TIMEOUTS) {
+          halted = true;
+          throw new BacktestStopped(
+            `The filter timed out on ${STOP_AFTER_TIMEOUTS} alert-steps in a row (the last on locus ${batch.reports.at(-1)?.locus_id ?? '?'}): ` +
+              `it hangs, so the backtest stopped (Level 2 would disable it)`,
+          );
+        }
+        const still: LocusReplay[] = [];
+        for (const replay of active) {
+          if (replay.done) finished.push(replay.outcome);
+          else still.push(replay);
+        }
+        active = still;
       }
+      // Every round: the job's heartbeat and progress, and the moment to hear a cancellation.
+      if (await report(finished)) {
+        stopped = true;
+        halted = true;
+      }
+      if (active.length === 0 && source.exhausted) return;
     }
-    if (active.length > 0) {
-      const inputs = active.map((r) => r.next());
-      const batch = await pool.runBatch(filterKey, inputs, loadProperties, { stopAfterTimeouts: STOP_AFTER_TIMEOUTS - timeoutsInARow });
-      const changed: string[] = [];
-      for (const [i, report] of batch.reports.entries()) {
-        timeoutsInARow = report.status === 'timeout' ? timeoutsInARow + 1 : 0;
-        const alertId = active[i].apply(report);
-        if (alertId) changed.push(alertId);
+  };
+  const lanes = await Promise.allSettled(Array.from({ length: LANES }, () => lane()));
+  const failure = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+  if (failure) throw failure.reason;
+  return { steps, stopped };
+}
+
+/** Loci to replay, their inputs read a chunk ahead of need; lanes take them in turn. */
+class ReplaySource {
+  private readonly chunks: string[][] = [];
+  private ready: LocusReplay[] = [];
+  private nextChunk = 0;
+  private prefetch: Promise<LocusReplay[]> | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly repos: Repositories,
+    locusIds: string[],
+    private readonly window: ReplayWindow,
+  ) {
+    for (let i = 0; i < locusIds.length; i += INPUT_CHUNK) this.chunks.push(locusIds.slice(i, i + INPUT_CHUNK));
+    this.fetch();
+  }
+
+  get exhausted(): boolean {
+    return this.ready.length === 0 && this.prefetch === undefined;
+  }
+
+  /** Up to `n` replays (fewer at the end); one caller at a time. */
+  take(n: number): Promise<LocusReplay[]> {
+    const taken = this.queue.then(async () => {
+      while (this.ready.length < n && this.prefetch) {
+        const loaded = await this.prefetch;
+        this.fetch();
+        this.ready.push(...loaded);
       }
-      steps += batch.reports.length;
-      if (changed.length > 0) pool.invalidateAlerts(changed);
-      if (batch.stoppedEarly !== undefined || timeoutsInARow >= STOP_AFTER_TIMEOUTS) {
-        const last = batch.reports.at(-1);
-        throw new BacktestStopped(
-          `The filter timed out on ${STOP_AFTER_TIMEOUTS} alert-steps in a row (the last on locus ${last?.locus_id ?? '?'}): ` +
-            `it hangs, so the backtest stopped (Level 2 would disable it)`,
-        );
-      }
-      const still: LocusReplay[] = [];
-      for (const replay of active) {
-        if (replay.done) finished.push(replay.outcome);
-        else still.push(replay);
-      }
-      active = still;
-    }
-    // Every round: the job's heartbeat and progress, and the moment to hear a cancellation.
-    const stop = await options.onLoci?.(finished, steps);
-    if (active.length === 0 && !prefetch) return { steps, stopped: false };
-    if (stop) return { steps, stopped: true };
+      return this.ready.splice(0, n);
+    });
+    this.queue = taken.catch(() => {});
+    return taken;
+  }
+
+  private fetch(): void {
+    this.prefetch = this.nextChunk < this.chunks.length ? replaysOf(this.repos, this.chunks[this.nextChunk++], this.window) : undefined;
+    this.prefetch?.catch(() => {}); // awaited in take()
   }
 }
 
 /**
- * The replays of some loci: their Level 2 inputs with every stored alert, the alerts' summaries, and
- * which alerts came as packets (with cutouts: a packet's history rows have none).
+ * The replays of some loci: every stored alert of each (oldest first, as Level 2 sends them) with its
+ * summary properties, which alerts came as packets (with cutouts: a packet's history rows have none),
+ * their catalog matches and GW notices. Three statements for the loci and alerts, one for the matches.
  */
 async function replaysOf(repos: Repositories, locusIds: string[], window: ReplayWindow): Promise<LocusReplay[]> {
-  const loci = await repos.loci.findMany(locusIds);
-  const [inputs, summaries, withCutouts] = await Promise.all([
-    locusInputsFor(repos, loci),
-    repos.alerts.listSummariesByLoci(locusIds),
-    repos.thumbnails.alertIdsWithThumbnails(locusIds),
-  ]);
-  const byId = new Map<string, LocusAlert>(summaries.map((s) => [s.alert_id, s]));
-  const triggers = new Set(withCutouts);
-  return inputs.map(
-    (input) =>
-      new LocusReplay(
-        input,
-        input.alerts.map((a) => byId.get(a.alert_id) ?? { alert_id: a.alert_id, mjd: a.mjd, properties: {} }),
-        window,
-        input.alerts.some((a) => triggers.has(a.alert_id)) ? triggers : undefined,
+  const { loci, alerts, gravWaves } = await repos.backtests.replayInputs(locusIds);
+  const catalogObjects = await catalogObjectsOf(repos, locusIds);
+  const metadata = await gravWaveMetadataOf(repos, [...new Set(loci.flatMap((l) => l.grav_wave_events))]);
+  const associations = new Map<string, NonNullable<AlertForFilter['grav_wave_events']>>();
+  for (const g of gravWaves) {
+    const own = associations.get(g.alert_id) ?? [];
+    own.push({ gracedb_id: g.gracedb_id, contour_level: g.contour_level, contour_area: g.contour_area });
+    associations.set(g.alert_id, own);
+  }
+  const byLocus = new Map<string, typeof alerts>();
+  for (const alert of alerts) {
+    const list = byLocus.get(alert.locus_id);
+    if (list) list.push(alert);
+    else byLocus.set(alert.locus_id, [alert]);
+  }
+  return loci.map((locus) => {
+    const own = byLocus.get(locus.locus_id) ?? [];
+    const input: LocusForFilter = {
+      locus_id: locus.locus_id,
+      ra: locus.ra,
+      dec: locus.dec,
+      properties: {},
+      tags: [],
+      alerts: own.map((a) => ({
+        alert_id: a.alert_id,
+        mjd: a.mjd,
+        survey: a.survey,
+        grav_wave_events: associations.get(a.alert_id) ?? [],
+      })),
+      grav_wave_events_metadata: Object.fromEntries(
+        locus.grav_wave_events.filter((id) => metadata.has(id)).map((id) => [id, metadata.get(id)!]),
       ),
-  );
+      catalog_objects: catalogObjects.get(locus.locus_id) ?? {},
+    };
+    const summaries = own.map((a) => ({ alert_id: a.alert_id, mjd: a.mjd, properties: a.summary }));
+    const packets = own.filter((a) => a.has_cutouts).map((a) => a.alert_id);
+    return new LocusReplay(input, summaries, window, packets.length > 0 ? new Set(packets) : undefined);
+  });
 }

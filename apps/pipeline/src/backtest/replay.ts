@@ -141,10 +141,15 @@ export class LocusReplay {
   next(): LocusForFilter {
     const step = this.steps[this.index];
     this.current = step;
-    const alerts = this.base.alerts.slice(0, step.end).map((a) => this.alertOverlays.get(a.alert_id) ?? a);
+    let alerts = this.base.alerts.slice(0, step.end);
+    if (this.alertOverlays.size > 0) alerts = alerts.map((a) => this.alertOverlays.get(a.alert_id) ?? a);
     const summary = summarizeLocus(this.summaries.slice(0, step.end), this.base);
-    const events = new Set(alerts.flatMap((a) => (a.grav_wave_events ?? []).map((e) => e.gracedb_id)));
-    const metadata = this.base.grav_wave_events_metadata ?? {};
+    // The GW events of the alerts so far (most loci have none).
+    let metadata = this.base.grav_wave_events_metadata ?? {};
+    if (Object.keys(metadata).length > 0) {
+      const events = new Set(alerts.flatMap((a) => (a.grav_wave_events ?? []).map((e) => e.gracedb_id)));
+      metadata = Object.fromEntries(Object.entries(metadata).filter(([id]) => events.has(id)));
+    }
     return {
       locus_id: this.base.locus_id,
       ra: summary.ra,
@@ -154,7 +159,7 @@ export class LocusReplay {
       alerts,
       alert_id: step.trigger.alert_id,
       catalog_objects: this.base.catalog_objects,
-      grav_wave_events_metadata: Object.fromEntries(Object.entries(metadata).filter(([id]) => events.has(id))),
+      grav_wave_events_metadata: metadata,
     };
   }
 

@@ -9,41 +9,16 @@ import type { AlertForFilter, AlertPropertyLoader, LocusForFilter } from './pool
  * those of the alerts a worker does not hold yet.
  */
 export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Promise<LocusForFilter[]> {
-  const alerts = await repos.alerts.listForFiltersByLoci(loci.map((l) => l.locus_id));
-  // locus.catalog_objects: {catalog name: [catalog rows]} of the locus' matches, nearest first.
-  const catalogObjects = new Map<string, Record<string, Array<Record<string, unknown>>>>();
-  for (const m of await repos.catalogs.matchesOfLoci(loci.map((l) => l.locus_id))) {
-    const own = catalogObjects.get(m.locus_id) ?? {};
-    (own[m.catalog_name] ??= []).push({ ...m.properties, catalog_object_id: m.object_key, separation_arcsec: m.separation * 3600 });
-    catalogObjects.set(m.locus_id, own);
-  }
+  const ids = loci.map((l) => l.locus_id);
+  const alerts = await repos.alerts.listForFiltersByLoci(ids);
+  const catalogObjects = await catalogObjectsOf(repos, ids);
   const byLocus = new Map<string, typeof alerts>();
   for (const alert of alerts) {
     const list = byLocus.get(alert.locus_id);
     if (list) list.push(alert);
     else byLocus.set(alert.locus_id, [alert]);
   }
-  // locus.grav_wave_events_metadata: the latest notice of each event the locus is associated with, with
-  // the devkit's notice fields (the client's GravWaveNotice.to_devkit(); filters read notice.event_datetime)
-  // beside the IGWN notice's own. The sky map stays out: megabytes per locus, for every filter.
-  const gwMetadata = new Map(
-    (await repos.gravWaves.latestNotices([...new Set(loci.flatMap((l) => l.grav_wave_events))])).map((n) => [
-      n.gracedb_id,
-      {
-        ...n.full_notice,
-        gracedb_id: n.gracedb_id,
-        id: n.notice_id,
-        version_id: n.version_id,
-        notice_type: n.notice_type,
-        notice_datetime: n.notice_datetime.toISOString(),
-        event_datetime: n.event_datetime?.toISOString() ?? null,
-        false_alarm_rate: n.false_alarm_rate,
-        external_coinc: n.external_coinc ?? null,
-        area50: n.area50,
-        area90: n.area90,
-      },
-    ]),
-  );
+  const gwMetadata = await gravWaveMetadataOf(repos, [...new Set(loci.flatMap((l) => l.grav_wave_events))]);
   return loci.map((locus) => {
     const own = byLocus.get(locus.locus_id) ?? [];
     return {
@@ -73,4 +48,45 @@ export function alertPropertyLoader(repos: Repositories): AlertPropertyLoader {
     const texts = await repos.alerts.propertyTextByIds(alerts.map((a) => a.alert_id));
     for (const alert of alerts) alert.propertiesJson = texts.get(alert.alert_id) ?? '{}';
   };
+}
+
+/** locus.catalog_objects of each locus: {catalog name: [catalog rows]} of its matches, nearest first. */
+export async function catalogObjectsOf(
+  repos: Repositories,
+  locusIds: string[],
+): Promise<Map<string, Record<string, Array<Record<string, unknown>>>>> {
+  const catalogObjects = new Map<string, Record<string, Array<Record<string, unknown>>>>();
+  for (const m of await repos.catalogs.matchesOfLoci(locusIds)) {
+    const own = catalogObjects.get(m.locus_id) ?? {};
+    (own[m.catalog_name] ??= []).push({ ...m.properties, catalog_object_id: m.object_key, separation_arcsec: m.separation * 3600 });
+    catalogObjects.set(m.locus_id, own);
+  }
+  return catalogObjects;
+}
+
+/**
+ * locus.grav_wave_events_metadata: the latest notice of each of these events, with the devkit's notice
+ * fields (the client's GravWaveNotice.to_devkit(); filters read notice.event_datetime) beside the IGWN
+ * notice's own. The sky map stays out: megabytes per locus, for every filter.
+ */
+export async function gravWaveMetadataOf(repos: Repositories, events: string[]): Promise<Map<string, Record<string, unknown>>> {
+  if (events.length === 0) return new Map();
+  return new Map(
+    (await repos.gravWaves.latestNotices(events)).map((n) => [
+      n.gracedb_id,
+      {
+        ...n.full_notice,
+        gracedb_id: n.gracedb_id,
+        id: n.notice_id,
+        version_id: n.version_id,
+        notice_type: n.notice_type,
+        notice_datetime: n.notice_datetime.toISOString(),
+        event_datetime: n.event_datetime?.toISOString() ?? null,
+        false_alarm_rate: n.false_alarm_rate,
+        external_coinc: n.external_coinc ?? null,
+        area50: n.area50,
+        area90: n.area90,
+      },
+    ]),
+  );
 }

@@ -182,6 +182,42 @@ export class BacktestRepository {
     return Number(result.rows[0]?.n ?? 0);
   }
 
+  /**
+   * What a replay reads of some loci, in three statements: the loci (position, GW events), all their
+   * alerts oldest first with the summary fields locus properties are computed from and whether they
+   * came with cutouts (as a packet's own alert, not its history), and their GW associations.
+   */
+  async replayInputs(locusIds: string[]): Promise<{
+    loci: Array<{ locus_id: string; ra: number; dec: number; grav_wave_events: string[] }>;
+    alerts: Array<{ alert_id: string; locus_id: string; mjd: number; survey: string; summary: JsonObject; has_cutouts: boolean }>;
+    gravWaves: Array<{ alert_id: string; gracedb_id: string; contour_level: number; contour_area: number }>;
+  }> {
+    if (locusIds.length === 0) return { loci: [], alerts: [], gravWaves: [] };
+    const loci = await this.db
+      .selectFrom('locus')
+      .select(['locus_id', 'ra', 'dec', 'grav_wave_events'])
+      .where('locus_id', 'in', locusIds)
+      .execute();
+    const alerts = await sql<{
+      alert_id: string;
+      locus_id: string;
+      mjd: number;
+      survey: string;
+      summary: JsonObject;
+      has_cutouts: boolean;
+    }>`
+      SELECT a.alert_id, a.locus_id, a.mjd, a.survey, a.summary,
+        EXISTS (SELECT 1 FROM alert_thumbnail t WHERE t.alert_id = a.alert_id) AS has_cutouts
+      FROM alert a WHERE a.locus_id = ANY(${locusIds}::text[]) ORDER BY a.locus_id, a.mjd, a.alert_id`.execute(this.db);
+    const gravWaves = await this.db
+      .selectFrom('alert_grav_wave')
+      .select(['alert_id', 'gracedb_id', 'contour_level', 'contour_area'])
+      .where('locus_id', 'in', locusIds)
+      .orderBy('gracedb_id')
+      .execute();
+    return { loci, alerts: alerts.rows, gravWaves };
+  }
+
   /** Loci the job has replayed already (a resumed job skips them). */
   async doneLoci(id: number): Promise<Set<string>> {
     const rows = await this.db.selectFrom('backtest_locus').select('locus_id').where('backtest_id', '=', id).execute();
