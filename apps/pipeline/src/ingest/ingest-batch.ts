@@ -11,6 +11,7 @@ import { summarizeLocus, summaryOf } from '../stages/locus-properties.ts';
 import { alertOf, historyRowPasses, rowsOf, triggerLevel1 } from '../stages/survey-alerts.ts';
 import { packetThumbnails } from '../stages/thumbnails.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
+import { skyLockTrixels } from './sky-locks.ts';
 
 /** Counters that `antares ingest` reports; one object is threaded through every batch of a run. */
 export interface IngestStats {
@@ -86,18 +87,49 @@ export async function ingestBatch(
   accepted.sort((a, b) => a.trigger.mjd - b.trigger.mjd);
   await repos.refreshPlannerStatsIfGrown();
 
+  const trixels = skyLockTrixels(accepted.map((p) => ({ ra: p.trigger.ra as number, dec: p.trigger.dec as number })));
+  const statsBefore = structuredClone(stats);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await storeBatch(repos, accepted, trixels, timeReceived, stats, options);
+    } catch (error) {
+      // A deadlock with another worker (only possible through a locus outside the batch's regions,
+      // reached by a history row stored on it): PostgreSQL rolled this batch back; run it again.
+      if (attempt >= DEADLOCK_RETRIES || (error as { code?: unknown }).code !== '40P01') throw error;
+      Object.assign(stats, structuredClone(statsBefore));
+    }
+  }
+}
+
+const DEADLOCK_RETRIES = 3;
+const noCutouts = { thumbnails: [], errors: 0 };
+
+async function storeBatch(
+  repos: Repositories,
+  accepted: AcceptedPacket[],
+  trixels: number[],
+  timeReceived: number,
+  stats: IngestStats,
+  options: IngestBatchOptions,
+): Promise<string[]> {
   return repos.transaction(async (tx) => {
-    await tx.lockPipelineWrites();
+    // The sky regions this batch can touch: other workers' batches elsewhere go on at the same time.
+    await tx.lockSkyRegions(trixels);
     await tx.deferCommitFlush();
     const existing = await tx.alerts.findExisting(accepted.flatMap((p) => p.rows.map((r) => r.alert_id)));
-    // A packet whose triggering alert is stored already (or came earlier in this batch) is a duplicate.
+    // A packet that came earlier in this batch is a duplicate. One whose triggering alert is stored
+    // already is one too, unless it brings rows or cutouts the database lacks: a later packet of the
+    // object ingested first (another worker, files out of order) stored that alert as history only.
+    // Then the result does not depend on the order packets arrive in.
     const fresh: AcceptedPacket[] = [];
     const seen = new Set<string>();
     for (const p of accepted) {
-      if (existing.has(p.trigger.alert_id) || seen.has(p.trigger.alert_id)) stats.duplicates++;
+      if (seen.has(p.trigger.alert_id)) stats.duplicates++;
       else fresh.push(p);
       seen.add(p.trigger.alert_id);
     }
+    const storedTriggerLoci = [...new Set(fresh.flatMap((p) => existing.get(p.trigger.alert_id) ?? []))];
+    const withCutouts = new Set(await tx.thumbnails.alertIdsWithThumbnails(storedTriggerLoci));
     if (fresh.length === 0) return [];
 
     const index = new LocusIndex(
@@ -116,8 +148,9 @@ export async function ingestBatch(
     for (const p of fresh) {
       const ra = p.trigger.ra as number;
       const dec = p.trigger.dec as number;
-      // Loci created earlier in this batch are in the index too.
-      let locus = index.nearest(ra, dec);
+      // A stored trigger keeps its locus. Loci created earlier in this batch are in the index too.
+      const triggerLocus = existing.get(p.trigger.alert_id);
+      let locus = triggerLocus ? { locus_id: triggerLocus, ra, dec } : index.nearest(ra, dec);
       if (!locus) {
         // No locus within 1": the packet's history may already sit on a locus of the same object.
         const knownLocusId = p.rows.map((r) => existing.get(r.alert_id)).find((id) => id !== undefined);
@@ -126,6 +159,13 @@ export async function ingestBatch(
           newLoci.push(locus);
           index.add(locus);
         }
+      }
+      const triggerStored = triggerLocus !== undefined;
+      const cutouts =
+        triggerStored && withCutouts.has(p.trigger.alert_id) ? noCutouts : packetThumbnails(p.packet, p.trigger.alert_id, locus.locus_id);
+      if (triggerStored && cutouts.thumbnails.length === 0 && p.rows.every((r) => existing.has(r.alert_id))) {
+        stats.duplicates++;
+        continue;
       }
       touched.add(locus.locus_id);
       for (const row of p.rows) {
@@ -144,7 +184,6 @@ export async function ingestBatch(
       for (const target of options.watch?.match(ra, dec) ?? []) watchMatches.push({ locus_id: locus.locus_id, alert: p.trigger, target });
       for (const a of options.gw?.match(ra, dec, p.trigger.mjd) ?? [])
         gwAssociations.push({ alert_id: p.trigger.alert_id, locus_id: locus.locus_id, ...a });
-      const cutouts = packetThumbnails(p.packet, p.trigger.alert_id, locus.locus_id);
       thumbnails.push(...cutouts.thumbnails);
       stats.thumbnailErrors += cutouts.errors;
       stats.packetsStored++;

@@ -100,11 +100,32 @@ export class Repositories {
   /**
    * Inside a transaction: waits for, then holds until commit, the lock that orders the pipeline's
    * writes. Ingestion of one batch and Level 2 of the one before run at the same time; both update
-   * loci, and taking this lock first keeps them from deadlocking on each other's rows. (PGlite has a
+   * loci, and taking this lock first keeps them from deadlocking on each other's rows. Ingestion holds it
+   * shared (lockSkyRegions), so this exclusive hold waits for every ingest worker's batch. (PGlite has a
    * single connection: nothing runs at the same time there.)
    */
   async lockPipelineWrites(): Promise<void> {
     if (this.kind === 'postgres') await sql`SELECT pg_advisory_xact_lock(7411)`.execute(this.db);
+  }
+
+  /**
+   * Inside an ingestion transaction: waits for, then holds until commit, the locks of the sky regions
+   * (coarse HTM trixel ids, chosen by the pipeline) the batch can touch, plus a shared hold on the
+   * pipeline lock. Batches of different regions then run at the same time (several ingest workers);
+   * batches that share a region take turns, so two workers never create two loci for one object.
+   * Level 2 and the watch lists still take the pipeline lock exclusively (lockPipelineWrites): they
+   * wait for every ingesting batch and stop them all, as before. Region locks are taken in ascending id
+   * order, one statement: a function scan of an array yields its elements in order, and each row's
+   * lock is taken before the next row is read, so two batches can never each hold what the other
+   * waits for. (PGlite has a single connection: nothing runs at the same time there.)
+   */
+  async lockSkyRegions(trixelIds: number[]): Promise<void> {
+    if (this.kind !== 'postgres') return;
+    await sql`SELECT pg_advisory_xact_lock_shared(7411)`.execute(this.db);
+    const sorted = [...new Set(trixelIds)].sort((a, b) => a - b);
+    if (sorted.length === 0) return;
+    // Two-key locks (class 7412, trixel id) are a separate space from the one-key pipeline lock.
+    await sql`SELECT pg_advisory_xact_lock(7412, t) FROM unnest(${sorted}::int[]) AS t`.execute(this.db);
   }
 
   /** Runs work in one transaction with repositories bound to it. */

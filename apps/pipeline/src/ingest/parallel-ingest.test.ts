@@ -1,0 +1,196 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { angularSeparationDeg, htmId, htmTrixelVertices, unitVectorToRadec } from '@antares/astro';
+import { createTestDatabase, openDatabase, type OpenedDatabase, Repositories, type TestDatabase } from '@antares/db';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { simulateSurvey } from '../simulate/index.ts';
+import { decodeAvroFile, type ZtfPacket } from '../sources/alert-avro.ts';
+import { ASSOCIATION_RADIUS_DEG } from '../stages/associate.ts';
+import { expandInputs } from './ingest-files.ts';
+import { ingestPackets } from './ingest-packets.ts';
+import { SKY_LOCK_LEVEL } from './sky-locks.ts';
+
+// Two ingest workers writing into one PostgreSQL database at once (per-trixel locks, docs/adr/0035):
+// every simulated object is moved onto an edge or corner of a lock trixel, so its alerts fall in two
+// or more regions, and the two workers get alternate batches of the same objects.
+const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+async function serverReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const reachable = await serverReachable();
+if (!reachable) {
+  const message = `parallel ingest tests need the PostgreSQL server at ${SERVER_URL}: apt-get install -y postgresql && service postgresql start (or set DATABASE_URL)`;
+  if (process.env.CI === 'true') throw new Error(message);
+  console.warn(`SKIPPED: ${message}`);
+}
+// createTestDatabase makes its databases on the server DATABASE_URL names (PGlite without it).
+if (reachable) process.env.DATABASE_URL = SERVER_URL;
+
+const BATCH = 8;
+
+/** A point on an edge (k % 3 < 2: the middle of edge k) or at a corner (else) of a lock-level trixel. */
+function edgePoint(trixel: number, k: number): { ra: number; dec: number } {
+  const [a, b, c] = htmTrixelVertices(trixel);
+  if (k % 3 === 2) return unitVectorToRadec(a);
+  const [p, q] = k % 3 === 0 ? [a, b] : [b, c];
+  const mid: [number, number, number] = [p[0] + q[0], p[1] + q[1], p[2] + q[2]];
+  const norm = Math.hypot(...mid);
+  return unitVectorToRadec([mid[0] / norm, mid[1] / norm, mid[2] / norm]);
+}
+
+/** The survey's ZTF packets, each object moved (rigidly, scatter kept) onto a trixel edge or corner. */
+async function movedPackets(files: string[]): Promise<ZtfPacket[]> {
+  const packets: ZtfPacket[] = [];
+  for (const file of files) {
+    for await (const record of decodeAvroFile(file)) if ('packet' in record && record.packet.survey === 'ztf') packets.push(record.packet);
+  }
+  const moves = new Map<string, { from: { ra: number; dec: number }; to: { ra: number; dec: number } }>();
+  const used = new Set<string>();
+  for (const p of packets) {
+    if (moves.has(p.objectId)) continue;
+    const from = { ra: p.candidate.ra as number, dec: p.candidate.dec as number };
+    const trixel = htmId(from.ra, from.dec, SKY_LOCK_LEVEL);
+    let to = edgePoint(trixel, moves.size);
+    // Neighbouring trixels share corners and edges: two objects must never land on the same point.
+    for (let k = moves.size + 1; used.has(`${to.ra.toFixed(6)},${to.dec.toFixed(6)}`); k++) to = edgePoint(trixel, k);
+    used.add(`${to.ra.toFixed(6)},${to.dec.toFixed(6)}`);
+    moves.set(p.objectId, { from, to });
+  }
+  for (const p of packets) {
+    const { from, to } = moves.get(p.objectId)!;
+    const scale = Math.cos((from.dec * Math.PI) / 180) / Math.cos((to.dec * Math.PI) / 180);
+    for (const row of [p.candidate, ...p.prvCandidates, ...(p.fpHists ?? [])]) {
+      if (typeof row.ra !== 'number' || typeof row.dec !== 'number') continue;
+      row.ra = (to.ra + (row.ra - from.ra) * scale + 360) % 360;
+      row.dec = to.dec + (row.dec - from.dec);
+    }
+  }
+  return packets;
+}
+
+interface Outcome {
+  loci: number;
+  alerts: number;
+  /** Per locus, keyed by its alerts' ids: its position, properties, newest cutouts and ZTF names. */
+  byAlerts: Map<string, { ra: number; dec: number; properties: unknown }>;
+  positions: Array<{ ra: number; dec: number }>;
+}
+
+async function outcomeOf(database: TestDatabase): Promise<Outcome> {
+  const { db } = database;
+  const loci = await db
+    .selectFrom('locus')
+    .select(['locus_id', 'ra', 'dec', 'properties', 'newest_thumbnail_alert_id', 'ztf_object_ids'])
+    .execute();
+  const alerts = await db.selectFrom('alert').select(['alert_id', 'locus_id']).execute();
+  const idsByLocus = new Map<string, string[]>();
+  for (const a of alerts) idsByLocus.set(a.locus_id, [...(idsByLocus.get(a.locus_id) ?? []), a.alert_id]);
+  const byAlerts = new Map<string, { ra: number; dec: number; properties: unknown }>();
+  for (const l of loci) {
+    const { ra, dec, properties, newest_thumbnail_alert_id, ztf_object_ids } = l;
+    byAlerts.set((idsByLocus.get(l.locus_id) ?? []).sort().join(','), {
+      ra,
+      dec,
+      properties: { properties, newest_thumbnail_alert_id, ztf_object_ids },
+    });
+  }
+  return { loci: loci.length, alerts: alerts.length, byAlerts, positions: loci.map((l) => ({ ra: l.ra, dec: l.dec })) };
+}
+
+describe.skipIf(!reachable)('two ingest workers on one PostgreSQL database', () => {
+  let survey: string;
+  let single: TestDatabase;
+  let parallel: TestDatabase;
+  let secondWorker: OpenedDatabase;
+  let packetsOf: () => Promise<ZtfPacket[]>;
+
+  beforeAll(async () => {
+    survey = mkdtempSync(path.join(os.tmpdir(), 'antares-parallel-ingest-'));
+    await simulateSurvey({ objects: 60, nights: 8, seed: 2026, outDir: survey, processes: 1, lsst: false });
+    const files = expandInputs([survey]);
+    packetsOf = () => movedPackets(files);
+    single = await createTestDatabase();
+    parallel = await createTestDatabase();
+    // The second worker has its own connection pool, as a second `antares ingest` process would.
+    const name = (await parallel.db.selectNoFrom((eb) => eb.fn<string>('current_database').as('name')).executeTakeFirstOrThrow()).name;
+    const url = new URL(SERVER_URL);
+    url.pathname = `/${name}`;
+    secondWorker = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
+  }, 120_000);
+  afterAll(async () => {
+    await secondWorker?.close();
+    await single?.close();
+    await parallel?.close();
+    if (survey) rmSync(survey, { recursive: true, force: true });
+  });
+
+  it('stores the same loci, alerts and locus properties as one worker, and never two loci for one object', async () => {
+    const packets = await packetsOf();
+    // The objects' alerts really straddle lock regions.
+    const regionsByObject = new Map<string, Set<number>>();
+    for (const p of packets) {
+      const regions = regionsByObject.get(p.objectId) ?? new Set<number>();
+      regions.add(htmId(p.candidate.ra as number, p.candidate.dec as number, SKY_LOCK_LEVEL));
+      regionsByObject.set(p.objectId, regions);
+    }
+    const straddling = [...regionsByObject.values()].filter((r) => r.size > 1).length;
+    expect(straddling).toBeGreaterThan(regionsByObject.size / 2);
+
+    const one = await ingestPackets(single.repos, packets, { batchSize: BATCH });
+
+    // Alternate batches to the two workers, so both hold alerts of every object at the same time.
+    const again = await packetsOf();
+    const shares: ZtfPacket[][] = [[], []];
+    for (let i = 0; i < again.length; i += BATCH) shares[(i / BATCH) % 2].push(...again.slice(i, i + BATCH));
+    const [a, b] = await Promise.all([
+      ingestPackets(parallel.repos, shares[0], { batchSize: BATCH }),
+      ingestPackets(new Repositories(secondWorker.db, 'postgres'), shares[1], { batchSize: BATCH }),
+    ]);
+    expect(a.packetsStored + b.packetsStored).toBe(one.packetsStored);
+    expect(a.alertsStored + b.alertsStored).toBe(one.alertsStored);
+    expect(a.lociCreated + b.lociCreated).toBe(one.lociCreated);
+
+    const expected = await outcomeOf(single);
+    const got = await outcomeOf(parallel);
+    expect(got.loci).toBe(expected.loci);
+    expect(got.alerts).toBe(expected.alerts);
+    // The same alerts on each locus, and the same position and properties computed from them.
+    expect([...got.byAlerts.keys()].sort()).toEqual([...expected.byAlerts.keys()].sort());
+    for (const [key, locus] of got.byAlerts) {
+      const want = expected.byAlerts.get(key)!;
+      expect(locus.ra).toBeCloseTo(want.ra, 9);
+      expect(locus.dec).toBeCloseTo(want.dec, 9);
+      expect(locus.properties).toEqual(want.properties);
+    }
+    // No duplicates: one locus per object, no two loci within the association radius.
+    const objects = await parallel.db
+      .selectFrom('alert')
+      .select(['locus_id', sql<string>`properties->>'ztf_object_id'`.as('object')])
+      .distinct()
+      .execute();
+    expect(new Set(objects.map((o) => o.object)).size).toBe(got.loci);
+    expect(new Set(objects.map((o) => o.locus_id)).size).toBe(got.loci);
+    expect(objects.length).toBe(got.loci);
+    for (let i = 0; i < got.positions.length; i++) {
+      for (let j = i + 1; j < got.positions.length; j++) {
+        const [p, q] = [got.positions[i], got.positions[j]];
+        expect(angularSeparationDeg(p.ra, p.dec, q.ra, q.dec)).toBeGreaterThan(ASSOCIATION_RADIUS_DEG);
+      }
+    }
+  }, 300_000);
+});
