@@ -3,6 +3,7 @@ import Row from 'react-bootstrap/Row';
 import { Link, useParams } from 'react-router';
 
 import { useFilter, useVersions } from '@/features/filters/api/filters';
+import { BacktestComparison } from '@/features/filters/components/backtests/BacktestComparison';
 import { FilterPageState } from '@/features/filters/components/FilterPageState';
 import { FilterSummary } from '@/features/filters/components/FilterSummary';
 import { usePublicToggle } from '@/features/filters/components/use-public-toggle';
@@ -12,7 +13,10 @@ import { VersionsViewer } from '@/features/filters/components/versions/VersionsV
 import { TransitionButtons } from './TransitionButtons';
 import { VersionsSidebar } from './VersionsSidebar';
 
-/** Filter detail (Admin view): the filter page plus a versions sidebar and the review transition buttons. */
+/**
+ * Filter detail (Admin view): the filter page plus a versions sidebar and the review transition buttons,
+ * with the comparison of two backtests beside them.
+ */
 export function Component() {
   const filterId = useParams().filterId ?? '';
   // Another filter is another page: its selection and drafts start afresh.
@@ -45,7 +49,12 @@ function AdminFilterDetail({ filterId }: { filterId: string }) {
             selectedId={selectedId}
             onSelect={select}
             mayAct
-            versionActions={(version) => <TransitionButtons key={version.id} filter={filter.data} version={version} />}
+            versionActions={(version) => (
+              <>
+                <TransitionButtons key={version.id} filter={filter.data} version={version} />
+                <BacktestComparison filterId={filter.data.id} versionIds={(versions.data ?? []).map((v) => v.id)} />
+              </>
+            )}
           />
         </Col>
       </Row>

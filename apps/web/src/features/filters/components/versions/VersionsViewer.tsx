@@ -4,6 +4,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 
 import { addVersion, type Filter, FILTERS_KEY, type FilterVersion, useVersion } from '@/features/filters/api/filters';
+import { BacktestPanel } from '@/features/filters/components/backtests/BacktestPanel';
 
 import { CodeEditor } from './CodeEditor';
 import { CodeFileButtons } from './CodeFileButtons';
@@ -29,7 +30,8 @@ const REFRESH_WARNING = 'Your filter was successfully updated but there was a pr
 /**
  * The versions viewer: the selected version's code, read-only, with its dropdown; or the editor of a
  * new version (a filter with no versions opens in it, with starter code and a warning). Code downloads
- * as {filter name}.py, files can be uploaded, and the Test panel dry-runs what the editor shows.
+ * as {filter name}.py, files can be uploaded, the Test panel dry-runs what the editor shows, and the
+ * Backtest panel replays the selected version over the archive.
  */
 export function VersionsViewer({ filter, versions, selectedId, onSelect, mayAct, versionActions }: VersionsViewerProps) {
   const client = useQueryClient();
@@ -122,6 +124,7 @@ export function VersionsViewer({ filter, versions, selectedId, onSelect, mayAct,
           onReport={(report) => setFound(report.outputs?.filter_classes ?? [])}
         />
       )}
+      {mayAct && !editing && selected && <BacktestPanel key={selected.id} filterId={filter.id} versionId={selected.id} />}
     </section>
   );
 }
