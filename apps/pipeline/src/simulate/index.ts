@@ -18,6 +18,7 @@ import { planSurvey, type SurveyAnchors } from './plan.ts';
 export type { LsstObject, LsstObs, LsstPlan } from './lsst-plan.ts';
 export { LSST_ALERT_SCHEMA, LSST_SCHEMA_VERSION, lsstAlertType } from './lsst-schema.ts';
 export { planSurvey, SIM_CLASSES, type SimClass, type SimObject, type SurveyAnchors, type SurveyPlan } from './plan.ts';
+export { alertRecordSizes, sizeSummary } from './sizes.ts';
 export { bigIntLongType, typeWithBigIntLongs, ZTF_ALERT_SCHEMA, ZTF_SCHEMA_VERSION, ztfAlertType } from './ztf-schema.ts';
 
 export const DEFAULT_START_MJD = 61000; // 2025-11-21
@@ -39,6 +40,8 @@ export interface SimulateOptions {
   anchors?: SurveyAnchors;
   /** Rubin alerts too. Default true. */
   lsst?: boolean;
+  /** Days of Rubin visits before the first night (default 30); 365 gives real-size Rubin packets. */
+  lsstHistoryDays?: number;
 }
 
 export interface SimulateResult {
@@ -91,6 +94,7 @@ export async function simulateSurvey(options: SimulateOptions): Promise<Simulate
     codec: options.codec ?? 'null',
     anchors: options.anchors,
     lsst: options.lsst ?? true,
+    lsstHistoryDays: options.lsstHistoryDays,
   };
 
   const plan = planSurvey(job);

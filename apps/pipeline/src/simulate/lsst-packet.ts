@@ -10,7 +10,7 @@ import { Rng } from './prng.ts';
 
 type Row = Record<string, unknown>;
 
-/** Rubin sends a year of history; the simulated survey is shorter than that, so this is all of it. */
+/** Rubin sends a year of history (simulated when the survey's lsstHistoryDays reaches back that far). */
 const HISTORY_DAYS = 365;
 /** Forced photometry starts this long before the first detection (precovery). */
 const PRECOVERY_DAYS = 30;

@@ -24,6 +24,8 @@ export interface NightJob {
   anchors?: SurveyAnchors;
   /** Rubin alerts too (see planSurvey; default true). */
   lsst?: boolean;
+  /** Days of Rubin history before the first night (see planSurvey; default 30). */
+  lsstHistoryDays?: number;
 }
 
 export function nightFile(job: NightJob, night: number): string {

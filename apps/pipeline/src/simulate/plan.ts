@@ -368,6 +368,12 @@ export interface PlanOptions {
   anchors?: SurveyAnchors;
   /** Rubin alerts too (default true): a share of the objects, plus Rubin-only ones in the south. */
   lsst?: boolean;
+  /**
+   * Days of Rubin visits simulated before the first written night (default and minimum: ZTF's 30-day
+   * preroll). With 365 or more, packets carry the year of DiaSources and forced photometry that real
+   * Rubin alerts of long-observed objects carry: tens of kilobytes instead of a few.
+   */
+  lsstHistoryDays?: number;
 }
 
 export function planSurvey(opts: PlanOptions): SurveyPlan {
@@ -419,11 +425,13 @@ export function planSurvey(opts: PlanOptions): SurveyPlan {
     const cls = new Rng(seed, 'lsst-only-class', k).pick(LSST_ONLY_CLASSES);
     rubinOnly.push(makeObject(seed, opts.objects + k, cls, window, false, southernPosition(seed, k)));
   }
+  // Rubin's own preroll only: ZTF's objects, schedule and packets stay as they are.
+  const lsstPreroll = Math.max(PREROLL_NIGHTS, Math.floor(opts.lsstHistoryDays ?? PREROLL_NIGHTS));
   const lsst = planLsst({
     seed,
     startMjd,
-    window,
-    firstNight: -PREROLL_NIGHTS,
+    window: { ...window, first: startMjd - lsstPreroll },
+    firstNight: -lsstPreroll,
     lastNight: opts.nights - 1,
     ztfObjects: objects,
     ztfSchedule: schedule,

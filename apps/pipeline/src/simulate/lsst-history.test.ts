@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { decodeAvroFile, type LsstPacket } from '../sources/alert-avro.ts';
+import { alertRecordSizes, simulateSurvey, sizeSummary } from './index.ts';
+
+// Real-size Rubin packets: with a Rubin history reaching back further than a year, the packets of
+// long-observed objects carry a year of DiaSources and forced photometry, and never more.
+describe('Rubin packets with a year of history', () => {
+  let dir: string;
+  const packets: LsstPacket[] = [];
+  let lsstFiles: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'antares-lsst-history-'));
+    const result = await simulateSurvey({ objects: 200, nights: 2, seed: 365, outDir: dir, processes: 1, lsstHistoryDays: 420 });
+    lsstFiles = result.files.filter((f) => path.basename(f).startsWith('lsst_'));
+    for (const file of lsstFiles) {
+      for await (const record of decodeAvroFile(file))
+        if ('packet' in record && record.packet.survey === 'lsst') packets.push(record.packet);
+    }
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const mjdsOf = (p: LsstPacket) => [...p.prvDiaSources, ...p.prvDiaForcedSources].map((r) => r.midpointMjdTai as number);
+
+  it('reaches back 12 months, not further, for objects observed over more than 6 months', () => {
+    expect(packets.length).toBeGreaterThan(0);
+    let longObserved = 0;
+    for (const p of packets) {
+      const now = p.diaSource.midpointMjdTai as number;
+      const mjds = mjdsOf(p);
+      for (const t of mjds) expect(t).toBeGreaterThanOrEqual(now - 365);
+      for (const t of mjds) expect(t).toBeLessThan(now);
+      if (mjds.length > 0 && now - Math.min(...mjds) > 182) {
+        longObserved++;
+        // Visits every few nights: the oldest kept point is close to the year's edge.
+        expect(Math.min(...mjds)).toBeLessThan(now - 330);
+        expect(p.prvDiaForcedSources.length).toBeGreaterThan(40);
+      }
+    }
+    // The periodic variables Rubin has seen all year (transients are younger).
+    expect(longObserved).toBeGreaterThanOrEqual(3);
+  });
+
+  it('makes packets of tens of kilobytes, with their three cutouts', async () => {
+    const sizes = (await Promise.all(lsstFiles.map(alertRecordSizes))).flat();
+    expect(sizes.length).toBe(packets.length);
+    const summary = sizeSummary(sizes);
+    expect(summary.max).toBeGreaterThan(20_000);
+    for (const p of packets) {
+      expect(p.cutouts.difference?.length).toBeGreaterThan(0);
+      expect(p.cutouts.science?.length).toBeGreaterThan(0);
+      expect(p.cutouts.template?.length).toBeGreaterThan(0);
+    }
+  });
+});
