@@ -1,46 +1,113 @@
+import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { migrate, openDatabase, Repositories } from '@antares/db';
-import { expandInputs, ingestFiles } from '@antares/pipeline';
-import { simulateSurvey } from '@antares/pipeline/simulate';
+import { expandInputs, ingestFiles, type IngestStats } from '@antares/pipeline';
+import { alertRecordSizes, simulateSurvey, sizeSummary } from '@antares/pipeline/simulate';
 import pg from 'pg';
 
 /**
- * `npm run bench -- ingest [--objects N] [--nights K]`: alert packets per second through the whole
- * pipeline (decode, Level 1, association, thumbnails, locus properties, storage) with simulated ZTF
- * alerts, on embedded PGlite and on the PostgreSQL server.
+ * `npm run bench -- ingest [--objects N] [--nights K] [--survey all|ztf|rubin] [--workers N]`: alert
+ * packets per second through the whole pipeline (decode, Level 1, association, thumbnails, locus
+ * properties, storage) with simulated alerts, on embedded PGlite and on the PostgreSQL server.
+ * `--survey rubin` ingests only the Rubin packets, simulated with a year of history (real-size
+ * packets). `--workers N` (N > 1) also runs N ingest processes at once on the server, each on its
+ * share of the night files, as N `antares ingest` processes would (PGlite is then skipped).
  */
 export async function benchIngest(args: string[]): Promise<void> {
-  const files = await benchSurvey(args);
+  const survey = argValue(args, '--survey') ?? 'all';
+  if (!['all', 'ztf', 'rubin'].includes(survey)) throw new Error(`--survey must be all, ztf or rubin, not ${survey}`);
+  const workers = Number(argValue(args, '--workers') ?? 1);
+  if (!Number.isInteger(workers) || workers < 1) throw new Error('--workers must be a whole number >= 1');
+  const all = await benchSurvey(args, survey === 'rubin' ? 365 : undefined);
+  const prefix = survey === 'ztf' ? 'ztf_' : survey === 'rubin' ? 'lsst_' : '';
+  const files = all.filter((f) => path.basename(f).startsWith(prefix));
+  const sizes = sizeSummary((await Promise.all(files.map(alertRecordSizes))).flat());
+  const kb = (n: number) => (n / 1024).toFixed(1);
+  console.log(
+    `${survey} packets: ${sizes.count}, size min ${kb(sizes.min)} KB, median ${kb(sizes.median)} KB, p90 ${kb(sizes.p90)} KB, max ${kb(sizes.max)} KB`,
+  );
 
-  const pgliteDir = mkdtempSync(path.join(os.tmpdir(), 'antares-bench-pglite-'));
-  try {
-    const pglite = await openDatabase({ pgliteDir });
-    await migrate(pglite.db);
-    await report('PGlite (embedded)', new Repositories(pglite.db), files);
-    await pglite.close();
-  } finally {
-    rmSync(pgliteDir, { recursive: true, force: true });
+  if (workers === 1) {
+    const pgliteDir = mkdtempSync(path.join(os.tmpdir(), 'antares-bench-pglite-'));
+    try {
+      const pglite = await openDatabase({ pgliteDir });
+      await migrate(pglite.db);
+      const started = performance.now();
+      const stats = await ingestFiles(new Repositories(pglite.db), files);
+      report('PGlite (embedded)', stats, (performance.now() - started) / 1000);
+      await pglite.close();
+    } finally {
+      rmSync(pgliteDir, { recursive: true, force: true });
+    }
   }
 
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const url = await freshDatabase(serverUrl, 'antares_bench_ingest');
   const server = await openDatabase({ databaseUrl: url });
   await migrate(server.db);
-  await report('PostgreSQL server', new Repositories(server.db, 'postgres'), files);
+  const started = performance.now();
+  const stats = await ingestFiles(new Repositories(server.db, 'postgres'), files);
+  report('PostgreSQL server', stats, (performance.now() - started) / 1000);
   await server.close();
+  if (workers > 1) await benchWorkers(serverUrl, files, workers);
 }
 
-async function report(label: string, repos: Repositories, files: string[]): Promise<void> {
-  const started = performance.now();
-  const stats = await ingestFiles(repos, files);
-  const seconds = (performance.now() - started) / 1000;
+function report(label: string, stats: IngestStats, seconds: number): void {
   console.log(
     `${label.padEnd(20)} ${stats.packetsRead} packets (${stats.alertsStored} alert rows incl. history, ${stats.lociCreated} loci) in ${seconds.toFixed(1)} s: ` +
-      `${(stats.packetsRead / seconds).toFixed(0)} alerts/s (target on PostgreSQL: >= 1000)`,
+      `${(stats.packetsRead / seconds).toFixed(0)} packets/s, ${(stats.alertsStored / seconds).toFixed(0)} alert rows/s (target on PostgreSQL: >= 1000 packets/s)`,
   );
+}
+
+/** N processes ingest alternate night files into one fresh database at once; timed from the first start to the last end. */
+async function benchWorkers(serverUrl: string, files: string[], workers: number): Promise<void> {
+  const url = await freshDatabase(serverUrl, 'antares_bench_ingest_workers');
+  const server = await openDatabase({ databaseUrl: url });
+  await migrate(server.db);
+  await server.close();
+  const shares = Array.from({ length: workers }, (_, w) => files.filter((_, i) => i % workers === w));
+  const children: ChildProcess[] = [];
+  try {
+    const results = await Promise.all(shares.map((share) => runWorker(url, share, children)));
+    const seconds = (Math.max(...results.map((r) => r.ended)) - Math.min(...results.map((r) => r.started))) / 1000;
+    const sum = (key: 'packetsRead' | 'alertsStored' | 'lociCreated') => results.reduce((n, r) => n + r.stats[key], 0);
+    const total = {
+      ...results[0].stats,
+      packetsRead: sum('packetsRead'),
+      alertsStored: sum('alertsStored'),
+      lociCreated: sum('lociCreated'),
+    };
+    report(`PostgreSQL, ${workers} workers`, total, seconds);
+  } finally {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill();
+  }
+}
+
+interface WorkerResult {
+  started: number;
+  ended: number;
+  stats: IngestStats;
+}
+
+function runWorker(url: string, files: string[], children: ChildProcess[]): Promise<WorkerResult> {
+  return new Promise((resolve, reject) => {
+    // A process, not a worker thread: the tsx loader hooks do not apply inside worker threads.
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const child = fork(fileURLToPath(new URL('./ingest-worker.ts', import.meta.url)), [JSON.stringify({ url, files })], {
+      execArgv: ['--import', tsx, '--max-semi-space-size=64'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    children.push(child);
+    let result: WorkerResult | undefined;
+    child.on('message', (m: WorkerResult) => (result = m));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`ingest worker exited with code ${code}`))));
+  });
 }
 
 export async function freshDatabase(serverUrl: string, name: string): Promise<string> {
@@ -61,15 +128,17 @@ export function argValue(args: string[], name: string): string | undefined {
 
 /**
  * The benchmarks' simulated survey (`--objects`, default 1,500, over `--nights`, default 20): made once,
- * kept in the temporary folder for the next runs. Returns its files.
+ * kept in the temporary folder for the next runs. `lsstHistoryDays` (365 for real-size Rubin packets)
+ * simulates that much Rubin history before the first night. Returns its files.
  */
-export async function benchSurvey(args: string[]): Promise<string[]> {
+export async function benchSurvey(args: string[], lsstHistoryDays?: number): Promise<string[]> {
   const objects = Number(argValue(args, '--objects') ?? 1500);
   const nights = Number(argValue(args, '--nights') ?? 20);
-  const dir = path.join(os.tmpdir(), `antares-bench-survey-${objects}-${nights}`);
+  const history = lsstHistoryDays ? `-rubin${lsstHistoryDays}` : '';
+  const dir = path.join(os.tmpdir(), `antares-bench-survey-${objects}-${nights}${history}`);
   if (!existsSync(dir) || readdirSync(dir).length === 0) {
     console.log(`Simulating ${objects} objects over ${nights} nights into ${dir} ...`);
-    await simulateSurvey({ objects, nights, seed: 99, outDir: dir });
+    await simulateSurvey({ objects, nights, seed: 99, outDir: dir, lsstHistoryDays });
   }
   return expandInputs([dir]);
 }
