@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ACCOUNTS } from './support/accounts';
 import { apiSession, listQuery, login, open, registerAccount, watchPage } from './support/app';
 import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
-import { checkA11y } from './support/filters';
+import { checkA11y, uploadCode } from './support/filters';
 import { pollUntil } from './support/inbox';
 
 // Filter backtests in the browser (issue #19 pt 5): the Backtest panel of the filter detail runs a job
@@ -177,6 +177,29 @@ describe.skipIf(!enabled)('filter backtests in the browser', () => {
     // The job is over on the server too, and the page shows it again on a reload.
     await open(page, `/filters/${filterId}`);
     await panel.getByTestId('backtest-state').filter({ hasText: 'cancelled' }).waitFor();
+  });
+
+  it('backtests the unsaved code of the editor', async () => {
+    const { filterId } = await filterWithVersions(call, `Backtest E2E draft ${stamp}`, []);
+    await open(page, `/filters/${filterId}`);
+    await uploadCode(page, tagger(tag, HALF));
+    const panel = page.getByTestId('backtest-panel');
+    await panel.getByRole('heading', { name: 'Backtest this code' }).waitFor();
+    await panel.getByLabel('Window in').selectOption('mjd');
+    await panel.getByLabel('From').fill('0');
+    await panel.getByLabel('To').fill('100000');
+    await panel.getByLabel('At most loci').fill('30');
+    const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/v1/filters/test/backtests'));
+    await panel.getByRole('button', { name: 'Start backtest' }).click();
+    const body = (await posted).postDataJSON() as { data: { attributes: Record<string, unknown> } };
+    expect(body.data.attributes).toMatchObject({ from_mjd: 0, to_mjd: 100000, max_loci: 30 });
+    expect(body.data.attributes.code).toContain(HALF);
+    await panel.getByTestId('backtest-state').filter({ hasText: 'done' }).waitFor({ timeout: 110_000 });
+    const summary = (await panel.getByTestId('backtest-summary').textContent()) ?? '';
+    const tagged = Number(/: (\d+) loci tagged\.$/.exec(summary)?.[1]);
+    expect(summary).toMatch(/^Replayed 30 loci /);
+    expect(tagged).toBeGreaterThan(0);
+    expect(tagged).toBeLessThan(30);
   });
 
   it('shows an admin the loci two versions tag, both and apart, beside the review buttons', async () => {

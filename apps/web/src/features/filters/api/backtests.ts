@@ -71,6 +71,16 @@ export async function startVersionBacktest(filterId: string, versionId: string, 
   return toBacktest(((await response.json()) as BacktestDocument).data);
 }
 
+/** POST /filters/test/backtests: queues a backtest of unsaved code (a dry run's body: code, filter_class). */
+export async function startCodeBacktest(code: string, filterClass: string, attributes: BacktestRequest): Promise<Backtest> {
+  const chosen = filterClass.trim() === '' ? {} : { filter_class: filterClass.trim() };
+  const response = await apiFetch('/filters/test/backtests', {
+    method: 'POST',
+    body: { data: { type: 'backtest', attributes: { code, ...chosen, ...attributes } } },
+  });
+  return toBacktest(((await response.json()) as BacktestDocument).data);
+}
+
 export async function fetchBacktest(id: string, signal?: AbortSignal): Promise<Backtest> {
   return toBacktest((await apiGet<BacktestDocument>(`/backtests/${encodeURIComponent(id)}`, undefined, signal)).data);
 }
@@ -90,11 +100,12 @@ async function listVersionBacktests(filterId: string, versionId: string, signal?
   return document.data.map(toBacktest);
 }
 
-/** A version's backtests, newest first. */
-export function useVersionBacktests(filterId: string, versionId: string) {
+/** A version's backtests, newest first (none asked for unsaved code: versionId null). */
+export function useVersionBacktests(filterId: string | null, versionId: string | null) {
   return useQuery({
     queryKey: [...BACKTESTS_KEY, filterId, versionId],
-    queryFn: ({ signal }) => listVersionBacktests(filterId, versionId, signal),
+    queryFn: ({ signal }) => listVersionBacktests(filterId ?? '', versionId ?? '', signal),
+    enabled: filterId !== null && versionId !== null,
   });
 }
 

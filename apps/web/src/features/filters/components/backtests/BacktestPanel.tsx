@@ -9,6 +9,7 @@ import {
   type Backtest,
   BACKTESTS_KEY,
   FINISHED_STATES,
+  startCodeBacktest,
   startVersionBacktest,
   useLiveBacktest,
   useVersionBacktests,
@@ -21,15 +22,19 @@ import { BacktestProgress } from './BacktestProgress';
 // The results (tables and the nightly chart) load with the first finished backtest shown.
 const BacktestReport = lazy(() => import('./BacktestReport'));
 
+/** What a panel backtests: a saved version, or the code in the editor (not saved yet). */
+export type BacktestTarget = { filterId: string; versionId: string } | { code: string; filterClass: string };
+
 /**
- * Backtest: the selected version replayed over the stored alerts as a background job (a time window,
+ * Backtest: the selected version (or the editor's unsaved code) replayed over the stored alerts as a background job (a time window,
  * an optional locus search, a cap on loci), with its progress streamed from the server and, when it
- * ends, what it would have tagged night by night, its errors and its cost. Shows the version's latest
- * backtest on arrival.
+ * ends, what it would have tagged night by night, its errors and its cost. Shows a version's latest
+ * backtest on arrival (the server lists no backtests of unsaved code).
  */
-export function BacktestPanel({ filterId, versionId }: { filterId: string; versionId: string }) {
+export function BacktestPanel({ target }: { target: BacktestTarget }) {
   const client = useQueryClient();
-  const listed = useVersionBacktests(filterId, versionId);
+  const version = 'versionId' in target ? target : null;
+  const listed = useVersionBacktests(version?.filterId ?? null, version?.versionId ?? null);
   const [form, setForm] = useState<BacktestForm>(EMPTY_FORM);
   const [started, setStarted] = useState<Backtest | null>(null);
   const [starting, setStarting] = useState(false);
@@ -45,7 +50,11 @@ export function BacktestPanel({ filterId, versionId }: { filterId: string; versi
     setStarting(true);
     setError(null);
     try {
-      setStarted(await startVersionBacktest(filterId, versionId, checked.request));
+      setStarted(
+        version
+          ? await startVersionBacktest(version.filterId, version.versionId, checked.request)
+          : await startCodeBacktest('code' in target ? target.code : '', 'code' in target ? target.filterClass : '', checked.request),
+      );
       void client.invalidateQueries({ queryKey: BACKTESTS_KEY });
     } catch (failure) {
       const detail = firstError(failure);
@@ -59,13 +68,13 @@ export function BacktestPanel({ filterId, versionId }: { filterId: string; versi
     <Card className="mt-3" as="section" aria-labelledby="backtest-panel-title" data-testid="backtest-panel">
       <Card.Header>
         <h2 className="h6 mb-0" id="backtest-panel-title">
-          Backtest this version
+          {version ? 'Backtest this version' : 'Backtest this code'}
         </h2>
       </Card.Header>
       <Card.Body>
         <p className="small text-body-secondary">
-          Replays this version over the stored alerts, each locus alert by alert as Level 2 saw it, in the background and without writing
-          anything: see what it would have tagged each night, its errors and its cost.
+          Replays {version ? 'this version' : 'the code in the editor'} over the stored alerts, each locus alert by alert as Level 2 saw it,
+          in the background and without writing anything: see what it would have tagged each night, its errors and its cost.
         </p>
         <Form
           className="d-flex flex-wrap align-items-end gap-3 mb-3"

@@ -31,7 +31,7 @@ const REFRESH_WARNING = 'Your filter was successfully updated but there was a pr
  * The versions viewer: the selected version's code, read-only, with its dropdown; or the editor of a
  * new version (a filter with no versions opens in it, with starter code and a warning). Code downloads
  * as {filter name}.py, files can be uploaded, the Test panel dry-runs what the editor shows, and the
- * Backtest panel replays the selected version over the archive.
+ * Backtest panel replays the selected version (or the editor's unsaved code) over the archive.
  */
 export function VersionsViewer({ filter, versions, selectedId, onSelect, mayAct, versionActions }: VersionsViewerProps) {
   const client = useQueryClient();
@@ -124,7 +124,8 @@ export function VersionsViewer({ filter, versions, selectedId, onSelect, mayAct,
           onReport={(report) => setFound(report.outputs?.filter_classes ?? [])}
         />
       )}
-      {mayAct && !editing && selected && <BacktestPanel key={selected.id} filterId={filter.id} versionId={selected.id} />}
+      {mayAct && !editing && selected && <BacktestPanel key={selected.id} target={{ filterId: filter.id, versionId: selected.id }} />}
+      {editing && editorCode.trim() !== '' && <BacktestPanel target={{ code: editorCode, filterClass }} />}
     </section>
   );
 }
