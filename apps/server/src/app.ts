@@ -89,7 +89,7 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
   announcementRoutes(app, context);
   filterRoutes(app, context);
   backtestRoutes(app, context);
-  filterEnvironmentRoutes(app);
+  filterEnvironmentRoutes(app, context);
   tagAndRunnerRoutes(app, context);
   watchListRoutes(app, context);
   streamRoutes(app, context);

@@ -53,3 +53,41 @@ export function locusResource(base: string, locus: LocusRow, lightcurve: string,
     links: { self: `${base}/v1/loci/${locus.locus_id}` },
   };
 }
+
+/** `/v1/loci/{id}`: the locus with its galactic coordinates (in its meta and the document's, as clients read either). */
+export function locusDocument(
+  base: string,
+  found: {
+    locus: LocusRow;
+    lightcurve: string;
+    matches: CatalogMatchRow[];
+    thumbnails: ThumbnailInfo[];
+    galactic: { l: number; b: number };
+  },
+) {
+  const { locus, galactic } = found;
+  return {
+    data: { ...locusResource(base, locus, found.lightcurve, found.matches), meta: { coordinates: { galactic } } },
+    links: { self: `${base}/v1/loci/${locus.locus_id}` },
+    meta: { coordinates: { galactic }, newest_thumbnails: newestThumbnailsMeta(base, found.thumbnails) },
+  };
+}
+
+/** `/v1/loci/statistics`: tag and catalog counts and the measurement range of the loci a search matches. */
+export function locusStatisticResource(stats: {
+  tags: Record<string, number>;
+  catalogs: Record<string, number>;
+  minNumMeasurements: number | null;
+  maxNumMeasurements: number | null;
+}): ResourceObject {
+  return {
+    type: 'locus_listing_statistic',
+    id: 'locus_listing_statistic',
+    attributes: {
+      tags: stats.tags,
+      catalogs: stats.catalogs,
+      min_num_measurements: stats.minNumMeasurements,
+      max_num_measurements: stats.maxNumMeasurements,
+    },
+  };
+}

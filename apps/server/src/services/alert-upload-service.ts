@@ -8,7 +8,7 @@ import { createGunzip } from 'node:zlib';
 
 import { alertFileProblem, isGzip } from '@antares/pipeline';
 
-import { ApiError, badRequest } from '../errors.ts';
+import { ApiError, badRequest, notFound } from '../errors.ts';
 
 export type UploadStatus = 'queued' | 'ingested' | 'failed';
 
@@ -142,6 +142,13 @@ export class AlertUploadService {
   }
 
   /** The upload's status, or undefined for an unknown id. */
+  /** Where upload `id` stands; an id that names no upload is a 404. */
+  get(id: string): AlertUpload {
+    const upload = this.find(id);
+    if (!upload) throw notFound(`No alert upload with id "${id}"`);
+    return upload;
+  }
+
   find(id: string): AlertUpload | undefined {
     const inbox = this.requireInbox();
     if (!UPLOAD_ID.test(id)) return undefined;

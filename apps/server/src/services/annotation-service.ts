@@ -4,7 +4,7 @@ import type { AnnotationRow, Repositories } from '@antares/db';
 import type { Identity } from '../auth/authenticator.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { policies } from '../policies/index.ts';
-import { booleanField, stringField } from './body.ts';
+import { attributesOf, booleanField, numericId, relationshipId, stringField } from './body.ts';
 
 /** Comments and favorites: one annotation per (locus, owner), changed only by its owner. */
 export class AnnotationService {
@@ -37,6 +37,14 @@ export class AnnotationService {
       throw new ApiError(409, 'Conflict', `You already have an annotation of ${locusId} (id ${row.annotation_id}); update it instead`);
     const changes = this.changesOf(attributes);
     return Object.keys(changes).length > 0 ? ((await this.repos.annotations.update(row.annotation_id, changes)) ?? row) : row;
+  }
+
+  /** `POST /v1/locus_annotations`: for the caller, or for the owner the body names (who must be the caller). */
+  async createForOwnerOf(identity: Identity, body: unknown): Promise<AnnotationRow> {
+    const ownerText = relationshipId(body, 'owner');
+    const ownerId = ownerText === undefined ? identity.user.user_id : numericId(ownerText);
+    if (ownerId === null) throw notFound(`No user with id "${ownerText}"`);
+    return this.create(identity, ownerId, relationshipId(body, 'locus'), attributesOf(body));
   }
 
   async update(identity: Identity, annotationId: number, attributes: Record<string, unknown>): Promise<AnnotationRow> {

@@ -3,14 +3,15 @@ import type { AnnouncementRow, Repositories } from '@antares/db';
 
 import { badRequest, notFound } from '../errors.ts';
 import { booleanField, stringField } from './body.ts';
+import { parseJsonText } from './query-params.ts';
 
 /** Announcements (the banners): the spec's limits on what admins create and toggle. */
 export class AnnouncementService {
   constructor(private readonly repos: Repositories) {}
 
-  /** `filter` is the JSON:API filter list as given (the repository checks fields and values). */
-  list(options: { filter: unknown; sort: string | undefined; limit: number; offset: number }) {
-    return this.repos.announcements.list({ ...options, sort: options.sort || '-active' });
+  /** `filter` is the JSON text of a filter list (the repository checks its fields and values). */
+  list({ filter, ...options }: { filter: string | undefined; sort: string | undefined; limit: number; offset: number }) {
+    return this.repos.announcements.list({ ...options, filter: parseJsonText('filter', filter), sort: options.sort || '-active' });
   }
 
   async create(attributes: Record<string, unknown>): Promise<AnnouncementRow> {

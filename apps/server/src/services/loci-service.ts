@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { icrsToGalactic } from '@antares/astro';
+import { LOCI_DEFAULT_SORT } from '@antares/contract/endpoints';
 import {
   type AlertRow,
   type CatalogMatchRow,
@@ -12,12 +13,21 @@ import {
   type ThumbnailInfo,
 } from '@antares/db';
 
-import { notFound } from '../errors.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
 import { lightcurveCsv } from './lightcurve.ts';
-import { pageOf, parseJsonParam, type QueryParams, single } from './query-params.ts';
+import { parseJsonText } from './query-params.ts';
 
-const DEFAULT_SORT = '-properties.newest_alert_observation_time';
+/** What `/v1/loci` was asked (validated against the contract: whole numbers in range, single values). */
+export interface LocusListQuery {
+  limit: number;
+  offset: number;
+  /** Comma-separated fields; empty or absent gives the default order. */
+  sort?: string;
+  /** The `elasticsearch_query[locus_listing]` JSON text. */
+  search?: string;
+  /** `page[seed]`: the order of a random listing, carried by links.next. */
+  seed?: string;
+}
 
 export interface LocusListing {
   rows: LocusRow[];
@@ -32,8 +42,8 @@ export interface LocusListing {
 }
 
 /** The `elasticsearch_query[...]` search document: only `query` may appear at its top level. */
-function searchOf(query: QueryParams, key: 'locus_listing' | 'locus_listing_statistic') {
-  const body = parseJsonParam(query, `elasticsearch_query[${key}]`);
+function searchOf(text: string | undefined, key: 'locus_listing' | 'locus_listing_statistic') {
+  const body = parseJsonText(`elasticsearch_query[${key}]`, text);
   if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
     throw badRequest(`elasticsearch_query[${key}] must be a JSON object such as {"query": {...}}`);
   }
@@ -45,9 +55,8 @@ function searchOf(query: QueryParams, key: 'locus_listing' | 'locus_listing_stat
  * `page[seed]`: clients page through `links.next` (get_random_loci(n) reads n loci over several pages), and a
  * fresh order on each page would repeat some loci and skip others.
  */
-function randomSeeded(search: CompiledLocusSearch, query: QueryParams): CompiledLocusSearch {
+function randomSeeded(search: CompiledLocusSearch, given: string | undefined): CompiledLocusSearch {
   if (!search.randomOrder || search.randomSeed !== undefined) return search;
-  const given = single(query, 'page[seed]');
   if (given !== undefined && !/^[0-9a-f]{1,32}$/.test(given)) throw badRequest('page[seed] must be the hexadecimal seed a links.next gave');
   return { ...search, randomSeed: given ?? randomBytes(8).toString('hex') };
 }
@@ -55,12 +64,10 @@ function randomSeeded(search: CompiledLocusSearch, query: QueryParams): Compiled
 export class LociService {
   constructor(private readonly repos: Repositories) {}
 
-  async list(query: QueryParams): Promise<LocusListing> {
-    const { limit, offset } = pageOf(query);
-    const sortText = single(query, 'sort') || DEFAULT_SORT;
-    const sort = sortText.split(',').filter(Boolean).map(parseLocusSort);
-    const asked = searchOf(query, 'locus_listing');
-    const search = randomSeeded(asked, query);
+  async list({ limit, offset, sort: sortText, search: searchText, seed }: LocusListQuery): Promise<LocusListing> {
+    const sort = (sortText || LOCI_DEFAULT_SORT).split(',').filter(Boolean).map(parseLocusSort);
+    const asked = searchOf(searchText, 'locus_listing');
+    const search = randomSeeded(asked, seed);
     const { rows, count, countIsEstimate, hasMore } = await this.repos.loci.search({ search, sort, limit, offset });
     const thumbnailAlertIds = rows.map((r) => r.newest_thumbnail_alert_id).filter((id): id is string => id !== null);
     const thumbnails = new Map<string, ThumbnailInfo[]>();
@@ -71,8 +78,8 @@ export class LociService {
     return { rows, thumbnails, count, countIsEstimate, hasMore, limit, offset, ...(pageSeed ? { randomSeed: pageSeed } : {}) };
   }
 
-  async statistics(query: QueryParams) {
-    return this.repos.loci.statistics(searchOf(query, 'locus_listing_statistic'));
+  async statistics(searchText: string | undefined) {
+    return this.repos.loci.statistics(searchOf(searchText, 'locus_listing_statistic'));
   }
 
   async get(locusId: string): Promise<{

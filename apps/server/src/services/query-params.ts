@@ -29,8 +29,7 @@ export function pageOf(query: QueryParams, defaultLimit?: number): { limit: numb
 }
 
 /** `fields[type]=a,b`: the attributes a client asked for, or undefined for all of them. */
-export function sparseFields(query: QueryParams, type: string): Set<string> | undefined {
-  const value = single(query, `fields[${type}]`);
+export function sparseFields(value: string | undefined): Set<string> | undefined {
   return value === undefined
     ? undefined
     : new Set(
@@ -50,7 +49,11 @@ function parseNumber(text: string): number | string {
 }
 
 export function parseJsonParam(query: QueryParams, name: string): unknown {
-  const text = single(query, name);
+  return parseJsonText(name, single(query, name));
+}
+
+/** The JSON text of parameter `name` (big integers kept as text); absent or blank is undefined. */
+export function parseJsonText(name: string, text: string | undefined): unknown {
   if (text === undefined || text.trim() === '') return undefined;
   let value: unknown;
   try {

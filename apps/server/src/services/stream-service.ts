@@ -1,9 +1,8 @@
 import type { AlertRow, LocusRow, Repositories, StreamMessageRow } from '@antares/db';
 
-import { notFound } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
 import { lightcurveCsv } from './lightcurve.ts';
 
-export const STREAM_PAGE_MAX = 500;
 /** Long-poll and server-sent events look for new messages this often (other processes may write them). */
 export const STREAM_POLL_MS = 250;
 
@@ -22,6 +21,24 @@ export class StreamService {
 
   async assertReadable(stream: string): Promise<void> {
     if (!(await this.repos.tags.find(stream))) throw notFound(`No stream named "${stream}"`);
+  }
+
+  /** A page of messages after `after` (long-polling up to `waitMs` for the first), from a stream that exists. */
+  async messages(
+    stream: string,
+    page: { after: number; limit: number; waitMs: number },
+    isClosed: () => boolean,
+  ): Promise<StreamMessage[]> {
+    await this.assertReadable(stream);
+    return this.read(stream, page.after, page.limit, page.waitMs, isClosed);
+  }
+
+  /** Where an events consumer resumes: the Last-Event-ID its client sends on reconnection, else `after`. */
+  resumeOffset(lastEventId: string | undefined, after: string | undefined): number {
+    const text = (lastEventId !== undefined && lastEventId !== '' ? lastEventId : after) ?? '0';
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 0) throw badRequest('Last-Event-ID and after must be whole numbers');
+    return n;
   }
 
   async list(): Promise<Array<{ stream: string; description: string; messages: number; last_offset: number }>> {

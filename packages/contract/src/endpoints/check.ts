@@ -7,7 +7,8 @@ import type { Endpoint } from './define.ts';
  * hold the server's documents to the contract the web app and the OpenAPI document are typed from.
  */
 export function responseProblems(endpoint: Endpoint, body: unknown): string[] {
-  const schema = endpoint.response.schema;
-  if (!schema) return [];
+  const { schema, mediaType } = endpoint.response;
+  // A file (PDF, FITS, PNG) is documented by its media type; there is no JSON to check.
+  if (!schema || (mediaType !== undefined && !mediaType.includes('json'))) return [];
   return [...Value.Errors(schema, body)].slice(0, 5).map((error) => `${error.instancePath || '/'} ${error.message}`);
 }

@@ -17,14 +17,19 @@ export type Access = 'public' | 'optional' | 'login' | 'admin';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** A request body: a JSON:API document or its attributes as plain JSON (`resource`), or plain JSON (`plain`). */
+/**
+ * A request body: a JSON:API document or its attributes as plain JSON (`resource`), plain JSON (`plain`), or
+ * a file read as a stream (`file`, one of `mediaTypes`).
+ */
 export interface BodySpec<S extends TSchema = TSchema> {
-  kind: 'resource' | 'plain';
+  kind: 'resource' | 'plain' | 'file';
   /** What the server accepts (for `resource`: the attributes, wrapped as a document or not). */
   schema: S;
   /** `resource` only: the JSON:API type, and the relationships a document may carry. */
   type?: string;
   relationships?: Record<string, TSchema>;
+  /** `file` only: the content types accepted. */
+  mediaTypes?: string[];
   description?: string;
 }
 
@@ -35,6 +40,8 @@ export interface ResponseSpec<S extends TSchema = TSchema> {
   schema?: S;
   /** `json` (the default): JSON:API or plain JSON under application/json. */
   mediaType?: string;
+  /** Response headers worth documenting, with what they hold (`Location`). */
+  headers?: Record<string, string>;
 }
 
 export interface Endpoint<

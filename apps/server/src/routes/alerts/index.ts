@@ -1,3 +1,4 @@
+import { getAlert, getAlertCutout, getThumbnail, listAlertThumbnails } from '@antares/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 
 import { alertResource } from '../../serializers/alert.ts';
@@ -7,20 +8,21 @@ import { AlertService } from '../../services/alert-service.ts';
 import { CutoutService } from '../../services/cutout-service.ts';
 import { ThumbnailService } from '../../services/thumbnail-service.ts';
 import type { RouteContext } from '../context.ts';
+import { route } from '../endpoint.ts';
 import { baseUrl, selfUrl } from '../request-url.ts';
 
-export function alertRoutes(app: FastifyInstance, { config, repos }: RouteContext): void {
+export function alertRoutes(app: FastifyInstance, { auth, config, repos }: RouteContext): void {
   const alerts = new AlertService(repos);
   const thumbnails = new ThumbnailService(repos);
   const cutouts = new CutoutService(repos);
 
-  app.get<{ Params: { alertId: string } }>('/v1/alerts/:alertId', async (request) => {
+  route(app, auth, getAlert, async (request) => {
     const alert = await alerts.get(request.params.alertId);
     const base = baseUrl(request, config.publicUrl);
     return { data: alertResource(base, alert), links: { self: selfUrl(base, request) } };
   });
 
-  app.get<{ Params: { alertId: string } }>('/v1/alerts/:alertId/thumbnails', async (request) => {
+  route(app, auth, listAlertThumbnails, async (request) => {
     const found = await alerts.thumbnailsOf(request.params.alertId);
     const base = baseUrl(request, config.publicUrl);
     return listDocument(
@@ -31,7 +33,7 @@ export function alertRoutes(app: FastifyInstance, { config, repos }: RouteContex
 
   // The original FITS cutout (science.fits, template.fits, difference.fits): what the web app
   // stretches in the browser and offers for download. Stored cutouts never change.
-  app.get<{ Params: { alertId: string; file: string } }>('/v1/alerts/:alertId/cutouts/:file', async (request, reply) => {
+  route(app, auth, getAlertCutout, async (request, reply) => {
     const cutout = await cutouts.fits(request.params.alertId, request.params.file);
     return reply
       .type('application/fits')
@@ -41,7 +43,7 @@ export function alertRoutes(app: FastifyInstance, { config, repos }: RouteContex
   });
 
   // Rendered once and never changed, so clients may cache them for good.
-  app.get<{ Params: { filename: string } }>('/v1/thumbnails/:filename', async (request, reply) => {
+  route(app, auth, getThumbnail, async (request, reply) => {
     const png = await thumbnails.png(request.params.filename);
     return reply.type('image/png').header('cache-control', 'public, max-age=31536000, immutable').send(png);
   });

@@ -1,3 +1,13 @@
+import {
+  createGravWaveNotice,
+  getGravWaveEvent,
+  getGravWaveNotice,
+  getGravWaveSkyMap,
+  latestGravWaveNotice,
+  latestGravWaveNotices,
+  listGravWaveEvents,
+  listGravWaveLoci,
+} from '@antares/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 
 import { listDocument } from '../../serializers/documents.ts';
@@ -8,41 +18,34 @@ import {
   gravWaveSkyMapResource,
 } from '../../serializers/grav-wave.ts';
 import { GravWaveService } from '../../services/grav-wave-service.ts';
-import { pageOf, type QueryParams, single } from '../../services/query-params.ts';
 import type { RouteContext } from '../context.ts';
+import { route } from '../endpoint.ts';
 import { baseUrl, pageLinks } from '../request-url.ts';
-
-/** Notices carry their sky map inline (about 1 MB base64). */
-const NOTICE_BODY_LIMIT = 32 * 1024 * 1024;
 
 /** Gravitational-wave notices (wire format) and events (the events page). */
 export function gravWaveRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {
   const gravWaves = new GravWaveService(repos);
 
-  app.post('/v1/grav_wave_notices', { bodyLimit: NOTICE_BODY_LIMIT }, async (request, reply) => {
-    await auth.requireAdmin(request, 'create_grav_wave_notice');
+  route(app, auth, createGravWaveNotice, async (request, reply) => {
     const { stored, notice } = await gravWaves.ingest(request.body);
     return reply.status(stored ? 201 : 200).send({ data: gravWaveNoticeResource(notice) });
   });
 
-  app.get('/v1/grav_wave_notices/latest', async (request) => {
-    const notices = await gravWaves.latestOf(single(request.query as QueryParams, 'ids'));
+  route(app, auth, latestGravWaveNotices, async (request) => {
+    const notices = await gravWaves.latestOf(request.query.ids);
     return { data: notices.map(gravWaveNoticeResource), meta: { count: notices.length } };
   });
 
-  app.get<{ Params: { gracedbId: string } }>('/v1/grav_wave_notices/:gracedbId/latest', async (request) => ({
+  route(app, auth, latestGravWaveNotice, async (request) => ({
     data: gravWaveNoticeResource(await gravWaves.latest(request.params.gracedbId)),
   }));
 
-  app.get<{ Params: { gracedbId: string; noticeDatetime: string } }>(
-    '/v1/grav_wave_notices/:gracedbId/:noticeDatetime',
-    async (request) => ({
-      data: gravWaveNoticeResource(await gravWaves.noticeAt(request.params.gracedbId, request.params.noticeDatetime)),
-    }),
-  );
+  route(app, auth, getGravWaveNotice, async (request) => ({
+    data: gravWaveNoticeResource(await gravWaves.noticeAt(request.params.gracedbId, request.params.noticeDatetime)),
+  }));
 
-  app.get('/v1/grav_wave_events', async (request) => {
-    const { limit, offset } = pageOf(request.query as QueryParams, 25);
+  route(app, auth, listGravWaveEvents, async (request) => {
+    const { 'page[limit]': limit = 25, 'page[offset]': offset = 0 } = request.query;
     const page = await gravWaves.events({ limit, offset });
     return listDocument(
       page.rows.map(gravWaveEventResource),
@@ -50,16 +53,16 @@ export function gravWaveRoutes(app: FastifyInstance, { auth, repos, config }: Ro
     );
   });
 
-  app.get<{ Params: { gracedbId: string } }>('/v1/grav_wave_events/:gracedbId', async (request) => ({
+  route(app, auth, getGravWaveEvent, async (request) => ({
     data: gravWaveEventResource(await gravWaves.event(request.params.gracedbId)),
   }));
 
-  app.get<{ Params: { gracedbId: string } }>('/v1/grav_wave_events/:gracedbId/skymap', async (request) => ({
+  route(app, auth, getGravWaveSkyMap, async (request) => ({
     data: gravWaveSkyMapResource(request.params.gracedbId, await gravWaves.drawnSkyMap(request.params.gracedbId)),
   }));
 
-  app.get<{ Params: { gracedbId: string } }>('/v1/grav_wave_events/:gracedbId/loci', async (request) => {
-    const { limit, offset } = pageOf(request.query as QueryParams, 25);
+  route(app, auth, listGravWaveLoci, async (request) => {
+    const { 'page[limit]': limit = 25, 'page[offset]': offset = 0 } = request.query;
     const page = await gravWaves.lociOf(request.params.gracedbId, { limit, offset });
     return listDocument(
       page.rows.map(gravWaveLocusResource),

@@ -1,24 +1,31 @@
+import { createFinderChart, getLocus, listLocusAlerts, lociStatistics, searchLoci } from '@antares/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 
 import { alertResource } from '../../serializers/alert.ts';
 import { listDocument } from '../../serializers/documents.ts';
-import { locusListingResource, locusResource } from '../../serializers/locus.ts';
-import { newestThumbnailsMeta } from '../../serializers/thumbnail.ts';
+import { locusDocument, locusListingResource, locusStatisticResource } from '../../serializers/locus.ts';
 import { FinderChartService } from '../../services/finder-chart.ts';
 import { LociService } from '../../services/loci-service.ts';
-import { type QueryParams, sparseFields } from '../../services/query-params.ts';
+import { sparseFields } from '../../services/query-params.ts';
 import type { RouteContext } from '../context.ts';
+import { route } from '../endpoint.ts';
 import { baseUrl, selfUrl, withOffset } from '../request-url.ts';
 
-export function lociRoutes(app: FastifyInstance, { config, repos }: RouteContext): void {
+export function lociRoutes(app: FastifyInstance, { auth, config, repos }: RouteContext): void {
   const loci = new LociService(repos);
   const finderCharts = new FinderChartService(repos);
 
-  app.get('/v1/loci', async (request) => {
-    const query = request.query as QueryParams;
+  route(app, auth, searchLoci, async (request) => {
+    const query = request.query;
     const base = baseUrl(request, config.publicUrl);
-    const page = await loci.list(query);
-    const fields = sparseFields(query, 'locus_listing') ?? sparseFields(query, 'locus');
+    const page = await loci.list({
+      limit: query['page[limit]'] ?? 25,
+      offset: query['page[offset]'] ?? 0,
+      sort: query.sort,
+      search: query['elasticsearch_query[locus_listing]'],
+      seed: query['page[seed]'],
+    });
+    const fields = sparseFields(query['fields[locus_listing]'] ?? query['fields[locus]']);
     const data = page.rows.map((row) =>
       locusListingResource(base, row, page.thumbnails.get(row.newest_thumbnail_alert_id ?? '') ?? [], fields),
     );
@@ -33,33 +40,13 @@ export function lociRoutes(app: FastifyInstance, { config, repos }: RouteContext
     });
   });
 
-  app.get('/v1/loci/statistics', async (request) => {
-    const stats = await loci.statistics(request.query as QueryParams);
-    return {
-      data: {
-        type: 'locus_listing_statistic',
-        id: 'locus_listing_statistic',
-        attributes: {
-          tags: stats.tags,
-          catalogs: stats.catalogs,
-          min_num_measurements: stats.minNumMeasurements,
-          max_num_measurements: stats.maxNumMeasurements,
-        },
-      },
-    };
-  });
+  route(app, auth, lociStatistics, async (request) => ({
+    data: locusStatisticResource(await loci.statistics(request.query['elasticsearch_query[locus_listing_statistic]'])),
+  }));
 
-  app.get<{ Params: { locusId: string } }>('/v1/loci/:locusId', async (request) => {
-    const base = baseUrl(request, config.publicUrl);
-    const { locus, thumbnails, galactic, lightcurve, matches } = await loci.get(request.params.locusId);
-    return {
-      data: { ...locusResource(base, locus, lightcurve, matches), meta: { coordinates: { galactic } } },
-      links: { self: `${base}/v1/loci/${locus.locus_id}` },
-      meta: { coordinates: { galactic }, newest_thumbnails: newestThumbnailsMeta(base, thumbnails) },
-    };
-  });
+  route(app, auth, getLocus, async (request) => locusDocument(baseUrl(request, config.publicUrl), await loci.get(request.params.locusId)));
 
-  app.post<{ Params: { locusId: string } }>('/v1/loci/:locusId/finder-charts', async (request, reply) => {
+  route(app, auth, createFinderChart, async (request, reply) => {
     const pdf = await finderCharts.render(request.params.locusId);
     return reply
       .type('application/pdf')
@@ -67,7 +54,7 @@ export function lociRoutes(app: FastifyInstance, { config, repos }: RouteContext
       .send(pdf);
   });
 
-  app.get<{ Params: { locusId: string } }>('/v1/loci/:locusId/alerts', async (request) => {
+  route(app, auth, listLocusAlerts, async (request) => {
     const base = baseUrl(request, config.publicUrl);
     const alerts = await loci.alerts(request.params.locusId);
     return listDocument(

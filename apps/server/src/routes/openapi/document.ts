@@ -8,14 +8,7 @@ import { ENDPOINTS } from '@antares/contract/endpoints';
 
 import { schemas, securitySchemes, tags } from './components.ts';
 import { contractPaths } from './generate.ts';
-import { accountPaths } from './paths/accounts.ts';
-import { alertUploadPaths } from './paths/alert-uploads.ts';
 import { authPaths } from './paths/auth.ts';
-import { filterEnvironmentPaths } from './paths/filter-environment.ts';
-import { gravWavePaths } from './paths/grav-waves.ts';
-import { lociPaths } from './paths/loci.ts';
-import { sitePaths } from './paths/site.ts';
-import { streamPaths } from './paths/streams.ts';
 import type { Paths } from './shared.ts';
 
 /** Joins the areas' paths; a path in two areas keeps the operations of both (none does today). */
@@ -40,16 +33,6 @@ export const openApiDocument = {
   },
   servers: [{ url: '/' }],
   tags,
-  paths: merge(
-    contractPaths(ENDPOINTS),
-    sitePaths,
-    lociPaths,
-    authPaths,
-    accountPaths,
-    filterEnvironmentPaths,
-    streamPaths,
-    gravWavePaths,
-    alertUploadPaths,
-  ),
+  paths: merge(contractPaths(ENDPOINTS), authPaths),
   components: { schemas, securitySchemes },
 };

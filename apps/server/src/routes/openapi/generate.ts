@@ -28,6 +28,10 @@ function parameters(schema: unknown, where: 'path' | 'query'): Json[] {
 function requestBody(body: BodySpec): Json {
   const attributes = documented(body.schema);
   if (body.kind === 'plain') return plainBody(attributes, body.description);
+  if (body.kind === 'file') {
+    const content = Object.fromEntries((body.mediaTypes ?? []).map((type) => [type, { schema: attributes }]));
+    return { required: true, ...(body.description ? { description: body.description } : {}), content };
+  }
   const relationships = body.relationships ? documented(body.relationships) : undefined;
   const { properties = {}, required = [] } = attributes as { properties?: Json; required?: string[] };
   return jsonApiBody(body.type ?? '', properties, { required, relationships, description: body.description });
@@ -39,6 +43,13 @@ export function operationOf(endpoint: Endpoint): Json {
   const content = response.schema
     ? { content: { [response.mediaType ?? 'application/json']: { schema: documented(response.schema) } } }
     : {};
+  const headers = response.headers
+    ? {
+        headers: Object.fromEntries(
+          Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+        ),
+      }
+    : {};
   return op(method, endpoint.access, {
     tags: endpoint.tags,
     summary: endpoint.summary,
@@ -46,7 +57,7 @@ export function operationOf(endpoint: Endpoint): Json {
     operationId: endpoint.operationId,
     parameters: [...parameters(endpoint.params, 'path'), ...parameters(endpoint.query, 'query')],
     ...(endpoint.body ? { requestBody: requestBody(endpoint.body) } : {}),
-    responses: { [response.status]: { description: response.description, ...content }, ...fail(endpoint.errors ?? {}) },
+    responses: { [response.status]: { description: response.description, ...content, ...headers }, ...fail(endpoint.errors ?? {}) },
   });
 }
 

@@ -1,17 +1,19 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
+import { getConfig } from '@antares/contract/endpoints';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
 import type { RouteContext } from '../context.ts';
+import { route } from '../endpoint.ts';
 import { baseUrl } from '../request-url.ts';
 import { DEFAULT_TEAM, loadTeamFile } from './team.ts';
 
 /** `/config.json` for the web app (the team file, when set, is read and checked here, at start-up). */
-export async function siteRoutes(app: FastifyInstance, { config }: RouteContext): Promise<void> {
+export async function siteRoutes(app: FastifyInstance, { auth, config }: RouteContext): Promise<void> {
   const team = config.teamFile ? loadTeamFile(config.teamFile) : DEFAULT_TEAM;
-  app.get('/config.json', async (request) => {
+  route(app, auth, getConfig, async (request) => {
     const base = baseUrl(request, config.publicUrl);
     return {
       apiURL: `${base}/v1/`,

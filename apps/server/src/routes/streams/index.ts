@@ -1,13 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { listStreams, readStreamMessages, streamEvents } from '@antares/contract/endpoints';
+import type { FastifyInstance } from 'fastify';
 
-import { badRequest } from '../../errors.ts';
 import { streamLocusDocument, streamMessageResource, streamResource } from '../../serializers/stream.ts';
-import { integerParam, type QueryParams, single } from '../../services/query-params.ts';
-import { STREAM_PAGE_MAX, StreamService } from '../../services/stream-service.ts';
+import { StreamService } from '../../services/stream-service.ts';
 import type { RouteContext } from '../context.ts';
+import { route } from '../endpoint.ts';
 import { baseUrl } from '../request-url.ts';
 
-const WAIT_MAX_SECONDS = 30;
 const HEARTBEAT_MS = 15_000;
 
 /**
@@ -15,7 +14,7 @@ const HEARTBEAT_MS = 15_000;
  * keep their own offset: `messages?after=` (with `wait=` seconds to long-poll) or server-sent events
  * (`events`, resuming from `Last-Event-ID`).
  */
-export function streamRoutes(app: FastifyInstance, { repos, config }: RouteContext): void {
+export function streamRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {
   const streams = new StreamService(repos);
   // Open event streams end when the server closes (they would otherwise keep it open).
   const openEventStreams = new Set<() => void>();
@@ -23,23 +22,23 @@ export function streamRoutes(app: FastifyInstance, { repos, config }: RouteConte
     for (const end of openEventStreams) end();
   });
 
-  app.get('/v1/streams', async (request) => {
+  route(app, auth, listStreams, async (request) => {
     const base = baseUrl(request, config.publicUrl);
     const list = await streams.list();
     return { data: list.map((s) => streamResource(base, s)), meta: { count: list.length } };
   });
 
-  app.get<{ Params: { name: string } }>('/v1/streams/:name/messages', async (request) => {
-    await streams.assertReadable(request.params.name);
-    const query = request.query as QueryParams;
-    const after = integerParam(query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
-    const limit = integerParam(query, 'limit', 100, 1, STREAM_PAGE_MAX);
-    const wait = integerParam(query, 'wait', 0, 0, WAIT_MAX_SECONDS);
+  route(app, auth, readStreamMessages, async (request) => {
+    // An empty value is as good as none (the schema lets `after=` through).
+    const { after: afterGiven, limit: limitGiven, wait: waitGiven } = request.query;
+    const after = afterGiven === '' || afterGiven === undefined ? 0 : afterGiven;
+    const limit = limitGiven === '' || limitGiven === undefined ? 100 : limitGiven;
+    const wait = waitGiven === '' || waitGiven === undefined ? 0 : waitGiven;
     let closed = false;
     request.raw.once('close', () => {
       closed = true;
     });
-    const messages = await streams.read(request.params.name, after, limit, wait * 1000, () => closed);
+    const messages = await streams.messages(request.params.name, { after, limit, waitMs: wait * 1000 }, () => closed);
     const base = baseUrl(request, config.publicUrl);
     const next = messages.at(-1)?.row.message_id ?? after;
     const self = `${base}/v1/streams/${encodeURIComponent(request.params.name)}/messages`;
@@ -50,9 +49,10 @@ export function streamRoutes(app: FastifyInstance, { repos, config }: RouteConte
     };
   });
 
-  app.get<{ Params: { name: string } }>('/v1/streams/:name/events', async (request, reply) => {
+  route(app, auth, streamEvents, async (request, reply) => {
     await streams.assertReadable(request.params.name);
-    let after = resumeOffset(request);
+    const lastEventId = request.headers['last-event-id'];
+    let after = streams.resumeOffset(typeof lastEventId === 'string' ? lastEventId : undefined, request.query.after);
     const base = baseUrl(request, config.publicUrl);
     reply.hijack();
     const out = reply.raw;
@@ -85,13 +85,4 @@ export function streamRoutes(app: FastifyInstance, { repos, config }: RouteConte
     openEventStreams.delete(end);
     out.end();
   });
-}
-
-/** Where an events consumer resumes: the Last-Event-ID its client sends on reconnection, else `after`. */
-function resumeOffset(request: FastifyRequest): number {
-  const header = request.headers['last-event-id'];
-  const text = (typeof header === 'string' && header !== '' ? header : single(request.query as QueryParams, 'after')) ?? '0';
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) throw badRequest('Last-Event-ID and after must be whole numbers');
-  return n;
 }

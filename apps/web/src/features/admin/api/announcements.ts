@@ -1,22 +1,15 @@
-import type { AnnouncementVariant } from '@antares/contract';
+import type { BodyOf, createAnnouncement as createEndpoint, listAnnouncements, ResponseOf } from '@antares/contract/endpoints';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
-import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiFetch, apiGet } from '@/lib/api-client';
 
 import type { ListParams } from './users';
 
-export interface ManagedAnnouncement {
-  id: string;
-  message: string;
-  variant: AnnouncementVariant;
-  active: boolean;
-  created_at?: string;
-}
-
-type Attributes = Omit<ManagedAnnouncement, 'id'>;
+type AnnouncementList = ResponseOf<typeof listAnnouncements>;
+export type ManagedAnnouncement = AnnouncementList['data'][number]['attributes'] & { id: string };
 
 export async function getAnnouncements({ page, perPage, sort }: ListParams, signal?: AbortSignal) {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Attributes>[]>>(
+  const document = await apiGet<AnnouncementList>(
     '/announcements',
     { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort },
     signal,
@@ -36,9 +29,9 @@ export function useAnnouncements(params: ListParams) {
   });
 }
 
-export async function createAnnouncement(attributes: Omit<ManagedAnnouncement, 'id' | 'created_at'>): Promise<ManagedAnnouncement> {
+export async function createAnnouncement(attributes: BodyOf<typeof createEndpoint>): Promise<ManagedAnnouncement> {
   const response = await apiFetch('/announcements', { method: 'POST', body: { data: { type: 'announcement', attributes } } });
-  const document = (await response.json()) as JsonApiDocument<JsonApiResource<Attributes>>;
+  const document = (await response.json()) as ResponseOf<typeof createEndpoint>;
   return { ...document.data.attributes, id: String(document.data.id) };
 }
 

@@ -1,23 +1,17 @@
-import { ANNOUNCEMENT_VARIANTS, type AnnouncementVariant } from '@antares/contract';
+import { ANNOUNCEMENT_VARIANTS } from '@antares/contract';
+import type { listAnnouncements, ResponseOf } from '@antares/contract/endpoints';
 
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiGet } from '@/lib/api-client';
 
-export interface Announcement {
-  id: string;
-  message: string;
-  variant: AnnouncementVariant;
-  active: boolean;
-  created_at?: string;
-}
-
-type AnnouncementAttributes = Omit<Announcement, 'id'>;
+type AnnouncementList = ResponseOf<typeof listAnnouncements>;
+export type Announcement = AnnouncementList['data'][number]['attributes'] & { id: string };
 
 /**
  * The active banners. Any failure means "no banners": a banner must never block a page.
  */
 export async function getActiveAnnouncements(signal?: AbortSignal): Promise<Announcement[]> {
   try {
-    const document = await apiGet<JsonApiDocument<JsonApiResource<AnnouncementAttributes>[]>>(
+    const document = await apiGet<AnnouncementList>(
       '/announcements',
       { filter: [{ field: 'active', op: 'eq', value: true }], 'page[limit]': 100, 'page[offset]': 0, sort: '-created_at' },
       signal,

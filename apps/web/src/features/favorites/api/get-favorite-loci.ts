@@ -1,27 +1,21 @@
+import type { ResponseOf, searchLoci } from '@antares/contract/endpoints';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiGet } from '@/lib/api-client';
 import { USER_DATA_KEY } from '@/lib/session';
 
-export interface FavoriteLocus {
-  id: string;
-  ra: number;
-  dec: number;
-  properties: {
-    ztf_object_id?: string;
-    num_alerts?: number;
-    newest_alert_observation_time?: number;
-    oldest_alert_observation_time?: number;
-    [key: string]: unknown;
-  };
-  tags: string[];
-  thumbnails: { thumbnail_type: 'science' | 'template' | 'difference'; src: string }[];
-}
+type ListingDocument = ResponseOf<typeof searchLoci>;
+type Attributes = ListingDocument['data'][number]['attributes'];
+type Thumbnail = NonNullable<ListingDocument['data'][number]['meta']>['newest_thumbnails'][number]['data']['attributes'];
 
-type Attributes = Omit<FavoriteLocus, 'id' | 'thumbnails'>;
-interface ThumbnailRef {
-  data?: { attributes?: { thumbnail_type: 'science' | 'template' | 'difference'; src: string } };
-}
+/** A favorite as its card shows it (the listing is asked for every attribute, so ra and dec are there). */
+export type FavoriteLocus = Omit<Attributes, 'properties' | 'tags'> &
+  Required<Pick<Attributes, 'ra' | 'dec'>> & {
+    id: string;
+    properties: NonNullable<Attributes['properties']>;
+    tags: string[];
+    thumbnails: Pick<Thumbnail, 'thumbnail_type' | 'src'>[];
+  };
 
 /**
  * One page of the favorite loci: GET /loci restricted to that page's favorited ids (a terms filter on
@@ -31,7 +25,7 @@ interface ThumbnailRef {
 export async function getFavoriteLoci(ids: string[], page: number, perPage: number, signal?: AbortSignal) {
   const pageIds = ids.slice((page - 1) * perPage, page * perPage);
   if (pageIds.length === 0) return { loci: [] as FavoriteLocus[], count: ids.length };
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Attributes>[]>>(
+  const document = await apiGet<ListingDocument>(
     '/loci',
     {
       'page[limit]': pageIds.length,
@@ -41,9 +35,11 @@ export async function getFavoriteLoci(ids: string[], page: number, perPage: numb
     signal,
   );
   const loci: FavoriteLocus[] = (document.data ?? []).map((item) => {
-    const refs = (item.meta?.newest_thumbnails ?? []) as ThumbnailRef[];
+    const refs = item.meta?.newest_thumbnails ?? [];
     return {
       ...item.attributes,
+      ra: item.attributes.ra ?? Number.NaN,
+      dec: item.attributes.dec ?? Number.NaN,
       properties: item.attributes.properties ?? {},
       tags: item.attributes.tags ?? [],
       id: item.id,

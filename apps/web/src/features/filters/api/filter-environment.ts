@@ -1,11 +1,14 @@
-import type { FilterEnvironment } from '@antares/contract';
+import type { getFilterEnvironment as getFilterEnvironmentEndpoint, ResponseOf } from '@antares/contract/endpoints';
 import { useQuery } from '@tanstack/react-query';
 
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiGet } from '@/lib/api-client';
+
+type EnvironmentDocument = ResponseOf<typeof getFilterEnvironmentEndpoint>;
+export type FilterEnvironment = EnvironmentDocument['data']['attributes'];
 
 /** GET /filter_environment: what filters may import, with the versions installed on the server. */
 export async function getFilterEnvironment(signal?: AbortSignal): Promise<FilterEnvironment> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<FilterEnvironment>>>('/filter_environment', undefined, signal);
+  const document = await apiGet<EnvironmentDocument>('/filter_environment', undefined, signal);
   return document.data.attributes;
 }
 

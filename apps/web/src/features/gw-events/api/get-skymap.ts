@@ -1,39 +1,24 @@
+import type { getGravWaveSkyMap, ResponseOf } from '@antares/contract/endpoints';
 import { useQuery } from '@tanstack/react-query';
 
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiGet } from '@/lib/api-client';
 
 import { getGwEventLoci } from './gw-events';
 
-/** One HEALPix pixel of a sky map: its centre, probability density (per deg²) and credible level (0..1). */
-export interface SkyMapPixel {
-  ra: number;
-  dec: number;
-  probability_density: number;
-  level: number;
-}
-
-export interface SkyMap {
-  /** HEALPix order of the pixels (NESTED); 6 gives 49,152 pixels. */
-  order: number;
-  pixels: SkyMapPixel[];
-  area50: number | null;
-  area90: number | null;
-}
-
-type SkyMapAttributes = Partial<SkyMap>;
+type SkyMapDocument = ResponseOf<typeof getGravWaveSkyMap>;
+/** HEALPix order-6 pixels (NESTED, 49,152) with their density and credible level (0..1), and the 50%/90% areas. */
+export type SkyMap = SkyMapDocument['data']['attributes'];
+/** One HEALPix pixel of a sky map: its centre, probability density and credible level (0..1). */
+export type SkyMapPixel = SkyMap['pixels'][number];
 
 export async function getSkyMap(gracedbId: string, signal?: AbortSignal): Promise<SkyMap> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<SkyMapAttributes>>>(
-    `/grav_wave_events/${encodeURIComponent(gracedbId)}/skymap`,
-    undefined,
-    signal,
-  );
-  const a = document.data.attributes ?? {};
+  const document = await apiGet<SkyMapDocument>(`/grav_wave_events/${encodeURIComponent(gracedbId)}/skymap`, undefined, signal);
+  const a: Partial<SkyMap> = document.data.attributes ?? {};
   return {
     order: typeof a.order === 'number' ? a.order : 6,
     pixels: Array.isArray(a.pixels) ? a.pixels : [],
-    area50: typeof a.area50 === 'number' ? a.area50 : null,
-    area90: typeof a.area90 === 'number' ? a.area90 : null,
+    area50: typeof a.area50 === 'number' ? a.area50 : Number.NaN,
+    area90: typeof a.area90 === 'number' ? a.area90 : Number.NaN,
   };
 }
 

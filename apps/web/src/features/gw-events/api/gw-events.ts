@@ -1,34 +1,21 @@
+import type { getGravWaveEvent, listGravWaveEvents, listGravWaveLoci, ResponseOf } from '@antares/contract/endpoints';
 import { keepPreviousData, queryOptions, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router';
 
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiGet } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 
+type EventDocument = ResponseOf<typeof getGravWaveEvent>;
 /** A gravitational-wave event as `/v1/grav_wave_events` lists it (its latest notice's view). */
-export interface GwEvent {
-  gracedb_id: string;
-  event_datetime: string | null;
-  /** The latest notice's type (PRELIMINARY, INITIAL, UPDATE, RETRACTION, ...). */
-  notice_type: string;
-  notice_datetime: string;
-  retracted: boolean;
-  /** Hz; null when the notice gave none (retractions). */
-  false_alarm_rate: number | null;
-  /** Areas of the 50% and 90% credible regions, deg². */
-  area50: number | null;
-  area90: number | null;
-  loci_count: number;
-}
+export type GwEvent = EventDocument['data']['attributes'];
 
 export interface GwEventPage {
   events: GwEvent[];
   count: number;
 }
 
-type EventAttributes = Partial<GwEvent>;
-
-function toEvent(resource: JsonApiResource<EventAttributes>): GwEvent {
-  const a = resource.attributes ?? {};
+function toEvent(resource: EventDocument['data']): GwEvent {
+  const a: Partial<GwEvent> = resource.attributes ?? {};
   return {
     gracedb_id: a.gracedb_id ?? resource.id,
     event_datetime: a.event_datetime ?? null,
@@ -46,7 +33,7 @@ const eventPath = (gracedbId: string) => `/grav_wave_events/${encodeURIComponent
 
 /** One page of events, newest first (the server's order). */
 export async function getGwEvents(page: number, perPage: number, signal?: AbortSignal): Promise<GwEventPage> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<EventAttributes>[]>>(
+  const document = await apiGet<ResponseOf<typeof listGravWaveEvents>>(
     '/grav_wave_events',
     { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage },
     signal,
@@ -64,7 +51,7 @@ export function useGwEvents(page: number, perPage: number) {
 }
 
 export async function getGwEvent(gracedbId: string, signal?: AbortSignal): Promise<GwEvent> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<EventAttributes>>>(eventPath(gracedbId), undefined, signal);
+  const document = await apiGet<EventDocument>(eventPath(gracedbId), undefined, signal);
   return toEvent(document.data);
 }
 
@@ -75,17 +62,9 @@ export function useGwEvent(gracedbId: string) {
   return useSuspenseQuery(gwEventQuery(gracedbId));
 }
 
-/** A locus inside an event's 90% credible region. */
-export interface GwEventLocus {
-  locus_id: string;
-  ra: number;
-  dec: number;
-  /** Credible level of the locus' position, percent. */
-  contour_level: number;
-  /** Area of that credible region, deg². */
-  contour_area: number;
-  mjd?: number;
-}
+type LociDocument = ResponseOf<typeof listGravWaveLoci>;
+/** A locus inside an event's 90% credible region (contour_level percent, contour_area deg²). */
+export type GwEventLocus = LociDocument['data'][number]['attributes'];
 
 export interface GwEventLociPage {
   loci: GwEventLocus[];
@@ -94,7 +73,7 @@ export interface GwEventLociPage {
 
 /** The event's loci, by credible level ascending (the server's order). */
 export async function getGwEventLoci(gracedbId: string, page: number, perPage: number, signal?: AbortSignal): Promise<GwEventLociPage> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Partial<GwEventLocus>>[]>>(
+  const document = await apiGet<LociDocument>(
     `${eventPath(gracedbId)}/loci`,
     { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage },
     signal,

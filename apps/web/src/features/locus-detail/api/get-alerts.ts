@@ -1,21 +1,16 @@
+import type { getAlert as getAlertEndpoint, listLocusAlerts, ResponseOf } from '@antares/contract/endpoints';
 import { useQuery } from '@tanstack/react-query';
 
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiGet } from '@/lib/api-client';
 
-export interface GravWaveMatch {
-  gracedb_id: string;
-  contour_level?: number;
-  contour_area?: number;
-}
+type AlertAttributes = ResponseOf<typeof getAlertEndpoint>['data']['attributes'];
+type AlertList = ResponseOf<typeof listLocusAlerts>;
 
-export interface LocusAlert {
-  id: string;
-  mjd: number;
-  properties: Record<string, unknown>;
-  grav_wave_events: GravWaveMatch[];
-}
+/** A gravitational-wave event whose credible region held the alert. */
+export type GravWaveMatch = AlertAttributes['grav_wave_events'][number];
 
-type AlertAttributes = Omit<LocusAlert, 'id'>;
+/** What the locus page reads of an alert. */
+export type LocusAlert = Pick<AlertAttributes, 'mjd' | 'properties' | 'grav_wave_events'> & { id: string };
 
 /** All alerts of a locus (only mjd, properties and grav_wave_events are needed), following links.next. */
 export async function getLocusAlerts(locusId: string, signal?: AbortSignal): Promise<LocusAlert[]> {
@@ -24,7 +19,7 @@ export async function getLocusAlerts(locusId: string, signal?: AbortSignal): Pro
   let params: Record<string, string | number> | undefined = { 'fields[alert]': 'mjd,properties,grav_wave_events', 'page[limit]': 1000 };
   // Bounded: a locus with more than 100 pages of alerts is not expected; stop rather than loop forever.
   for (let page = 0; next && page < 100; page += 1) {
-    const document: JsonApiDocument<JsonApiResource<AlertAttributes>[]> = await apiGet(next, params, signal);
+    const document: AlertList = await apiGet(next, params, signal);
     for (const item of document.data ?? []) {
       alerts.push({
         id: item.id,
@@ -45,11 +40,7 @@ export function useLocusAlerts(locusId: string) {
 
 /** One alert with all its properties (the expanded row of the alert table). */
 export async function getAlert(alertId: string, signal?: AbortSignal): Promise<LocusAlert> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<AlertAttributes>>>(
-    `/alerts/${encodeURIComponent(alertId)}`,
-    undefined,
-    signal,
-  );
+  const document = await apiGet<ResponseOf<typeof getAlertEndpoint>>(`/alerts/${encodeURIComponent(alertId)}`, undefined, signal);
   const { id, attributes } = document.data;
   return { id, mjd: attributes.mjd, properties: attributes.properties ?? {}, grav_wave_events: attributes.grav_wave_events ?? [] };
 }

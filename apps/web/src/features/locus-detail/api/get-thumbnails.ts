@@ -1,21 +1,13 @@
+import type { listAlertThumbnails, ResponseOf } from '@antares/contract/endpoints';
 import { useQuery } from '@tanstack/react-query';
 
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiGet } from '@/lib/api-client';
 
-export interface AlertThumbnail {
-  id: string;
-  filename: string;
-  filemime: string;
-  src: string;
-  thumbnail_type: 'science' | 'template' | 'difference';
-}
+type ThumbnailList = ResponseOf<typeof listAlertThumbnails>;
+export type AlertThumbnail = ThumbnailList['data'][number]['attributes'] & { id: string };
 
 export async function getAlertThumbnails(alertId: string, signal?: AbortSignal): Promise<AlertThumbnail[]> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Omit<AlertThumbnail, 'id'>>[]>>(
-    `/alerts/${encodeURIComponent(alertId)}/thumbnails`,
-    undefined,
-    signal,
-  );
+  const document = await apiGet<ThumbnailList>(`/alerts/${encodeURIComponent(alertId)}/thumbnails`, undefined, signal);
   return (document.data ?? []).map((item) => ({ ...item.attributes, id: item.id }));
 }
 

@@ -1,24 +1,21 @@
+import type { lociStatistics, ResponseOf } from '@antares/contract/endpoints';
 import { useQuery } from '@tanstack/react-query';
 
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiGet } from '@/lib/api-client';
 import { elasticsearchQuery, type SearchFilter } from '@/lib/locus-query';
 
-export interface LocusStatistics {
-  tags: Record<string, number>;
-  catalogs: Record<string, number>;
-  /** Null when nothing matches the filters: there is no range of measurements then. */
-  min_num_measurements: number | null;
-  max_num_measurements: number | null;
-}
+type StatisticsDocument = ResponseOf<typeof lociStatistics>;
+/** Tag and catalog counts; the measurement bounds are null when nothing matches the filters. */
+export type LocusStatistics = StatisticsDocument['data']['attributes'];
 
 /** Search dimensions for the current filters: tag/catalog counts and the measurement-count bounds. */
 export async function getStatistics(filters: SearchFilter[], signal?: AbortSignal): Promise<LocusStatistics> {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Partial<LocusStatistics>>>>(
+  const document = await apiGet<Partial<StatisticsDocument>>(
     '/loci/statistics',
     { 'elasticsearch_query[locus_listing_statistic]': elasticsearchQuery(filters) },
     signal,
   );
-  const attributes = document.data?.attributes ?? {};
+  const attributes: Partial<LocusStatistics> = document.data?.attributes ?? {};
   return {
     tags: attributes.tags ?? {},
     catalogs: attributes.catalogs ?? {},

@@ -1,18 +1,15 @@
+import type { listAlertProperties, listLocusProperties, ResponseOf } from '@antares/contract/endpoints';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
-import { apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
+import { apiGet } from '@/lib/api-client';
 
-export interface PropertyDefinition {
-  id: string;
-  type?: string;
-  origin?: string;
-  description?: string;
-}
+type PropertyList = ResponseOf<typeof listAlertProperties> | ResponseOf<typeof listLocusProperties>;
+export type PropertyDefinition = PropertyList['data'][number]['attributes'] & { id: string };
 
 export type PropertyResource = 'loci_properties' | 'alert_properties';
 
 export async function getProperties(resource: PropertyResource, page: number, perPage: number, sort: string, signal?: AbortSignal) {
-  const document = await apiGet<JsonApiDocument<JsonApiResource<Omit<PropertyDefinition, 'id'>>[]>>(
+  const document = await apiGet<PropertyList>(
     `/${resource}`,
     { 'page[limit]': perPage, 'page[offset]': (page - 1) * perPage, sort },
     signal,
