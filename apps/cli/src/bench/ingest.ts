@@ -7,11 +7,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { migrate, openDatabase, Repositories } from '@antares/db';
 import { expandInputs, ingestFiles, type IngestStats } from '@antares/pipeline';
-import { alertRecordSizes, simulateSurvey, sizeSummary } from '@antares/pipeline/simulate';
+import { alertRecordSizes, type LsstSchemaVersion, simulateSurvey, sizeSummary } from '@antares/pipeline/simulate';
 import pg from 'pg';
 
 /**
- * `npm run bench -- ingest [--objects N] [--nights K] [--survey all|ztf|rubin] [--workers N]`: alert
+ * `npm run bench -- ingest [--objects N] [--nights K] [--survey all|ztf|rubin] [--rubin-schema 10.0|11.0] [--workers N]`: alert
  * packets per second through the whole pipeline (decode, Level 1, association, thumbnails, locus
  * properties, storage) with simulated alerts, on embedded PGlite and on the PostgreSQL server.
  * `--survey rubin` ingests only the Rubin packets, simulated with a year of history (real-size
@@ -23,7 +23,9 @@ export async function benchIngest(args: string[]): Promise<void> {
   if (!['all', 'ztf', 'rubin'].includes(survey)) throw new Error(`--survey must be all, ztf or rubin, not ${survey}`);
   const workers = Number(argValue(args, '--workers') ?? 1);
   if (!Number.isInteger(workers) || workers < 1) throw new Error('--workers must be a whole number >= 1');
-  const all = await benchSurvey(args, survey === 'rubin' ? 365 : undefined);
+  const schema = argValue(args, '--rubin-schema') ?? '10.0';
+  if (schema !== '10.0' && schema !== '11.0') throw new Error(`--rubin-schema must be 10.0 or 11.0, not ${schema}`);
+  const all = await benchSurvey(args, survey === 'rubin' ? 365 : undefined, schema);
   const prefix = survey === 'ztf' ? 'ztf_' : survey === 'rubin' ? 'lsst_' : '';
   const files = all.filter((f) => path.basename(f).startsWith(prefix));
   const sizes = sizeSummary((await Promise.all(files.map(alertRecordSizes))).flat());
@@ -129,16 +131,20 @@ export function argValue(args: string[], name: string): string | undefined {
 /**
  * The benchmarks' simulated survey (`--objects`, default 1,500, over `--nights`, default 20): made once,
  * kept in the temporary folder for the next runs. `lsstHistoryDays` (365 for real-size Rubin packets)
- * simulates that much Rubin history before the first night. Returns its files.
+ * simulates that much Rubin history before the first night, in the Rubin schema given. Returns its files.
  */
-export async function benchSurvey(args: string[], lsstHistoryDays?: number): Promise<string[]> {
+export async function benchSurvey(
+  args: string[],
+  lsstHistoryDays?: number,
+  lsstSchemaVersion: LsstSchemaVersion = '10.0',
+): Promise<string[]> {
   const objects = Number(argValue(args, '--objects') ?? 1500);
   const nights = Number(argValue(args, '--nights') ?? 20);
-  const history = lsstHistoryDays ? `-rubin${lsstHistoryDays}` : '';
+  const history = (lsstHistoryDays ? `-rubin${lsstHistoryDays}` : '') + (lsstSchemaVersion === '10.0' ? '' : `-v${lsstSchemaVersion}`);
   const dir = path.join(os.tmpdir(), `antares-bench-survey-${objects}-${nights}${history}`);
   if (!existsSync(dir) || readdirSync(dir).length === 0) {
     console.log(`Simulating ${objects} objects over ${nights} nights into ${dir} ...`);
-    await simulateSurvey({ objects, nights, seed: 99, outDir: dir, lsstHistoryDays });
+    await simulateSurvey({ objects, nights, seed: 99, outDir: dir, lsstHistoryDays, lsstSchemaVersion });
   }
   return expandInputs([dir]);
 }

@@ -10,13 +10,14 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import type { LsstSchemaVersion } from './lsst-schema.ts';
 import { lsstAlertsByNight, lsstNightFile } from './lsst-writer.ts';
 import { alertsByNight, nightFile, type NightJob, writeNights } from './night-writer.ts';
 import type { OcfCodec } from './ocf-writer.ts';
 import { planSurvey, type SurveyAnchors } from './plan.ts';
 
 export type { LsstObject, LsstObs, LsstPlan } from './lsst-plan.ts';
-export { LSST_ALERT_SCHEMA, LSST_SCHEMA_VERSION, lsstAlertType } from './lsst-schema.ts';
+export { LSST_ALERT_SCHEMA, LSST_SCHEMA_VERSION, lsstAlertSchema, lsstAlertType, type LsstSchemaVersion } from './lsst-schema.ts';
 export { planSurvey, SIM_CLASSES, type SimClass, type SimObject, type SurveyAnchors, type SurveyPlan } from './plan.ts';
 export { alertRecordSizes, sizeSummary } from './sizes.ts';
 export { bigIntLongType, typeWithBigIntLongs, ZTF_ALERT_SCHEMA, ZTF_SCHEMA_VERSION, ztfAlertType } from './ztf-schema.ts';
@@ -42,6 +43,8 @@ export interface SimulateOptions {
   lsst?: boolean;
   /** Days of Rubin visits before the first night (default 30); 365 gives real-size Rubin packets. */
   lsstHistoryDays?: number;
+  /** Rubin alert schema: '10.0' (default) or '11.0'. */
+  lsstSchemaVersion?: LsstSchemaVersion;
 }
 
 export interface SimulateResult {
@@ -95,6 +98,7 @@ export async function simulateSurvey(options: SimulateOptions): Promise<Simulate
     anchors: options.anchors,
     lsst: options.lsst ?? true,
     lsstHistoryDays: options.lsstHistoryDays,
+    lsstSchemaVersion: options.lsstSchemaVersion,
   };
 
   const plan = planSurvey(job);

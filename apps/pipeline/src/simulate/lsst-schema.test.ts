@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 import { analyseLsstSchema } from '../sources/lsst-packet.ts';
-import { LSST_ALERT_SCHEMA, lsstAlertType } from './lsst-schema.ts';
+import { LSST_ALERT_SCHEMA, lsstAlertSchema, lsstAlertType } from './lsst-schema.ts';
 
-// The published 10.0 schema files (not part of the repo), read at test time.
-const SCHEMA_DIR = fileURLToPath(new URL('../../../../../shared/data/lsst-alert_packet/schema/10/0', import.meta.url));
+// The published 10.0 and 11.0 schema files (not part of the repo), read at test time.
+const schemaDir = (major: number) =>
+  fileURLToPath(new URL(`../../../../../shared/data/lsst-alert_packet/schema/${major}/0`, import.meta.url));
 
 type Json = any;
 type FieldSig = [name: string, type: string, hasNullDefault: boolean];
@@ -37,18 +38,22 @@ function records(schema: Json): Map<string, FieldSig[]> {
   return out;
 }
 
-describe.skipIf(!existsSync(SCHEMA_DIR))('Rubin 10.0 schema', () => {
-  it('has exactly the published records, field names, types, order and null defaults', () => {
+describe.each([
+  { version: '10.0' as const, major: 10 },
+  { version: '11.0' as const, major: 11 },
+])('Rubin $version schema', ({ version, major }) => {
+  const ns = `lsst.v${major}_0`;
+  it.skipIf(!existsSync(schemaDir(major)))('has exactly the published records, field names, types, order and null defaults', () => {
     const theirs = new Map<string, FieldSig[]>();
     for (const name of ['diaSource', 'diaForcedSource', 'diaObject', 'ssSource', 'mpc_orbits', 'alert']) {
-      const schema = JSON.parse(readFileSync(join(SCHEMA_DIR, `lsst.v10_0.${name}.avsc`), 'utf8'));
+      const schema = JSON.parse(readFileSync(join(schemaDir(major), `${ns}.${name}.avsc`), 'utf8'));
       for (const [k, v] of records(schema)) theirs.set(k, v);
     }
-    const ours = records(LSST_ALERT_SCHEMA);
+    const ours = records(lsstAlertSchema(version));
     expect([...ours.keys()].sort()).toEqual([...theirs.keys()].sort());
     for (const [name, fields] of theirs) expect(ours.get(name), name).toEqual(fields);
-    expect(ours.get('lsst.v10_0.diaSource')).toHaveLength(98);
-    expect(ours.get('lsst.v10_0.diaForcedSource')).toHaveLength(14);
+    expect(ours.get(`${ns}.diaSource`)).toHaveLength(98);
+    expect(ours.get(`${ns}.diaForcedSource`)).toHaveLength(14);
   });
 });
 
@@ -56,5 +61,7 @@ describe("the simulator's Rubin schema", () => {
   it('is recognised by the ingestion as Rubin 10.0 with no extra columns, and parses with BigInt longs', () => {
     expect(analyseLsstSchema(LSST_ALERT_SCHEMA)).toEqual({ schemaVersion: '10.0', extraFields: [] });
     expect(lsstAlertType().name).toBe('lsst.v10_0.alert');
+    expect(analyseLsstSchema(lsstAlertSchema('11.0'))).toEqual({ schemaVersion: '11.0', extraFields: [] });
+    expect(lsstAlertType('11.0').name).toBe('lsst.v11_0.alert');
   });
 });

@@ -1,5 +1,5 @@
 // The Rubin (LSST) alert Avro schema, version 10.0 (lsst/alert_packet, schema/10/0), which the simulator
-// writes for its Rubin alerts. Field order, types and nullability follow the published schema exactly
+// writes for its Rubin alerts, and 11.0 (schema/11/0: the same fields, ten counts no longer nullable). Field order, types and nullability follow the published schema exactly
 // (Avro binary data is only readable with the schema it was written with); doc strings are left out.
 // Cutouts are plain FITS bytes (not gzipped, unlike ZTF's).
 import type avro from 'avsc';
@@ -8,7 +8,8 @@ import { varint } from './encoder.ts';
 import { typeWithBigIntLongs } from './ztf-schema.ts';
 
 export const LSST_SCHEMA_VERSION = '10.0';
-const NAMESPACE = 'lsst.v10_0';
+export type LsstSchemaVersion = '10.0' | '11.0';
+const namespaceOf = (version: LsstSchemaVersion) => `lsst.v${version.replace('.', '_')}`;
 
 // Compact field notation as in ztf-schema.ts: "name type" for a required field, "name type?" for
 // ["null", type] with default null. "ts" is a long holding a timestamp-micros logical type.
@@ -279,34 +280,59 @@ export const DIA_SOURCE_FIELDS = names(DIA_SOURCE);
 export const DIA_FORCED_SOURCE_FIELDS = names(DIA_FORCED_SOURCE);
 export const DIA_OBJECT_FIELDS = names(DIA_OBJECT);
 
-function record(name: string, specs: string[]) {
-  return { type: 'record', namespace: NAMESPACE, name, fields: expandFields(specs) };
+/** Fields 11.0 made required (`int` instead of `["null", "int"]`). */
+const REQUIRED_IN_11 = new Set(['psfNdata', 'trailNdata', 'dipoleNdata', 'bboxSize', ...BANDS.map((b) => `${b}_psfFluxNdata`)]);
+
+function record(version: LsstSchemaVersion, name: string, specs: string[]) {
+  const versioned =
+    version === '10.0' ? specs : specs.map((spec) => (REQUIRED_IN_11.has(spec.split(' ')[0]) ? spec.replace(/\?$/, '') : spec));
+  return { type: 'record', namespace: namespaceOf(version), name, fields: expandFields(versioned) };
 }
 
-/** The full `lsst.v10_0.alert` schema, its nested records defined inline at first use and then named. */
-export const LSST_ALERT_SCHEMA = {
-  type: 'record',
-  namespace: NAMESPACE,
-  name: 'alert',
-  fields: [
-    { name: 'diaSourceId', type: 'long' },
-    { name: 'observation_reason', type: ['null', 'string'], default: null },
-    { name: 'target_name', type: ['null', 'string'], default: null },
-    { name: 'diaSource', type: record('diaSource', DIA_SOURCE) },
-    { name: 'prvDiaSources', type: ['null', { type: 'array', items: `${NAMESPACE}.diaSource` }], default: null },
-    { name: 'prvDiaForcedSources', type: ['null', { type: 'array', items: record('diaForcedSource', DIA_FORCED_SOURCE) }], default: null },
-    { name: 'diaObject', type: ['null', record('diaObject', DIA_OBJECT)], default: null },
-    { name: 'ssSource', type: ['null', record('ssSource', SS_SOURCE)], default: null },
-    { name: 'mpc_orbits', type: ['null', record('mpc_orbits', MPC_ORBITS)], default: null },
-    { name: 'cutoutDifference', type: ['null', 'bytes'], default: null },
-    { name: 'cutoutScience', type: ['null', 'bytes'], default: null },
-    { name: 'cutoutTemplate', type: ['null', 'bytes'], default: null },
-  ],
-};
+/** The full `lsst.v10_0.alert` (or v11_0) schema, its nested records defined inline at first use and then named. */
+export function lsstAlertSchema(version: LsstSchemaVersion = '10.0') {
+  return {
+    type: 'record',
+    namespace: namespaceOf(version),
+    name: 'alert',
+    fields: [
+      { name: 'diaSourceId', type: 'long' },
+      { name: 'observation_reason', type: ['null', 'string'], default: null },
+      { name: 'target_name', type: ['null', 'string'], default: null },
+      { name: 'diaSource', type: record(version, 'diaSource', DIA_SOURCE) },
+      { name: 'prvDiaSources', type: ['null', { type: 'array', items: `${namespaceOf(version)}.diaSource` }], default: null },
+      {
+        name: 'prvDiaForcedSources',
+        type: ['null', { type: 'array', items: record(version, 'diaForcedSource', DIA_FORCED_SOURCE) }],
+        default: null,
+      },
+      { name: 'diaObject', type: ['null', record(version, 'diaObject', DIA_OBJECT)], default: null },
+      { name: 'ssSource', type: ['null', record(version, 'ssSource', SS_SOURCE)], default: null },
+      { name: 'mpc_orbits', type: ['null', record(version, 'mpc_orbits', MPC_ORBITS)], default: null },
+      { name: 'cutoutDifference', type: ['null', 'bytes'], default: null },
+      { name: 'cutoutScience', type: ['null', 'bytes'], default: null },
+      { name: 'cutoutTemplate', type: ['null', 'bytes'], default: null },
+    ],
+  };
+}
+
+export const LSST_ALERT_SCHEMA = lsstAlertSchema('10.0');
 
 /** avsc Type for writing/reading simulated Rubin alerts (64-bit ids as BigInt). */
-export function lsstAlertType(): avro.Type {
-  return typeWithBigIntLongs(LSST_ALERT_SCHEMA);
+export function lsstAlertType(version: LsstSchemaVersion = '10.0'): avro.Type {
+  return typeWithBigIntLongs(lsstAlertSchema(version));
+}
+
+/**
+ * 11.0 requires the counts 10.0 allowed to be null. The simulator leaves some unmeasured (null, e.g.
+ * trailNdata, or a band without detections); for 11.0 they are written as 0, as Rubin fills them.
+ */
+function withRequiredCounts(row: Row): Row {
+  let out: Row | undefined;
+  for (const name of REQUIRED_IN_11) {
+    if (name in row && (row[name] === null || row[name] === undefined)) (out ??= { ...row })[name] = 0;
+  }
+  return out ?? row;
 }
 
 type Row = Record<string, unknown>;
@@ -323,19 +349,19 @@ export class LsstAlertEncoder {
   private readonly forced: avro.Type;
   private readonly tail: avro.Type;
 
-  constructor() {
-    const fields = LSST_ALERT_SCHEMA.fields;
+  constructor(readonly version: LsstSchemaVersion = '10.0') {
+    const fields = lsstAlertSchema(version).fields;
     const at = (name: string) => fields.findIndex((f) => f.name === name);
     const part = (from: number, to: number) =>
-      typeWithBigIntLongs({ type: 'record', namespace: NAMESPACE, name: 'alert', fields: fields.slice(from, to) });
+      typeWithBigIntLongs({ type: 'record', namespace: namespaceOf(version), name: 'alert', fields: fields.slice(from, to) });
     this.head = part(0, at('diaSource'));
-    this.source = typeWithBigIntLongs(record('diaSource', DIA_SOURCE));
-    this.forced = typeWithBigIntLongs(record('diaForcedSource', DIA_FORCED_SOURCE));
+    this.source = typeWithBigIntLongs(record(version, 'diaSource', DIA_SOURCE));
+    this.forced = typeWithBigIntLongs(record(version, 'diaForcedSource', DIA_FORCED_SOURCE));
     this.tail = part(at('diaObject'), fields.length);
   }
 
   encodeSource(row: Row): Buffer {
-    return this.source.toBuffer(row);
+    return this.source.toBuffer(this.version === '10.0' ? row : withRequiredCounts(row));
   }
 
   encodeForced(row: Row): Buffer {
@@ -350,7 +376,8 @@ export class LsstAlertEncoder {
       if (rows === null) parts.push(varint(0));
       else parts.push(varint(1), ...(rows.length > 0 ? [varint(rows.length), ...rows] : []), varint(0));
     }
-    parts.push(this.tail.toBuffer(tail));
+    const diaObject = tail.diaObject as Row | null | undefined;
+    parts.push(this.tail.toBuffer(this.version === '10.0' || !diaObject ? tail : { ...tail, diaObject: withRequiredCounts(diaObject) }));
     return Buffer.concat(parts);
   }
 }

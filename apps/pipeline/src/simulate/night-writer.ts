@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 import { StampFactory } from './cutouts.ts';
 import { PacketEncoder } from './encoder.ts';
+import type { LsstSchemaVersion } from './lsst-schema.ts';
 import { writeLsstNights } from './lsst-writer.ts';
 import { type OcfCodec, OcfWriter } from './ocf-writer.ts';
 import { buildPacket, type ObjectContext, objectContext, type PacketContext, prvRow } from './packet.ts';
@@ -26,6 +27,8 @@ export interface NightJob {
   lsst?: boolean;
   /** Days of Rubin history before the first night (see planSurvey; default 30). */
   lsstHistoryDays?: number;
+  /** Rubin alert schema written (default 10.0). */
+  lsstSchemaVersion?: LsstSchemaVersion;
 }
 
 export function nightFile(job: NightJob, night: number): string {
