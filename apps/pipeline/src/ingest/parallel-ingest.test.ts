@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { simulateSurvey } from '../simulate/index.ts';
-import { decodeAvroFile, type ZtfPacket } from '../sources/alert-avro.ts';
+import { type AlertPacket, decodeAvroFile, type ZtfPacket } from '../sources/alert-avro.ts';
 import { ASSOCIATION_RADIUS_DEG } from '../stages/associate.ts';
 import { expandInputs } from './ingest-files.ts';
 import { ingestPackets } from './ingest-packets.ts';
@@ -112,6 +112,37 @@ async function outcomeOf(database: TestDatabase): Promise<Outcome> {
   return { loci: loci.length, alerts: alerts.length, byAlerts, positions: loci.map((l) => ({ ra: l.ra, dec: l.dec })) };
 }
 
+/** The second worker has its own connection pool, as a second `antares ingest` process would. */
+async function secondPool(database: TestDatabase): Promise<OpenedDatabase> {
+  const name = (await database.db.selectNoFrom((eb) => eb.fn<string>('current_database').as('name')).executeTakeFirstOrThrow()).name;
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
+}
+
+/** Alternate batches to the two workers, so both hold alerts of the same objects at the same time. */
+function alternateBatches<T>(packets: T[]): [T[], T[]] {
+  const shares: [T[], T[]] = [[], []];
+  for (let i = 0; i < packets.length; i += BATCH) shares[(i / BATCH) % 2].push(...packets.slice(i, i + BATCH));
+  return shares;
+}
+
+async function expectSameOutcome(single: TestDatabase, parallel: TestDatabase): Promise<Outcome> {
+  const expected = await outcomeOf(single);
+  const got = await outcomeOf(parallel);
+  expect(got.loci).toBe(expected.loci);
+  expect(got.alerts).toBe(expected.alerts);
+  // The same alerts on each locus, and the same position and properties computed from them.
+  expect([...got.byAlerts.keys()].sort()).toEqual([...expected.byAlerts.keys()].sort());
+  for (const [key, locus] of got.byAlerts) {
+    const want = expected.byAlerts.get(key)!;
+    expect(locus.ra).toBeCloseTo(want.ra, 9);
+    expect(locus.dec).toBeCloseTo(want.dec, 9);
+    expect(locus.properties).toEqual(want.properties);
+  }
+  return got;
+}
+
 describe.skipIf(!reachable)('two ingest workers on one PostgreSQL database', () => {
   let survey: string;
   let single: TestDatabase;
@@ -126,11 +157,7 @@ describe.skipIf(!reachable)('two ingest workers on one PostgreSQL database', () 
     packetsOf = () => movedPackets(files);
     single = await createTestDatabase();
     parallel = await createTestDatabase();
-    // The second worker has its own connection pool, as a second `antares ingest` process would.
-    const name = (await parallel.db.selectNoFrom((eb) => eb.fn<string>('current_database').as('name')).executeTakeFirstOrThrow()).name;
-    const url = new URL(SERVER_URL);
-    url.pathname = `/${name}`;
-    secondWorker = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
+    secondWorker = await secondPool(parallel);
   }, 120_000);
   afterAll(async () => {
     await secondWorker?.close();
@@ -153,10 +180,7 @@ describe.skipIf(!reachable)('two ingest workers on one PostgreSQL database', () 
 
     const one = await ingestPackets(single.repos, packets, { batchSize: BATCH });
 
-    // Alternate batches to the two workers, so both hold alerts of every object at the same time.
-    const again = await packetsOf();
-    const shares: ZtfPacket[][] = [[], []];
-    for (let i = 0; i < again.length; i += BATCH) shares[(i / BATCH) % 2].push(...again.slice(i, i + BATCH));
+    const shares = alternateBatches(await packetsOf());
     const [a, b] = await Promise.all([
       ingestPackets(parallel.repos, shares[0], { batchSize: BATCH }),
       ingestPackets(new Repositories(secondWorker.db, 'postgres'), shares[1], { batchSize: BATCH }),
@@ -165,18 +189,7 @@ describe.skipIf(!reachable)('two ingest workers on one PostgreSQL database', () 
     expect(a.alertsStored + b.alertsStored).toBe(one.alertsStored);
     expect(a.lociCreated + b.lociCreated).toBe(one.lociCreated);
 
-    const expected = await outcomeOf(single);
-    const got = await outcomeOf(parallel);
-    expect(got.loci).toBe(expected.loci);
-    expect(got.alerts).toBe(expected.alerts);
-    // The same alerts on each locus, and the same position and properties computed from them.
-    expect([...got.byAlerts.keys()].sort()).toEqual([...expected.byAlerts.keys()].sort());
-    for (const [key, locus] of got.byAlerts) {
-      const want = expected.byAlerts.get(key)!;
-      expect(locus.ra).toBeCloseTo(want.ra, 9);
-      expect(locus.dec).toBeCloseTo(want.dec, 9);
-      expect(locus.properties).toEqual(want.properties);
-    }
+    const got = await expectSameOutcome(single, parallel);
     // No duplicates: one locus per object, no two loci within the association radius.
     const objects = await parallel.db
       .selectFrom('alert')
@@ -192,5 +205,47 @@ describe.skipIf(!reachable)('two ingest workers on one PostgreSQL database', () 
         expect(angularSeparationDeg(p.ra, p.dec, q.ra, q.dec)).toBeGreaterThan(ASSOCIATION_RADIUS_DEG);
       }
     }
+  }, 300_000);
+});
+
+describe.skipIf(!reachable)('two ingest workers with Rubin packets carrying a year of history', () => {
+  let survey: string;
+  let single: TestDatabase;
+  let parallel: TestDatabase;
+  let secondWorker: OpenedDatabase;
+  let files: string[];
+
+  beforeAll(async () => {
+    survey = mkdtempSync(path.join(os.tmpdir(), 'antares-parallel-ingest-rubin-'));
+    await simulateSurvey({ objects: 150, nights: 6, seed: 2027, outDir: survey, processes: 1, lsstHistoryDays: 365 });
+    files = expandInputs([survey]);
+    single = await createTestDatabase();
+    parallel = await createTestDatabase();
+    secondWorker = await secondPool(parallel);
+  }, 120_000);
+  afterAll(async () => {
+    await secondWorker?.close();
+    await single?.close();
+    await parallel?.close();
+    if (survey) rmSync(survey, { recursive: true, force: true });
+  });
+
+  async function packets(): Promise<AlertPacket[]> {
+    const out: AlertPacket[] = [];
+    for (const file of files) for await (const record of decodeAvroFile(file)) if ('packet' in record) out.push(record.packet);
+    return out;
+  }
+
+  it('stores the same loci, alerts (detections and forced photometry) and properties as one worker', async () => {
+    const all = await packets();
+    expect(all.some((p) => p.survey === 'lsst' && p.prvDiaForcedSources.length > 100)).toBe(true);
+    const one = await ingestPackets(single.repos, all, { batchSize: BATCH });
+    const [first, second] = alternateBatches(await packets());
+    const [a, b] = await Promise.all([
+      ingestPackets(parallel.repos, first, { batchSize: BATCH }),
+      ingestPackets(new Repositories(secondWorker.db, 'postgres'), second, { batchSize: BATCH }),
+    ]);
+    expect(a.alertsStored + b.alertsStored).toBe(one.alertsStored);
+    await expectSameOutcome(single, parallel);
   }, 300_000);
 });
