@@ -116,7 +116,8 @@ async function storeBatch(
     // The sky regions this batch can touch: other workers' batches elsewhere go on at the same time.
     await tx.lockSkyRegions(trixels);
     await tx.deferCommitFlush();
-    const existing = await tx.alerts.findExisting(accepted.flatMap((p) => p.rows.map((r) => r.alert_id)));
+    // Each id once: packets of one object in a batch repeat its history (a Rubin packet, up to a year).
+    const existing = await tx.alerts.findExisting([...new Set(accepted.flatMap((p) => p.rows.map((r) => r.alert_id)))]);
     // A packet that came earlier in this batch is a duplicate. One whose triggering alert is stored
     // already is one too, unless it brings rows or cutouts the database lacks: a later packet of the
     // object ingested first (another worker, files out of order) stored that alert as history only.
