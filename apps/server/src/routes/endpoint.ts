@@ -43,7 +43,8 @@ export function route<E extends Endpoint>(app: FastifyInstance, auth: Authentica
     config: { endpoint } satisfies EndpointRouteConfig,
     // Before validation: an anonymous caller of a login-only endpoint hears 401, whatever it sent.
     preValidation: async (request) => {
-      if (endpoint.access === 'public') return;
+      // The session calls check the credentials they carry themselves (AuthService).
+      if (endpoint.access === 'public' || endpoint.credentials) return;
       const identity =
         endpoint.access === 'optional'
           ? await auth.identify(request)

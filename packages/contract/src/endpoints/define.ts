@@ -56,6 +56,13 @@ export interface Endpoint<
   path: string;
   operationId: string;
   access: A;
+  /**
+   * The call carries its own credentials (a password, a refresh or reset token) and the service checks them:
+   * no session is read before the handler. `access` then only documents who succeeds (the session calls).
+   */
+  credentials?: boolean;
+  /** OpenAPI security requirements instead of those of `access` (the session calls take other tokens). */
+  security?: Array<Record<string, string[]>>;
   /** The operation named in "Must be authenticated to call {operation}" (the operationId unless set). */
   operation?: string;
   tags: string[];
@@ -69,6 +76,8 @@ export interface Endpoint<
   response: ResponseSpec<R>;
   /** Error statuses with the reasons this endpoint gives them (the access check's own 401/403 are added). */
   errors?: Record<number, string>;
+  /** Headers of an error answer worth documenting (`Retry-After` of a 429). */
+  errorHeaders?: Record<number, Record<string, string>>;
 }
 
 /** Keeps the literal types of an endpoint (its access, schemas) for the server and the web app. */

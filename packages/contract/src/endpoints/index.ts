@@ -3,6 +3,7 @@ import * as alertUploads from './alert-uploads.ts';
 import * as alerts from './alerts.ts';
 import * as annotations from './annotations.ts';
 import * as announcements from './announcements.ts';
+import * as auth from './auth.ts';
 import * as backtests from './backtests.ts';
 import * as catalogs from './catalogs.ts';
 import type { Endpoint } from './define.ts';
@@ -21,6 +22,7 @@ export * from './alert-uploads.ts';
 export * from './alerts.ts';
 export * from './annotations.ts';
 export * from './announcements.ts';
+export * from './auth.ts';
 export * from './backtests.ts';
 export * from './catalogs.ts';
 export * from './check.ts';
@@ -40,12 +42,13 @@ export * from './watch-lists.ts';
 const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === 'object' && value !== null && 'operationId' in value && 'method' in value && 'path' in value;
 
-/** Every endpoint of the contract (the routes not yet described here keep hand-written OpenAPI paths). */
+/** Every endpoint of the contract: the OpenAPI document's paths. */
 export const ENDPOINTS: Endpoint[] = [
   alertUploads,
   alerts,
   annotations,
   announcements,
+  auth,
   backtests,
   catalogs,
   filterEnvironment,

@@ -1,3 +1,4 @@
+import { checkSession, forgot, logIn, logInFresh, logOut, refresh, resetPassword } from '@antares/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 
 import { presentedTokens } from '../../auth/authenticator.ts';
@@ -8,51 +9,51 @@ import { identityBody } from '../../serializers/user.ts';
 import { AuthService } from '../../services/auth-service.ts';
 import { attributesOf, stringField } from '../../services/body.ts';
 import type { RouteContext } from '../context.ts';
+import { route } from '../endpoint.ts';
 
-/** `/v1/auth/*`: plain-JSON session calls (spec section 7), cookies as in wire format section 7. */
+/**
+ * `/v1/auth/*`: plain-JSON session calls (spec section 7). The route is the adapter between HTTP and
+ * AuthService: it reads the tokens a request presents and sets or clears the cookies (wire format section 7).
+ */
 export function authRoutes(app: FastifyInstance, context: RouteContext): void {
   const { auth, repos, tokens, limiter, mailer, config } = context;
   const resetMails = new ResetMailQueue(app.log, { perAccountPerHour: config.resetMailsPerHour, maxPending: 1000 });
   app.addHook('onClose', () => resetMails.idle());
   const service = new AuthService(repos, auth, tokens, limiter, mailer, resetMails);
-  const wantsTokens = (query: unknown) => (query as { type?: string }).type === 'token';
 
-  app.get('/v1/auth/check', async (request) => identityBody((await auth.require(request, 'check')).user));
+  route(app, auth, checkSession, async (_request, _reply, identity) => identityBody(identity.user));
 
-  for (const [path, fresh] of [
-    ['/v1/auth/login', false],
-    ['/v1/auth/login-fresh', true],
-  ] as const) {
-    app.post(path, async (request, reply) => {
+  for (const endpoint of [logIn, logInFresh]) {
+    route(app, auth, endpoint, async (request, reply) => {
       const body = attributesOf(request.body);
       const session = await service.login(
         { username: stringField(body, 'username'), password: stringField(body, 'password') },
         request.ip,
-        fresh,
+        endpoint === logInFresh,
       );
       auth.setSessionCookies(request, reply, session);
       const user = await auth.userOf(session.access.claims);
       // type=token: scripts get the tokens in the body instead of relying on cookies.
-      return wantsTokens(request.query)
+      return request.query.type === 'token'
         ? { ...identityBody(user), access_token: session.access.token, refresh_token: session.refresh.token }
         : identityBody(user);
     });
   }
 
-  app.post('/v1/auth/refresh', async (request, reply) => {
+  route(app, auth, refresh, async (request, reply) => {
     const { user, access, fromCookie } = await service.refresh(presentedTokens(request));
     if (fromCookie) auth.setAccessCookies(request, reply, access);
-    return wantsTokens(request.query) ? { ...identityBody(user), access_token: access.token } : identityBody(user);
+    return request.query.type === 'token' ? { ...identityBody(user), access_token: access.token } : identityBody(user);
   });
 
-  app.post('/v1/auth/logout', async (request, reply) => {
+  route(app, auth, logOut, async (request, reply) => {
     const outcome = await service.logout(presentedTokens(request));
     auth.clearSession(reply);
     if (outcome === 'no-session') throw new ApiError(401, 'Unauthorized', 'Not logged in');
     return { logout: true };
   });
 
-  app.post('/v1/auth/forgot', async (request, reply) => {
+  route(app, auth, forgot, async (request, reply) => {
     const username = stringField(attributesOf(request.body), 'username', { required: true }) ?? '';
     if (username.trim() === '') throw badRequest('username: Field is required.');
     // Answer first: the look-up and the mail happen once the answer has gone, so neither its content nor
@@ -61,7 +62,7 @@ export function authRoutes(app: FastifyInstance, context: RouteContext): void {
     return reply.status(202).send({ message: 'If the user exists, a password reset link has been sent to their e-mail address.' });
   });
 
-  app.post('/v1/auth/reset', async (request, reply) => {
+  route(app, auth, resetPassword, async (request, reply) => {
     const password = stringField(attributesOf(request.body), 'password', { required: true }) ?? '';
     const resetToken = presentedTokens(request).bearer;
     const { user, session } = await service.reset(password, resetToken ? { resetToken } : { caller: () => auth.require(request, 'reset') });

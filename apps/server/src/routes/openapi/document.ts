@@ -1,24 +1,12 @@
 /**
- * The OpenAPI description of the API: generated from the contract's endpoints (@antares/contract, ADR 0020)
- * and, for the routes not yet described there, written by hand in ./paths/ (one file per area) so that it
- * documents the wire format (sections 1-4 and 7). openapi.test.ts checks that it has an operation for every
- * route the server registers, and no other.
+ * The OpenAPI description of the API, generated from the contract's endpoints (@antares/contract, ADR 0020):
+ * every operation documents the wire format (sections 1-4 and 7). openapi.test.ts checks that it has an
+ * operation for every route the server registers, and no other.
  */
 import { ENDPOINTS } from '@antares/contract/endpoints';
 
 import { schemas, securitySchemes, tags } from './components.ts';
 import { contractPaths } from './generate.ts';
-import { authPaths } from './paths/auth.ts';
-import type { Paths } from './shared.ts';
-
-/** Joins the areas' paths; a path in two areas keeps the operations of both (none does today). */
-function merge(...areas: Paths[]): Paths {
-  const paths: Paths = {};
-  for (const area of areas) {
-    for (const [path, operations] of Object.entries(area)) paths[path] = { ...paths[path], ...operations };
-  }
-  return paths;
-}
 
 export const openApiDocument = {
   openapi: '3.1.0',
@@ -33,6 +21,6 @@ export const openApiDocument = {
   },
   servers: [{ url: '/' }],
   tags,
-  paths: merge(contractPaths(ENDPOINTS), authPaths),
+  paths: contractPaths(ENDPOINTS),
   components: { schemas, securitySchemes },
 };

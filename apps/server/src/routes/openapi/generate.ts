@@ -37,6 +37,20 @@ function requestBody(body: BodySpec): Json {
   return jsonApiBody(body.type ?? '', properties, { required, relationships, description: body.description });
 }
 
+/** The error answers, with the headers some of them carry (`Retry-After`). */
+function errorsOf(endpoint: Endpoint): Json {
+  const errors = fail(endpoint.errors ?? {});
+  for (const [status, headers] of Object.entries(endpoint.errorHeaders ?? {})) {
+    errors[status] = {
+      ...(errors[status] as Json),
+      headers: Object.fromEntries(
+        Object.entries(headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]),
+      ),
+    };
+  }
+  return errors;
+}
+
 export function operationOf(endpoint: Endpoint): Json {
   const method = endpoint.method.toLowerCase() as Method;
   const { response } = endpoint;
@@ -57,7 +71,8 @@ export function operationOf(endpoint: Endpoint): Json {
     operationId: endpoint.operationId,
     parameters: [...parameters(endpoint.params, 'path'), ...parameters(endpoint.query, 'query')],
     ...(endpoint.body ? { requestBody: requestBody(endpoint.body) } : {}),
-    responses: { [response.status]: { description: response.description, ...content, ...headers }, ...fail(endpoint.errors ?? {}) },
+    ...(endpoint.security ? { security: endpoint.security } : {}),
+    responses: { [response.status]: { description: response.description, ...content, ...headers }, ...errorsOf(endpoint) },
   });
 }
 

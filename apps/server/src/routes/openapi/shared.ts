@@ -1,61 +1,12 @@
 /**
- * Building blocks of the OpenAPI document: parameters, JSON:API bodies and responses, error responses
- * and the security of each operation (who may call it), shared by the files of ./paths/.
+ * Building blocks of the OpenAPI document generated from the contract (generate.ts): request bodies, error
+ * responses and the security of each operation (who may call it).
  */
-import { PAGE_LIMIT_MAX } from '@antares/contract';
-
 export type Json = Record<string, unknown>;
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 export type Paths = Record<string, Partial<Record<Method, Json>>>;
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-// --- Parameters -------------------------------------------------------------------------------------
-
-/** `page[limit]` (1..1000, the route's own default) and `page[offset]`; anything else is a 400. */
-export const page = (defaultLimit: number): Json[] => [
-  {
-    name: 'page[limit]',
-    in: 'query',
-    schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT_MAX, default: defaultLimit },
-    description: `Page size (1..${PAGE_LIMIT_MAX}).`,
-  },
-  { name: 'page[offset]', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Items to skip.' },
-];
-
-export const sort = (fallback: string, fields?: string): Json => ({
-  name: 'sort',
-  in: 'query',
-  schema: { type: 'string', default: fallback },
-  description: `Field to sort on; a leading "-" sorts descending.${fields ? ` ${fields}` : ''}`,
-});
-
-export const pathParam = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({
-  name,
-  in: 'path',
-  required: true,
-  description,
-  schema,
-});
-
-export const queryParam = (name: string, description: string, schema: Json = { type: 'string' }, required = false): Json => ({
-  name,
-  in: 'query',
-  description,
-  schema,
-  ...(required ? { required } : {}),
-});
-
-/** The numeric ids of users, filters, versions, annotations and watch lists: anything else is a 404. */
-export const numericPathParam = (name: string, what: string): Json =>
-  pathParam(name, `Id of the ${what} (digits; anything else answers 404).`, { type: 'string', pattern: '^\\d{1,15}$' });
-
-/** `?type=token`: the session tokens come back in the body as well, for `Authorization: Bearer`. */
-export const tokenTypeParam = queryParam(
-  'type',
-  'With `token`, the tokens are also returned in the body (for scripts using `Authorization: Bearer`); any other value (the web app sends `cookie`) only sets the cookies.',
-  { type: 'string', enum: ['token', 'cookie'] },
-);
 
 // --- Bodies and responses ----------------------------------------------------------------------------
 
@@ -98,24 +49,6 @@ export const plainBody = (schema: Json, description?: string): Json => ({
   ...(description ? { description } : {}),
   content: { 'application/json': { schema } },
 });
-
-/** A resource identifier, `{"type", "id"}`. */
-export const identifier = (type: string): Json => ({
-  type: 'object',
-  required: ['type', 'id'],
-  properties: { type: { const: type }, id: { type: 'string' } },
-});
-
-/** A relationship to one resource, `{"data": {"type", "id"}}`. */
-export const toOne = (type: string): Json => ({ type: 'object', properties: { data: identifier(type) } });
-
-/** A JSON:API document answer; its description names the resource type(s) in `data`. */
-export const jsonApi = (description: string): Json => ({ description, content: { 'application/json': { schema: ref('Document') } } });
-
-export const noContent = (description: string): Json => ({ description });
-
-/** Plain JSON (not JSON:API) answers: the auth calls, /config.json. */
-export const plainJson = (description: string, schema: Json): Json => ({ description, content: { 'application/json': { schema } } });
 
 const NOT_LOGGED_IN = 'Not logged in ("Must be authenticated to call {operation}"), or the token is expired, revoked or invalid';
 

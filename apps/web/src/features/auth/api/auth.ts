@@ -1,10 +1,11 @@
+import type { BodyOf, createUser, logIn, ResponseOf } from '@antares/contract/endpoints';
+
 import { prefetchAnnotations } from '@/lib/annotations';
 import { ApiError, apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
 import { clearSession, type SessionUser, signIn } from '@/lib/session';
 
-interface IdentityBody {
-  identity?: string | number;
-}
+/** What a login answers (read defensively: a body without `identity` is an error). */
+type IdentityBody = Partial<ResponseOf<typeof logIn>>;
 
 async function identityOf(response: Response): Promise<string> {
   const body = (await response.json().catch(() => ({}))) as IdentityBody;
@@ -45,12 +46,7 @@ export async function loadUser(identity: string): Promise<SessionUser> {
   }
 }
 
-export interface Registration {
-  name: string;
-  username: string;
-  email: string;
-  password: string;
-}
+export type Registration = BodyOf<typeof createUser>;
 
 export async function register(registration: Registration): Promise<void> {
   await apiFetch('/users', { method: 'POST', body: { data: { type: 'user', attributes: registration } } });
