@@ -115,7 +115,16 @@ function validationError(error: Error, request: FastifyRequest): { status: numbe
   }
   // The value as sent (validation may have coerced it: "1e21" read as a number prints otherwise).
   const sent = context === 'querystring' && path.length === 1 ? new URL(request.url, 'http://x').searchParams.get(path[0]) : null;
-  const fill = (template: string) => template.replaceAll('{value}', sent ?? String(value));
+  // Read the value only for a wording that shows it: a query object (null prototype, a `valueOf` key) cannot become a string.
+  const shown = () => {
+    if (sent !== null) return sent;
+    try {
+      return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+    } catch {
+      return '?';
+    }
+  };
+  const fill = (template: string) => (template.includes('{value}') ? template.replaceAll('{value}', shown()) : template);
   const notFound = wording('x-not-found');
   if (notFound && context === 'params') return { status: 404, title: 'Not Found', detail: fill(notFound) };
   const own = wording('x-error');
