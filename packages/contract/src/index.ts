@@ -1,3 +1,4 @@
+export type { BacktestResults, PropertySummary, TagCounts } from './backtest-results.ts';
 export type { FilterEnvironment, FilterEnvironmentPackage } from './filter-environment.ts';
 export { FEEDBACK_REQUIRED, isVersionStatus, TRANSITIONS, VERSION_STATUSES, type VersionStatus } from './filter-review.ts';
 export type { FilterTestError, FilterTestLocus, FilterTestLocusStatus, FilterTestReport } from './filter-test.ts';

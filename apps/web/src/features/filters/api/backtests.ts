@@ -1,3 +1,4 @@
+import type { BacktestResults } from '@antares/contract';
 import type { BodyOf, compareBacktests, createVersionBacktest, getBacktest, ResponseOf } from '@antares/contract/endpoints';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -7,53 +8,14 @@ import { lociPath, type SearchFilter } from '@/lib/locus-query';
 
 import { FILTERS_KEY } from './filters';
 
+export type { BacktestResults };
+
 type BacktestDocument = ResponseOf<typeof getBacktest>;
 type BacktestAttributes = BacktestDocument['data']['attributes'];
 /** A backtest as the server sends it, with its id; `results` typed as the pipeline builds them. */
 export type Backtest = Omit<BacktestAttributes, 'results'> & { id: string; results: BacktestResults | null };
 export type BacktestRequest = NonNullable<BodyOf<typeof createVersionBacktest>>;
 export type BacktestComparison = ResponseOf<typeof compareBacktests>['data']['attributes'];
-
-export interface TagCounts {
-  loci: number;
-  alerts: number;
-}
-
-/** The results of a backtest (the contract leaves them open; apps/pipeline/src/backtest/results.ts builds them). */
-export interface BacktestResults {
-  loci_replayed: number;
-  steps: number;
-  tagged_loci: number;
-  nights: Array<{ night: string; steps: number; loci_tagged: number; alerts_tagged: number; tags: Record<string, TagCounts> }>;
-  projection: { scale: number; alerts_per_night: number; by_tag: Record<string, number> };
-  first_tags: Array<{ locus_id: string; alert_id: string; mjd: number; night: string; tags: string[] }>;
-  first_tags_total: number;
-  errors: Array<{
-    type: string;
-    count: number;
-    loci: number;
-    example: { locus_id: string; alert_id: string; message: string; traceback: string };
-  }>;
-  cost: {
-    per_locus_ms: { p50: number | null; p90: number | null; p99: number | null };
-    per_step_ms: { mean: number | null; max: number | null };
-    ingest_rate_per_s: number;
-    ingest_rate_source: string;
-    projected_cpu_share: number | null;
-  };
-  properties: Array<
-    | {
-        name: string;
-        loci: number;
-        kind: 'number';
-        min: number;
-        max: number;
-        mean: number;
-        histogram: Array<{ from: number; to: number; count: number }>;
-      }
-    | { name: string; loci: number; kind: 'text'; values: Array<{ value: string; count: number }> }
-  >;
-}
 
 export const FINISHED_STATES: ReadonlySet<string> = new Set(['done', 'failed', 'cancelled']);
 export const BACKTESTS_KEY = [...FILTERS_KEY, 'backtests'] as const;
