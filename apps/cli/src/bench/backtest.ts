@@ -15,15 +15,8 @@ import {
 } from '@antares/pipeline';
 import { simulateSurvey } from '@antares/pipeline/simulate';
 
+import { TRIVIAL } from './filters.ts';
 import { argValue, benchSurvey, freshDatabase } from './ingest.ts';
-
-const TRIVIAL = `import antares.devkit as dk
-class Trivial(dk.Filter):
-    OUTPUT_TAGS = [{'name': 'bench_bright', 'description': 'brighter than 18'}]
-    def run(self, locus):
-        if locus.alert.properties.get('ant_mag', 99) < 18:
-            locus.tag('bench_bright')
-`;
 
 /**
  * `npm run bench -- backtest [--objects N --nights K] [--live-objects N] [--postgres]`: filter backtests
