@@ -19,6 +19,7 @@ import { attributesOf } from '../../services/body.ts';
 import { FilterService } from '../../services/filter-service.ts';
 import type { RouteContext } from '../context.ts';
 import { route } from '../endpoint.ts';
+import { eventStreams } from '../event-stream.ts';
 
 const HEARTBEAT_MS = 15_000;
 const EVENT_INTERVAL_MS = 1000;
@@ -43,10 +44,7 @@ export function backtestRoutes(app: FastifyInstance, { auth, repos, config }: Ro
   app.addHook('onReady', async () => {
     if (runner && (await repos.backtests.hasUnfinished())) runner.start();
   });
-  const openEventStreams = new Set<() => void>();
-  app.addHook('preClose', async () => {
-    for (const end of openEventStreams) end();
-  });
+  const events = eventStreams(app);
   app.addHook('onClose', async () => runner?.close());
   const document = async (job: BacktestJobRow) => ({ data: backtestResource(job, await backtests.resultsOf(job)) });
 
@@ -91,15 +89,7 @@ export function backtestRoutes(app: FastifyInstance, { auth, repos, config }: Ro
   route(app, auth, backtestEvents, async (request, reply, identity) => {
     const id = Number(request.params.backtestId);
     await backtests.visible(identity, id);
-    reply.hijack();
-    const out = reply.raw;
-    out.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    out.write('retry: 2000\n\n');
+    const out = events.open(reply);
     let closed = false;
     let sending = Promise.resolve();
     const end = () => {
@@ -107,7 +97,7 @@ export function backtestRoutes(app: FastifyInstance, { auth, repos, config }: Ro
       closed = true;
       unsubscribe();
       clearInterval(heartbeat);
-      openEventStreams.delete(end);
+      forget();
       out.end();
     };
     // At most one event a second (each reads the job and its results so far), one at a time, in order:
@@ -135,7 +125,7 @@ export function backtestRoutes(app: FastifyInstance, { auth, repos, config }: Ro
     };
     const unsubscribe = backtests.subscribe(id, send);
     const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    openEventStreams.add(end);
+    const forget = events.track(end);
     request.raw.once('close', end);
     send();
   });

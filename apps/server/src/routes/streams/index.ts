@@ -5,6 +5,7 @@ import { streamLocusDocument, streamMessageResource, streamResource } from '../.
 import { StreamService } from '../../services/stream-service.ts';
 import type { RouteContext } from '../context.ts';
 import { route } from '../endpoint.ts';
+import { eventStreams } from '../event-stream.ts';
 import { baseUrl } from '../request-url.ts';
 
 const HEARTBEAT_MS = 15_000;
@@ -16,11 +17,7 @@ const HEARTBEAT_MS = 15_000;
  */
 export function streamRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {
   const streams = new StreamService(repos);
-  // Open event streams end when the server closes (they would otherwise keep it open).
-  const openEventStreams = new Set<() => void>();
-  app.addHook('preClose', async () => {
-    for (const end of openEventStreams) end();
-  });
+  const events = eventStreams(app);
 
   route(app, auth, listStreams, async (request) => {
     const base = baseUrl(request, config.publicUrl);
@@ -54,21 +51,13 @@ export function streamRoutes(app: FastifyInstance, { auth, repos, config }: Rout
     const lastEventId = request.headers['last-event-id'];
     let after = streams.resumeOffset(typeof lastEventId === 'string' ? lastEventId : undefined, request.query.after);
     const base = baseUrl(request, config.publicUrl);
-    reply.hijack();
-    const out = reply.raw;
-    out.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    out.write('retry: 2000\n\n');
+    const out = events.open(reply);
     let closed = false;
     const end = () => {
       closed = true;
     };
     request.raw.once('close', end);
-    openEventStreams.add(end);
+    const forget = events.track(end);
     let lastWrite = Date.now();
     while (!closed) {
       const messages = await streams.read(request.params.name, after, 100, 1000, () => closed).catch(() => []);
@@ -82,7 +71,7 @@ export function streamRoutes(app: FastifyInstance, { auth, repos, config }: Rout
         lastWrite = Date.now();
       }
     }
-    openEventStreams.delete(end);
+    forget();
     out.end();
   });
 }
