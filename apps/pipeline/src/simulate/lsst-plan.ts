@@ -6,10 +6,10 @@
 // Fluxes are in nanojansky: AB mag = 31.4 - 2.5 log10(flux / nJy), the ZTF models' mag = 25 - 2.5
 // log10(flux), so nJy = zp25 flux * 10^2.56. Like plan.ts, planning is cheap and fixes everything.
 import type { Window } from './lightcurves.ts';
-import type { SimObject } from './plan.ts';
 import { Rng } from './prng.ts';
 import type { Exposure } from './schedule.ts';
 import { utDate } from './schedule.ts';
+import type { SimObject } from './sim-object.ts';
 
 export const LSST_BANDS = ['u', 'g', 'r', 'i', 'z', 'y'] as const;
 export type LsstBand = (typeof LSST_BANDS)[number];

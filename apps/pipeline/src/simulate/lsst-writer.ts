@@ -6,7 +6,7 @@ import { StampFactory } from './cutouts.ts';
 import { diaForcedSourceRow, diaSourceRow, lsstAlertParts, type LsstPacketContext } from './lsst-packet.ts';
 import type { LsstObject, LsstObs } from './lsst-plan.ts';
 import { LsstAlertEncoder, lsstAlertSchema } from './lsst-schema.ts';
-import type { NightJob } from './night-writer.ts';
+import type { NightJob } from './night-job.ts';
 import { OcfWriter } from './ocf-writer.ts';
 import type { SurveyPlan } from './plan.ts';
 import { Rng } from './prng.ts';

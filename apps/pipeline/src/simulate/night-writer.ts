@@ -5,31 +5,14 @@ import { join } from 'node:path';
 
 import { StampFactory } from './cutouts.ts';
 import { PacketEncoder } from './encoder.ts';
-import type { LsstSchemaVersion } from './lsst-schema.ts';
 import { writeLsstNights } from './lsst-writer.ts';
-import { type OcfCodec, OcfWriter } from './ocf-writer.ts';
+import type { NightJob } from './night-job.ts';
+import { OcfWriter } from './ocf-writer.ts';
 import { buildPacket, type ObjectContext, objectContext, type PacketContext, prvRow } from './packet.ts';
-import type { Obs, SimObject, SurveyAnchors, SurveyPlan } from './plan.ts';
+import type { Obs, SimObject, SurveyPlan } from './plan.ts';
 import { Rng } from './prng.ts';
 import { utDate } from './schedule.ts';
 import { ZTF_ALERT_SCHEMA } from './ztf-schema.ts';
-
-export interface NightJob {
-  objects: number;
-  nights: number;
-  seed: number;
-  startMjd: number;
-  outDir: string;
-  codec: OcfCodec;
-  /** Real objects to place some simulated ones on (see planSurvey). */
-  anchors?: SurveyAnchors;
-  /** Rubin alerts too (see planSurvey; default true). */
-  lsst?: boolean;
-  /** Days of Rubin history before the first night (see planSurvey; default 30). */
-  lsstHistoryDays?: number;
-  /** Rubin alert schema written (default 10.0). */
-  lsstSchemaVersion?: LsstSchemaVersion;
-}
 
 export function nightFile(job: NightJob, night: number): string {
   return join(job.outDir, `ztf_${utDate(job.startMjd + night)}_sim.avro`);
@@ -95,3 +78,5 @@ export async function writeNights(job: NightJob, plan: SurveyPlan, nights: numbe
   }
   await writeLsstNights(job, plan, nights, onPacket);
 }
+
+export type { NightJob };

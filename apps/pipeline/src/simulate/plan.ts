@@ -20,19 +20,9 @@ import { LSST_ONLY_PER_OBJECT, type LsstPlan, planLsst, southernPosition } from 
 import { isM31Object, m31Position } from './m31.ts';
 import { Rng } from './prng.ts';
 import { buildSchedule, type Exposure, fieldOf, pidOf } from './schedule.ts';
+import { type BogusMode, type Obs, SIM_CLASSES, type SimClass, type SimObject, type StaticSource } from './sim-object.ts';
 
-export const SIM_CLASSES = [
-  'SN Ia',
-  'SN II-P',
-  'RR Lyrae',
-  'Cepheid',
-  'Eclipsing binary',
-  'M dwarf flare',
-  'AGN',
-  'Nova',
-  'Bogus',
-] as const;
-export type SimClass = (typeof SIM_CLASSES)[number];
+export { type BogusMode, type Obs, SIM_CLASSES, type SimClass, type SimObject, type StaticSource };
 
 // Bogus "objects" yield only 1-4 alerts each, real ones ~5-15, so this gives ~7% bogus alerts.
 const WEIGHTS: Record<SimClass, number> = {
@@ -58,53 +48,6 @@ const PERSISTENT: Partial<Record<SimClass, number>> = {
 
 /** Days of survey simulated before the first written night, to give packets a 30-day history. */
 export const PREROLL_NIGHTS = 30;
-
-/** Something in the reference image near the object: field star, host galaxy, the variable star. */
-export interface StaticSource {
-  dx: number; // offset from the object's true position [arcsec], +x = +RA
-  dy: number;
-  mag: [number, number]; // g, R
-  sigmaPx: number; // intrinsic Gaussian size; 0 for point sources
-  star: boolean;
-}
-
-export type BogusMode = 'hotpix' | 'streak' | 'blob' | 'dipole' | 'lowrb';
-
-export interface Obs {
-  exp: Exposure;
-  index: number;
-  pid: bigint;
-  diffFlux: number; // true difference flux (zp25 units)
-  fluxObs: number; // measured
-  sigma: number;
-  detected: boolean;
-  candid: bigint | null;
-  tblid: number;
-  nCov: number; // coverage / detection counts within the simulation, up to and including this
-  nDet: number;
-  bogus?: BogusMode;
-}
-
-export interface SimObject {
-  index: number;
-  cls: SimClass;
-  seed: number;
-  ra: number;
-  dec: number;
-  field: number;
-  rcid: number;
-  xpos: number;
-  ypos: number;
-  lc: LightCurve | null; // null for bogus
-  statics: StaticSource[];
-  /** statics[refIdx] is the nearest reference-catalogue source (magnr/distnr), -1 if none. */
-  refIdx: number;
-  baseCov: number; // coverage and detections before the simulation started
-  baseDet: number;
-  jdStartHist: number | null;
-  objectId: string;
-  obs: Obs[];
-}
 
 export interface SurveyPlan {
   window: Window;
