@@ -1,3 +1,4 @@
+import type { getFilter as getFilterEndpoint, getFilterVersion as getFilterVersionEndpoint, ResponseOf } from '@antares/contract/endpoints';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
 import { apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from '@/lib/api-client';
@@ -13,41 +14,14 @@ export interface FilterOwner {
   email?: string;
 }
 
-export interface Filter {
-  id: string;
-  name: string;
-  description: string;
-  public: boolean;
-  enabled: boolean;
-  enabled_version: string | null;
-  latest_version: string | null;
-  user_id: string;
-  created_at: string;
-  updated_at: string;
-  disabled_at?: string | null;
-  priority?: number;
-  level?: number;
-  owner?: FilterOwner;
-}
+type FilterResource = ResponseOf<typeof getFilterEndpoint>['data'];
+type VersionResource = ResponseOf<typeof getFilterVersionEndpoint>['data'];
 
-export interface FilterVersion {
-  id: string;
-  code: string;
-  comment: string;
-  status: VersionStatus;
-  feedback: string | null;
-  created_at: string;
-  updated_at?: string;
-  transitioned_at?: string | null;
-  enabled_at?: string | null;
-  disabled_at?: string | null;
-  validated_at?: string | null;
-  /** The filter class (or 2019 function) the version runs; null: the last one its code defines. */
-  filter_class?: string | null;
-}
+/** A filter as the server sends it (the contract's attributes) with its id, and its owner when included. */
+export type Filter = FilterResource['attributes'] & { id: string; owner?: FilterOwner };
 
-type FilterResource = JsonApiResource<Omit<Filter, 'id' | 'owner'>>;
-type VersionResource = JsonApiResource<Omit<FilterVersion, 'id'>>;
+/** A filter version as the server sends it, with its id; `filter_class` null: the last one its code defines. */
+export type FilterVersion = Omit<VersionResource['attributes'], 'status'> & { id: string; status: VersionStatus };
 
 /** Filters belong to the signed-in user's data: dropped on logout. */
 export const FILTERS_KEY = [USER_DATA_KEY, 'filters'] as const;
@@ -67,7 +41,8 @@ function toFilter(item: FilterResource, included: JsonApiResource[] = []): Filte
 }
 
 function toVersion(item: VersionResource): FilterVersion {
-  return { ...item.attributes, id: String(item.id) };
+  // The contract's status is one of VERSION_STATUSES (a JSON Schema enum, typed as a string).
+  return { ...item.attributes, id: String(item.id), status: item.attributes.status as VersionStatus };
 }
 
 const path = (filterId: string, rest = '') => `/filters/${encodeURIComponent(filterId)}${rest}`;
