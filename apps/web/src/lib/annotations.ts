@@ -1,6 +1,7 @@
+import type { listLocusAnnotations, ResponseOf } from '@antares/contract/endpoints';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { ApiError, apiFetch, apiGet, type JsonApiDocument, type JsonApiResource } from './api-client';
+import { ApiError, apiFetch, apiGet, type JsonApiDocument } from './api-client';
 import { queryClient } from './query-client';
 import { USER_DATA_KEY } from './session';
 import { useSession } from './use-session';
@@ -22,12 +23,7 @@ export type AnnotationMap = Record<string, LocusAnnotation>;
 /** Annotations are fetched in pages of 1000 by offset until meta.count is reached. */
 export const ANNOTATION_PAGE_SIZE = 1000;
 
-interface AnnotationAttributes {
-  comment?: string | null;
-  favorited?: boolean;
-}
-
-type AnnotationResource = JsonApiResource<AnnotationAttributes>;
+type AnnotationResource = ResponseOf<typeof listLocusAnnotations>['data'][number];
 
 function toAnnotation(resource: AnnotationResource): LocusAnnotation | null {
   const locus = resource.relationships?.locus?.data as { id?: string } | undefined;
