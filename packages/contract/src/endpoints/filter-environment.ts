@@ -4,18 +4,23 @@ import Type from 'typebox';
 import { resource } from './common.ts';
 import { endpoint } from './define.ts';
 
+/** One package a filter may import: the filter runtime's list (filter-runtime/antares_runtime/environment.py). */
+export const FilterEnvironmentPackage = Type.Object({
+  name: Type.String({ description: 'What authors call it: scikit-learn' }),
+  import: Type.String({ description: 'What a filter imports: sklearn' }),
+  version: Type.Union([Type.String(), Type.Null()], {
+    description: "The installed version (without Debian's local suffix such as +dfsg); null when not installed here",
+  }),
+  debian: Type.String({ description: 'The Debian package that provides it' }),
+  note: Type.String({ description: "A limit worth knowing ('CPU only', 'the sandbox has no network'), or ''" }),
+});
+
 export const FilterEnvironmentResource = resource('filter_environment', {
-  python: Type.String({ description: "The sandbox's Python version" }),
-  packages: Type.Array(
-    Type.Object({
-      name: Type.String({ description: 'What authors call it: scikit-learn' }),
-      import: Type.String({ description: 'What a filter imports: sklearn' }),
-      version: Type.Union([Type.String(), Type.Null()], { description: 'Installed here; null when not installed' }),
-      debian: Type.String({ description: 'The Debian package that provides it' }),
-      note: Type.String({ description: "A limit worth knowing, or ''" }),
-    }),
-  ),
-  devkit_modules: Type.Array(Type.String(), { description: 'Devkit module paths filters may import' }),
+  python: Type.String({ description: "The sandbox's Python version, e.g. 3.11.2" }),
+  packages: Type.Array(FilterEnvironmentPackage),
+  devkit_modules: Type.Array(Type.String(), {
+    description: 'Devkit module paths filters may import: antares.devkit, antares_devkit.models, ...',
+  }),
 });
 
 export const getFilterEnvironment = endpoint({
