@@ -45,6 +45,8 @@ export interface BuildOptions {
 export async function buildServer({ config, repos, logger = false, filterSandbox, onRoute }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: 'info' } : false,
+    // request.ip (the login limits' client address) reads X-Forwarded-For only from configured proxies.
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // Alert ids (path parameters) can be long; allow them. The published client builds some URLs as
     // `<base>/v1/` + `/grav_wave_notices/...`: a doubled slash is the same path.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1000 },

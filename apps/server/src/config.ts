@@ -50,6 +50,14 @@ const schema = z.object({
    * Failed logins allowed per (username, client address) pair and per client address before each further
    * attempt waits a doubling delay (1 s, 2 s, 4 s, ... up to the cap); see auth/login-limiter.ts.
    */
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed (comma-separated addresses or CIDR blocks, e.g.
+   * 127.0.0.1,10.0.0.0/8); unset: the header is ignored and the client is the connection's address.
+   */
+  ANTARES_TRUSTED_PROXIES: z
+    .string()
+    .regex(/^[0-9a-fA-F:.,/ ]+$/, { error: 'must be IP addresses or CIDR blocks separated by commas, e.g. 127.0.0.1,10.0.0.0/8' })
+    .optional(),
   ANTARES_LOGIN_LIMIT_PER_PAIR: z.coerce.number().int().positive().max(1000).default(5),
   ANTARES_LOGIN_LIMIT_PER_IP: z.coerce.number().int().positive().max(100_000).default(50),
   ANTARES_LOGIN_MAX_DELAY_S: z.coerce.number().int().positive().max(86_400).default(900),
@@ -120,6 +128,8 @@ export type Config = {
   resetTokenMinutes: number;
   smtpUrl?: string;
   mailFrom: string;
+  /** ANTARES_TRUSTED_PROXIES: the proxies whose X-Forwarded-For gives the client's address (login limits). */
+  trustedProxies: string[];
   loginLimitPerPair: number;
   loginLimitPerIp: number;
   loginMaxDelaySeconds: number;
@@ -181,6 +191,10 @@ export function loadConfig(
     resetTokenMinutes: e.ANTARES_RESET_TOKEN_MINUTES,
     smtpUrl: e.ANTARES_SMTP_URL,
     mailFrom: e.ANTARES_MAIL_FROM,
+    trustedProxies: (e.ANTARES_TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
     loginLimitPerPair: e.ANTARES_LOGIN_LIMIT_PER_PAIR,
     loginLimitPerIp: e.ANTARES_LOGIN_LIMIT_PER_IP,
     loginMaxDelaySeconds: e.ANTARES_LOGIN_MAX_DELAY_S,

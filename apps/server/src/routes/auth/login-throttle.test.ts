@@ -9,20 +9,36 @@ import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 // 127.x.y.z is another client to the server). Failures count per (username, address) and per address, so
 // nobody can lock an account's owner out; the delays themselves are in auth/login-limiter.test.ts.
 let server: TestServer;
+// A server behind a reverse proxy at 127.0.9.9 (ANTARES_TRUSTED_PROXIES).
+let proxied: TestServer;
+const PROXY = '127.0.9.9';
 const PASSWORD = 'Galaxy2026';
 
-beforeAll(async () => {
-  server = await startTestServer({ config: { loginLimitPerPair: 5, loginLimitPerIp: 12 } });
+async function withUsers(test: TestServer): Promise<TestServer> {
   const password_hash = await hashPassword(PASSWORD);
   for (const username of ['owner', 'owner2', 'owner3']) {
-    await server.repos.users.create({ username, email: `${username}@example.org`, name: username, password_hash });
+    await test.repos.users.create({ username, email: `${username}@example.org`, name: username, password_hash });
   }
-}, 60_000);
-afterAll(async () => server?.close());
+  return test;
+}
 
-/** A login sent from the loopback address `from`. */
-function login(username: string, password: string, from: string): Promise<{ status: number; body: any; retryAfter?: string }> {
-  const { hostname, port } = new URL(server.url);
+beforeAll(async () => {
+  server = await withUsers(await startTestServer({ config: { loginLimitPerPair: 5, loginLimitPerIp: 12 } }));
+  proxied = await withUsers(await startTestServer({ config: { loginLimitPerPair: 5, loginLimitPerIp: 12, trustedProxies: [PROXY] } }));
+}, 120_000);
+afterAll(async () => {
+  await server?.close();
+  await proxied?.close();
+});
+
+/** A login sent from the loopback address `from` (to `target`, with an X-Forwarded-For header if given). */
+function login(
+  username: string,
+  password: string,
+  from: string,
+  options: { target?: TestServer; forwardedFor?: string } = {},
+): Promise<{ status: number; body: any; retryAfter?: string }> {
+  const { hostname, port } = new URL((options.target ?? server).url);
   return new Promise((resolve, reject) => {
     const request = http.request(
       {
@@ -31,7 +47,7 @@ function login(username: string, password: string, from: string): Promise<{ stat
         method: 'POST',
         path: '/v1/auth/login?type=token',
         localAddress: from,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...(options.forwardedFor ? { 'x-forwarded-for': options.forwardedFor } : {}) },
       },
       (response) => {
         let text = '';
@@ -87,5 +103,26 @@ describe('login throttling', () => {
     expect((await login('owner3', PASSWORD, '127.0.4.1')).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await login('owner3', 'Wrong1234', '127.0.4.1')).status).toBe(401);
     expect((await login('owner3', 'Wrong1234', '127.0.4.1')).status).toBe(429);
+  });
+});
+
+describe('login throttling behind a trusted reverse proxy', () => {
+  it("counts failures per client address the proxy names in X-Forwarded-For, so one client cannot slow the proxy's others", async () => {
+    const via = (forwardedFor: string) => ({ target: proxied, forwardedFor });
+    for (let i = 0; i < 5; i++) expect((await login('owner', 'Wrong1234', PROXY, via('203.0.113.1'))).status).toBe(401);
+    expect((await login('owner', PASSWORD, PROXY, via('203.0.113.1'))).status).toBe(429);
+    expect((await login('owner', PASSWORD, PROXY, via('203.0.113.2'))).status).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For from any other address: a client cannot pick a fresh address by sending the header', async () => {
+    for (let i = 0; i < 5; i++) {
+      expect((await login('owner2', 'Wrong1234', '127.0.9.10', { target: proxied, forwardedFor: `198.51.100.${i}` })).status).toBe(401);
+    }
+    expect((await login('owner2', PASSWORD, '127.0.9.10', { target: proxied, forwardedFor: '198.51.100.99' })).status).toBe(429);
+    // Without a trusted proxy configured, the header counts for nothing either.
+    for (let i = 0; i < 5; i++) {
+      expect((await login('owner', 'Wrong1234', '127.0.9.11', { forwardedFor: `198.51.100.${i}` })).status).toBe(401);
+    }
+    expect((await login('owner', PASSWORD, '127.0.9.11', { forwardedFor: '198.51.100.99' })).status).toBe(429);
   });
 });
