@@ -294,7 +294,8 @@ describe.skipIf(!enabled)('locus detail views', () => {
     // A selection over whole rows of the locus properties copies every rounded value in full.
     await page.getByRole('button', { name: 'Locus Properties', exact: true }).click();
     const properties = page.locator('#locus-properties');
-    await properties.locator('tbody tr').first().waitFor();
+    // Wait for a rounded value, not just a row: the rows can show before their values are formatted.
+    await properties.locator('tbody [data-full-value]').first().waitFor();
     const { text, expected } = await properties.evaluate((tableNode) => {
       const body = tableNode.querySelector('tbody')!;
       const range = document.createRange();
