@@ -1,6 +1,5 @@
 import {
   type ColumnDef,
-  flexRender,
   getCoreRowModel,
   getPaginationRowModel,
   getSortedRowModel,
@@ -13,8 +12,8 @@ import Table from 'react-bootstrap/Table';
 
 import { PageSizeSelect } from './PageSizeSelect';
 import { SkeletonRows } from './SkeletonRows';
-import { SortIndicator } from './SortIndicator';
 import { TablePagination } from './TablePagination';
+import { SortableTableHead, TableCells } from './TableParts';
 
 /** Column meta understood by DataTable: numeric cells are right-aligned. */
 declare module '@tanstack/react-table' {
@@ -120,38 +119,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
         aria-busy={loading}
       >
         {props.caption && <caption className="visually-hidden">{props.caption}</caption>}
-        <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => {
-                const canSort = header.column.getCanSort();
-                const sorted = header.column.getIsSorted();
-                const meta = header.column.columnDef.meta;
-                return (
-                  <th
-                    key={header.id}
-                    scope="col"
-                    className={meta?.numeric ? 'numeric' : undefined}
-                    aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : canSort ? 'none' : undefined}
-                  >
-                    {canSort ? (
-                      <button
-                        type="button"
-                        className="btn btn-link p-0 text-reset text-decoration-none fw-semibold sortable-header"
-                        onClick={header.column.getToggleSortingHandler()}
-                      >
-                        {flexRender(header.column.columnDef.header, header.getContext())}
-                        <SortIndicator direction={sorted} />
-                      </button>
-                    ) : (
-                      flexRender(header.column.columnDef.header, header.getContext())
-                    )}
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
+        <SortableTableHead table={table} />
         <tbody>
           {loading ? (
             <SkeletonRows rows={props.skeletonRows ?? 10} columns={visibleColumns} />
@@ -165,14 +133,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
             table.getRowModel().rows.map((row) => (
               <Fragment key={row.id}>
                 <tr>
-                  {row.getVisibleCells().map((cell) => {
-                    const meta = cell.column.columnDef.meta;
-                    return (
-                      <td key={cell.id} className={[meta?.numeric ? 'numeric' : '', meta?.className ?? ''].join(' ').trim() || undefined}>
-                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                      </td>
-                    );
-                  })}
+                  <TableCells row={row} />
                 </tr>
                 {props.renderExpanded && row.getIsExpanded() && (
                   <tr>

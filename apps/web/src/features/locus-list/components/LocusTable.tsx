@@ -1,8 +1,8 @@
-import { flexRender, getCoreRowModel, type SortingState, useReactTable } from '@tanstack/react-table';
+import { getCoreRowModel, type SortingState, useReactTable } from '@tanstack/react-table';
 import Table from 'react-bootstrap/Table';
 
 import { SkeletonRows } from '@/components/SkeletonRows';
-import { SortIndicator } from '@/components/SortIndicator';
+import { SortableTableHead, TableCells } from '@/components/TableParts';
 import type { LocusListing } from '@/features/locus-list/api/get-loci';
 
 import { LOCUS_COLUMNS } from './locus-columns';
@@ -37,39 +37,7 @@ export function LocusTable({
   return (
     <Table responsive hover size="sm" className="align-middle locus-table table-sticky-first small" aria-busy={loading}>
       <caption className="visually-hidden">Loci</caption>
-      <thead>
-        {table.getHeaderGroups().map((group) => (
-          <tr key={group.id}>
-            {group.headers.map((header) => {
-              const sorted = header.column.getIsSorted();
-              const numeric = header.column.columnDef.meta?.numeric;
-              return (
-                <th
-                  key={header.id}
-                  scope="col"
-                  className={numeric ? 'numeric' : undefined}
-                  aria-sort={
-                    sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : header.column.getCanSort() ? 'none' : undefined
-                  }
-                >
-                  {header.column.getCanSort() ? (
-                    <button
-                      type="button"
-                      className="btn btn-link p-0 text-reset text-decoration-none fw-semibold sortable-header"
-                      onClick={header.column.getToggleSortingHandler()}
-                    >
-                      {flexRender(header.column.columnDef.header, header.getContext())}
-                      <SortIndicator direction={sorted} />
-                    </button>
-                  ) : (
-                    flexRender(header.column.columnDef.header, header.getContext())
-                  )}
-                </th>
-              );
-            })}
-          </tr>
-        ))}
-      </thead>
+      <SortableTableHead table={table} />
       <tbody>
         {loading ? (
           // The spec's skeleton: 10 rows, whatever the page size.
@@ -77,14 +45,7 @@ export function LocusTable({
         ) : (
           table.getRowModel().rows.map((row) => (
             <tr key={row.id} className="locus-row" data-testid="locus-row">
-              {row.getVisibleCells().map((cell) => {
-                const meta = cell.column.columnDef.meta;
-                return (
-                  <td key={cell.id} className={[meta?.numeric ? 'numeric' : '', meta?.className ?? ''].join(' ').trim() || undefined}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                  </td>
-                );
-              })}
+              <TableCells row={row} />
             </tr>
           ))
         )}
