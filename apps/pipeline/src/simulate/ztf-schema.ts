@@ -9,7 +9,8 @@ export const ZTF_SCHEMA_VERSION = '4.02';
 
 // Compact field notation: "name type" for a required field, "name type?" for ["null", type] with
 // default null, "name type|" for ["null", type] without a default (prv_candidate uses both).
-const CANDIDATE = [
+// The fields every candidate and prv_candidate starts with.
+const OBSERVATION = [
   'jd double',
   'fid int',
   'pid long',
@@ -17,6 +18,10 @@ const CANDIDATE = [
   'pdiffimfilename string?',
   'programpi string?',
   'programid int',
+];
+
+// A detection's own fields, in the order both records have them.
+const DETECTION = [
   'candid long',
   'isdiffpos string',
   'tblid long?',
@@ -60,6 +65,11 @@ const CANDIDATE = [
   'sigmagapbig float?',
   'ranr double',
   'decnr double',
+];
+
+const CANDIDATE = [
+  ...OBSERVATION,
+  ...DETECTION,
   'sgmag1 float?',
   'srmag1 float?',
   'simag1 float?',
@@ -118,56 +128,8 @@ const CANDIDATE = [
 // A prv_candidate is either an earlier detection (all fields set) or a non-detection (upper
 // limit: candid, position and photometry null), hence the extra nullability.
 const PRV_CANDIDATE = [
-  'jd double',
-  'fid int',
-  'pid long',
-  'diffmaglim float?',
-  'pdiffimfilename string?',
-  'programpi string?',
-  'programid int',
-  'candid long|',
-  'isdiffpos string|',
-  'tblid long?',
-  'nid int?',
-  'rcid int?',
-  'field int?',
-  'xpos float?',
-  'ypos float?',
-  'ra double|',
-  'dec double|',
-  'magpsf float|',
-  'sigmapsf float|',
-  'chipsf float?',
-  'magap float?',
-  'sigmagap float?',
-  'distnr float?',
-  'magnr float?',
-  'sigmagnr float?',
-  'chinr float?',
-  'sharpnr float?',
-  'sky float?',
-  'magdiff float?',
-  'fwhm float?',
-  'classtar float?',
-  'mindtoedge float?',
-  'magfromlim float?',
-  'seeratio float?',
-  'aimage float?',
-  'bimage float?',
-  'aimagerat float?',
-  'bimagerat float?',
-  'elong float?',
-  'nneg int?',
-  'nbad int?',
-  'rb float?',
-  'ssdistnr float?',
-  'ssmagnr float?',
-  'ssnamenr string?',
-  'sumrat float?',
-  'magapbig float?',
-  'sigmagapbig float?',
-  'ranr double|',
-  'decnr double|',
+  ...OBSERVATION,
+  ...DETECTION.map((spec) => (spec.endsWith('?') ? spec : `${spec}|`)),
   'scorr double?',
   'magzpsci float?',
   'magzpsciunc float?',
