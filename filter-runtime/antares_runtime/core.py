@@ -7,18 +7,12 @@ import time
 import traceback
 
 from .environment import missing_module_message
-from .locus import LocusA, LocusB, make_locus, unpacked_properties
+from .errors import FilterError, Halt
+from .locus import LocusA, LocusB, unpacked_properties
+from .locus_apis import make_locus
 
 TYPES = ('int', 'float', 'str')
 MAX_STR = 65536  # a property is a value, not a file: keeps reports far below the pool's line cap
-
-
-class Halt(Exception):
-    """Raised by a filter to stop later filters on this locus (reported as raised_halt, not an error)."""
-
-
-class FilterError(Exception):
-    """A filter broke its own contract: undeclared output, wrong type, bad declaration."""
 
 
 class Changes:

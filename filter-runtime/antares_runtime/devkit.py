@@ -11,7 +11,8 @@ import sys
 from . import devdata
 from .api import api_of, instantiate
 from .core import percentiles, run_one
-from .locus import LocusB, LocusBase, locus_class, make_locus
+from .locus import LocusB, LocusBase
+from .locus_apis import locus_class, make_locus
 
 VERSION = '2.11.0'
 _instances = {}  # filter class -> (instance, declarations): setup() once per process, as in production

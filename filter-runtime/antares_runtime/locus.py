@@ -357,17 +357,3 @@ class LocusB(LocusBase):
     def timeseries(self, survey=None):
         survey = getattr(survey, 'value', survey)
         return self._timeseries(str(survey).lower() if survey else None)
-
-
-def make_locus(raw, changes, api):
-    return locus_class(api)(raw, changes)
-
-
-def locus_class(api):
-    """The locus type each filter API receives ('2019': the function filters of antares.dev_kit)."""
-    if api == 'B':
-        return LocusB
-    if api == '2019':
-        from .legacy import LegacyLocus
-        return LegacyLocus
-    return LocusA

@@ -20,7 +20,8 @@ import tempfile
 import time
 import types
 
-from .api import filter_candidates, find_filter_class, instantiate
+from .api import instantiate
+from .discovery import filter_candidates, find_filter_class
 from .capture import Capture
 from .core import format_error, percentiles, run_one
 from . import locus as _locus

@@ -13,8 +13,8 @@ from antares_runtime import devkit as _devkit
 from antares_runtime.api import Filter
 from antares_runtime.core import FilterError, Halt
 from antares_runtime.devkit import init, search_catalogs
-from antares_runtime.legacy import LegacyLocus as Locus
-from antares_runtime.locus import make_locus
+from antares_runtime.locus_apis import LegacyLocus as Locus
+from antares_runtime.locus_apis import make_locus
 
 
 def run_filter(filter, locus_id=None, locus=None, verbose=False, files=None):
