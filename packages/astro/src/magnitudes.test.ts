@@ -40,36 +40,39 @@ describe('correctedMagnitude', () => {
     }
   });
 
-  it('reproduces ANTARES ant_mag_corrected / ant_magerr_corrected / limits for real ZTF alerts', () => {
-    // Alert fields and ANTARES outputs from a frozen ANTARES API response for ZTF20aafqubg
-    // (sambolino/alertissimo tests/fixtures/antares/ztf/{alerts,lightcurve}.json).
-    const candidate1509161731415010004 = correctedMagnitude({
-      magpsf: 17.908700942993164,
-      sigmapsf: 0.11303699761629105,
-      magnr: 15.321999549865723,
-      sigmagnr: 0.014999999664723873,
-      isdiffpos: '0',
-      distnr: 1.09483003616333,
-      maglim: 19.614500045776367,
-    });
-    expect(candidate1509161731415010004?.mag).toBeCloseTo(15.427173647310855, 9);
-    expect(candidate1509161731415010004?.magerr).toBeCloseTo(0.0201319739656266, 9);
-    expect(candidate1509161731415010004?.magulim).toBeCloseTo(15.30136520349225, 9);
-    expect(candidate1509161731415010004?.magllim).toBeCloseTo(15.34303366041562, 9);
-
-    const candidate1509174601415010010 = correctedMagnitude({
-      magpsf: 17.194093704223633,
-      sigmapsf: 0.07536114007234573,
-      magnr: 14.309999465942383,
-      sigmagnr: 0.017999999225139618,
-      isdiffpos: 'f',
-      distnr: 0.5971184968948364,
-      maglim: 19.67426300048828,
-    });
-    expect(candidate1509174601415010010?.mag).toBeCloseTo(14.389030366575088, 9);
-    expect(candidate1509174601415010010?.magerr).toBeCloseTo(0.0201780022898181, 9);
-    expect(candidate1509174601415010010?.magulim).toBeCloseTo(14.302264276582894, 9);
-    expect(candidate1509174601415010010?.magllim).toBeCloseTo(14.31779015934157, 9);
+  // Alert fields and ANTARES outputs from a frozen ANTARES API response for ZTF20aafqubg
+  // (sambolino/alertissimo tests/fixtures/antares/ztf/{alerts,lightcurve}.json).
+  it.each([
+    {
+      candid: '1509161731415010004',
+      alert: {
+        magpsf: 17.908700942993164,
+        sigmapsf: 0.11303699761629105,
+        magnr: 15.321999549865723,
+        sigmagnr: 0.014999999664723873,
+        isdiffpos: '0',
+        distnr: 1.09483003616333,
+        maglim: 19.614500045776367,
+      },
+      antares: { mag: 15.427173647310855, magerr: 0.0201319739656266, magulim: 15.30136520349225, magllim: 15.34303366041562 },
+    },
+    {
+      candid: '1509174601415010010',
+      alert: {
+        magpsf: 17.194093704223633,
+        sigmapsf: 0.07536114007234573,
+        magnr: 14.309999465942383,
+        sigmagnr: 0.017999999225139618,
+        isdiffpos: 'f',
+        distnr: 0.5971184968948364,
+        maglim: 19.67426300048828,
+      },
+      antares: { mag: 14.389030366575088, magerr: 0.0201780022898181, magulim: 14.302264276582894, magllim: 14.31779015934157 },
+    },
+  ])('reproduces ANTARES ant_mag_corrected / ant_magerr_corrected / limits for real ZTF alerts (candid $candid)', ({ alert, antares }) => {
+    const corrected = correctedMagnitude(alert);
+    expect(corrected).not.toBeNull();
+    for (const key of ['mag', 'magerr', 'magulim', 'magllim'] as const) expect(corrected?.[key], key).toBeCloseTo(antares[key], 9);
   });
 
   it('returns null when there is no usable reference source', () => {
