@@ -1,58 +1,27 @@
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { createTestDatabase, type TestDatabase } from '@antares/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { expandInputs } from '../ingest/ingest-files.ts';
 import { decodeAvroFile } from '../sources/alert-avro.ts';
 import { decodeAlertMessage, SchemaRegistry } from '../sources/alert-message.ts';
-import { iterateBlocks, readContainerHeader } from '../sources/avro-container.ts';
 import { ingestAlertMessages, type KafkaMessage } from './alert-kafka.ts';
+import { confluentMessage, RUBIN_FILES, type SchemaRegistryServer, startSchemaRegistry, ZTF_FILES } from './recorded-stream.ts';
 
 // Kafka message handling on real packets: ZTF's one-alert containers and Rubin's Confluent wire format
 // (zero byte, schema id, bare record) with the writer schema served by a schema registry on loopback.
 // No broker runs here; kafkajs itself only hands these functions the message values.
-const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/data');
-const RUBIN_FILES = expandInputs([path.join(DATA, 'fink-broker/rubin_v9.0_fink_subset')]);
-const ZTF_FILE = path.join(DATA, 'ztf-avro-alert/samples/1661382530015060001_v3.5_ZTF18aaxjdyr.avro');
-const SCHEMA_ID = 900;
+const ZTF_FILE = ZTF_FILES.find((file) => file.endsWith('1661382530015060001_v3.5_ZTF18aaxjdyr.avro'))!;
 
-/** The Confluent wire-format message of a one-record, uncompressed Rubin container file. */
-function confluentMessage(file: string, schemaId = SCHEMA_ID): { value: Buffer; schema: string } {
-  const bytes = readFileSync(file);
-  const header = readContainerHeader(bytes);
-  expect(header.codec).toBe('null');
-  const [block] = [...iterateBlocks(bytes, header)];
-  if (!block.ok || block.count !== 1) throw new Error(`${file}: expected one record`);
-  const prefix = Buffer.alloc(5);
-  prefix.writeUInt32BE(schemaId, 1);
-  return { value: Buffer.concat([prefix, block.data]), schema: header.schema };
-}
-
-let registry: http.Server;
+let registry: SchemaRegistryServer;
 let registryUrl: string;
-let lookups = 0;
 
 beforeAll(async () => {
-  const { schema } = confluentMessage(RUBIN_FILES[0]);
-  registry = http.createServer((req, res) => {
-    lookups++;
-    if (req.url === `/schemas/ids/${SCHEMA_ID}`) {
-      res.setHeader('content-type', 'application/vnd.schemaregistry.v1+json');
-      res.end(JSON.stringify({ schema }));
-    } else {
-      res.statusCode = 404;
-      res.end(JSON.stringify({ error_code: 40403, message: 'Schema not found' }));
-    }
-  });
-  await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
-  registryUrl = `http://127.0.0.1:${(registry.address() as AddressInfo).port}`;
+  registry = await startSchemaRegistry();
+  registryUrl = registry.url;
 });
-afterAll(() => new Promise<void>((resolve) => registry.close(() => resolve())));
+afterAll(() => registry?.close());
 
 describe('alert messages from Kafka', () => {
   it('decodes Rubin Confluent-framed records exactly as the same alerts in files', async () => {
@@ -73,7 +42,7 @@ describe('alert messages from Kafka', () => {
       expect(fromKafka.packet.survey).toBe('lsst');
       expect(path.basename(file)).toMatch(new RegExp(`^${(fromKafka.packet as { diaSourceId: string }).diaSourceId}_`));
     }
-    expect(lookups).toBe(1); // one registry lookup per schema id
+    expect(registry.lookups()).toBe(1); // one registry lookup per schema id
   });
 
   it('decodes ZTF one-alert containers', async () => {

@@ -2,6 +2,7 @@ import type { Repositories } from '@antares/db';
 
 import { ingestNotice } from '../gw/association.ts';
 import { GwNoticeError, parseIgwnNotice } from '../gw/notice.ts';
+import { type ConsumerPort, handleThenCommit, type KafkaBatch, kafkajsPort } from './kafka-batch.ts';
 
 /** What one Kafka message of `igwn.gwalert` did. */
 export type GwMessageOutcome = { ok: true; gracedbId: string; stored: boolean; associated: number } | { ok: false; error: string };
@@ -22,7 +23,23 @@ export async function handleGwMessage(repos: Repositories, value: Buffer | null)
   }
 }
 
-/** Consumes gravitational-wave notices from Kafka (kafkajs), committing each after it is stored. */
+/**
+ * One fetched batch of notices, handled in order, then its offset committed through the port. A notice
+ * that fails to store (not a malformed one: that is skipped) commits nothing and throws; the replayed
+ * notices before it are stored already and change nothing.
+ */
+export function handleGwBatch(repos: Repositories, batch: KafkaBatch, port: ConsumerPort): Promise<GwMessageOutcome[]> {
+  return handleThenCommit(batch, port, async (messages) => {
+    const outcomes: GwMessageOutcome[] = [];
+    for (const message of messages) outcomes.push(await handleGwMessage(repos, message.value));
+    return outcomes;
+  });
+}
+
+/**
+ * Consumes gravitational-wave notices from Kafka (kafkajs), committing a batch's offset after its
+ * notices are stored (autoCommit off: handleGwBatch commits). One group on every server, as for alerts.
+ */
 export async function startGwConsumer(
   repos: Repositories,
   options: { brokers: string[]; topic: string; groupId?: string; log?: (line: string) => void },
@@ -35,13 +52,16 @@ export async function startGwConsumer(
   await consumer.connect();
   await consumer.subscribe({ topic: options.topic, fromBeginning: false });
   await consumer.run({
-    eachMessage: async ({ message }) => {
-      const outcome = await handleGwMessage(repos, message.value);
-      log(
-        outcome.ok
-          ? `gw: ${outcome.gracedbId} ${outcome.stored ? `stored, ${outcome.associated} alerts associated` : 'already stored'}`
-          : `gw: skipped a notice: ${outcome.error}`,
-      );
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    eachBatch: async (payload) => {
+      for (const outcome of await handleGwBatch(repos, payload.batch, kafkajsPort(consumer, payload))) {
+        log(
+          outcome.ok
+            ? `gw: ${outcome.gracedbId} ${outcome.stored ? `stored, ${outcome.associated} alerts associated` : 'already stored'}`
+            : `gw: skipped a notice: ${outcome.error}`,
+        );
+      }
     },
   });
   return { stop: () => consumer.disconnect() };
