@@ -1,40 +1,24 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { TokenService } from '../../auth/tokens.ts';
 import { HttpSession } from '../../testing/http-session.ts';
+import { type MailCatcher, startMailCatcher } from '../../testing/mail-catcher.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // Sessions, registration and password reset over real HTTP, with a real SMTP server on loopback.
 let server: TestServer;
-let smtp: SMTPServer;
-const mails: string[] = [];
+let smtp: MailCatcher;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      let text = '';
-      stream.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-      });
-      stream.on('end', () => {
-        mails.push(text);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as { port: number }).port;
-  server = await startTestServer({ config: { smtpUrl: `smtp://127.0.0.1:${port}`, publicUrl: 'https://antares.example.org' } });
+  smtp = await startMailCatcher();
+  server = await startTestServer({ config: { smtpUrl: `smtp://127.0.0.1:${smtp.port}`, publicUrl: 'https://antares.example.org' } });
 });
 afterAll(async () => {
   await server?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 const register = (session: HttpSession, username: string, overrides: Record<string, string> = {}) =>
@@ -273,12 +257,12 @@ describe('password reset by e-mail', () => {
     const session = new HttpSession(server.url);
     await register(session, 'forgetful', { email: 'forgetful@example.org' });
     const unknown = await session.post('/v1/auth/forgot', { username: 'no-such-user' });
-    const before = mails.length;
+    const before = smtp.mails.length;
     const known = await session.post('/v1/auth/forgot', { username: 'forgetful' });
     expect(known.status).toBe(unknown.status);
     expect(known.body).toEqual(unknown.body);
-    await expect.poll(() => mails.length, { timeout: 5000 }).toBe(before + 1);
-    const mail = mails[mails.length - 1].replace(/=\r?\n/g, '').replace(/=3D/g, '='); // quoted-printable
+    await expect.poll(() => smtp.mails.length, { timeout: 5000 }).toBe(before + 1);
+    const mail = smtp.mails[smtp.mails.length - 1].replace(/=\r?\n/g, '').replace(/=3D/g, '='); // quoted-printable
     expect(mail).toContain('forgetful@example.org');
     // The configured address (ANTARES_PUBLIC_URL), not the request's.
     expect(mail).toContain('https://antares.example.org/forgot-password?token=');
@@ -302,16 +286,16 @@ describe('password reset by e-mail', () => {
 
   it('mails nothing for the system account, which has no password', async () => {
     await server.repos.users.create({ username: 'antares', email: 'antares@antares.invalid', name: 'ANTARES', password_hash: '!no-login' });
-    const before = mails.length;
+    const before = smtp.mails.length;
     const response = await new HttpSession(server.url).post('/v1/auth/forgot', { username: 'antares' });
     expect(response.status).toBe(202);
     // A mail to a known user arrives within milliseconds on loopback; give this one a full second.
     await register(new HttpSession(server.url), 'control', { email: 'control@example.org' });
     await new HttpSession(server.url).post('/v1/auth/forgot', { username: 'control' });
-    await expect.poll(() => mails.length, { timeout: 5000 }).toBe(before + 1);
+    await expect.poll(() => smtp.mails.length, { timeout: 5000 }).toBe(before + 1);
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(mails.length).toBe(before + 1);
-    expect(mails.at(-1)).toContain('control@example.org');
+    expect(smtp.mails.length).toBe(before + 1);
+    expect(smtp.mails.at(-1)).toContain('control@example.org');
   });
 
   it('writes the mail to the outbox folder when no SMTP server is configured', async () => {

@@ -5,6 +5,7 @@ import type { FilterEnvironment } from '@antares/contract';
 import { FilterEnvironmentError, probeFilterEnvironment } from '@antares/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { PROMISED_PACKAGES } from '../../testing/promised-packages.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 const PYTHON = '/usr/bin/python3';
@@ -14,26 +15,6 @@ if (!HAVE_PYTHON) {
   console.warn(`skipping the filter environment tests: ${PYTHON} is missing (apt-get install -y python3)`);
 }
 
-/** The packages issue #15 promises filter authors, in the order they are listed to them. */
-const PROMISED = [
-  'numpy',
-  'scipy',
-  'pandas',
-  'astropy',
-  'statsmodels',
-  'scikit-learn',
-  'matplotlib',
-  'PyTorch',
-  'PyYAML',
-  'requests',
-  'sncosmo',
-  'extinction',
-  'iminuit',
-  'emcee',
-  'healpy',
-  'scikit-image',
-  'xgboost',
-];
 const DEVKIT_MODULES = [
   'antares.devkit',
   'antares.devkit.filter',
@@ -71,7 +52,7 @@ describe.skipIf(!HAVE_PYTHON)('GET /v1/filter_environment', () => {
   afterAll(async () => server?.close());
 
   it('lists the promised packages with their import names and the devkit module paths', () => {
-    expect(environment.packages.map((p) => p.name)).toEqual(PROMISED);
+    expect(environment.packages.map((p) => p.name)).toEqual(PROMISED_PACKAGES);
     const imports = Object.fromEntries(environment.packages.map((p) => [p.name, p.import]));
     expect(imports).toMatchObject({ 'scikit-learn': 'sklearn', PyTorch: 'torch', PyYAML: 'yaml', 'scikit-image': 'skimage' });
     for (const p of environment.packages) expect(p.debian, p.name).toMatch(/^python3-/);
