@@ -22,7 +22,14 @@ export class ThumbnailRepository {
     private readonly binaryParameters = false,
   ) {}
 
-  async insertMany(thumbnails: NewThumbnail[]): Promise<void> {
+  /**
+   * Stores cutouts; one already stored keeps its bytes but takes the locus given now. On a PostgreSQL
+   * server cutouts are written outside the batch's transaction, so after a crash the replayed alert may
+   * land on a new locus while its cutouts still name the rolled-back one.
+   */
+  async insertMany(given: NewThumbnail[]): Promise<void> {
+    // One row per file: ON CONFLICT DO UPDATE may not touch a row twice in one statement.
+    const thumbnails = [...new Map(given.map((t) => [t.filename, t])).values()];
     if (thumbnails.length === 0) return;
     if (this.binaryParameters) {
       // PostgreSQL: bytea parameters, measured twice as fast as one JSON document of base64 text.
@@ -30,7 +37,8 @@ export class ThumbnailRepository {
         (t) => sql`(${t.filename}, ${t.alert_id}, ${t.locus_id}, ${t.thumbnail_type}, ${Buffer.from(t.cutout)}::bytea)`,
       );
       await sql`INSERT INTO alert_thumbnail (filename, alert_id, locus_id, thumbnail_type, cutout)
-        VALUES ${sql.join(rows)} ON CONFLICT (filename) DO NOTHING`.execute(this.db);
+        VALUES ${sql.join(rows)} ON CONFLICT (filename) DO UPDATE SET locus_id = excluded.locus_id
+        WHERE alert_thumbnail.locus_id IS DISTINCT FROM excluded.locus_id`.execute(this.db);
       return;
     }
     // PGlite passes binary parameters slowly (measured ten times slower): one JSON document instead.
@@ -39,7 +47,8 @@ export class ThumbnailRepository {
       SELECT filename, alert_id, locus_id, thumbnail_type, decode(cutout, 'base64')
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         AS x(filename text, alert_id text, locus_id text, thumbnail_type text, cutout text)
-      ON CONFLICT (filename) DO NOTHING`.execute(this.db);
+      ON CONFLICT (filename) DO UPDATE SET locus_id = excluded.locus_id
+        WHERE alert_thumbnail.locus_id IS DISTINCT FROM excluded.locus_id`.execute(this.db);
   }
 
   /** Thumbnail descriptions (no image bytes) of many alerts: listing pages show three per locus. */
