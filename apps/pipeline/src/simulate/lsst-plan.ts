@@ -164,6 +164,11 @@ export interface LsstPlanInput {
   rubinOnly: SimObject[];
 }
 
+/** Where a seed's sources start in each visit-detector's numbering (detections below 4096). */
+export function lsstSourceBase(seed: number): number {
+  return new Rng(seed, 'lsst-source-ids').int(2048);
+}
+
 export function planLsst(input: LsstPlanInput): LsstPlan {
   const { seed, startMjd, window } = input;
   const members: Array<{ sim: SimObject; ztf: boolean; region: number }> = [
@@ -215,6 +220,9 @@ export function planLsst(input: LsstPlanInput): LsstPlan {
 
   const objects: LsstObject[] = [];
   const counters = new Map<string, number>();
+  // Each seed numbers a visit-detector's sources from its own place (as plan.ts does for ZTF): two
+  // simulations of the same nights otherwise give unrelated sources the same diaSourceId.
+  const sourceBase = lsstSourceBase(seed);
   for (const m of members) {
     const rng = new Rng(m.sim.seed, 'lsst-observe');
     const lc = m.sim.lc;
@@ -235,7 +243,8 @@ export function planLsst(input: LsstPlanInput): LsstPlan {
       const flag = detected && rng.chance(FLAG_CHANCE) ? rng.pick(LSST_FLAGS) : undefined;
       // Ids as Rubin builds them from the visit and detector: detections below 4096, forced points above.
       const key = `${visit.id}:${detector}`;
-      const n = counters.get(key) ?? 0;
+      const n = counters.get(key) ?? sourceBase;
+      if (n >= 4096) throw new Error(`simulator: more than ${4096 - sourceBase} Rubin sources on one detector in one visit`);
       counters.set(key, n + 1);
       const base = ((visit.id << 8n) | BigInt(detector)) << 13n;
       obs.push({

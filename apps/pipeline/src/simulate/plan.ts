@@ -319,6 +319,11 @@ export interface PlanOptions {
   lsstHistoryDays?: number;
 }
 
+/** Where a seed's sources start in each exposure's numbering (candid's last six digits, after 10,000). */
+export function ztfSourceBase(seed: number): number {
+  return new Rng(seed, 'ztf-source-ids').int(900) * 1000;
+}
+
 export function planSurvey(opts: PlanOptions): SurveyPlan {
   const { seed, startMjd } = opts;
   const window: Window = { first: startMjd - PREROLL_NIGHTS, start: startMjd, end: startMjd + opts.nights };
@@ -350,13 +355,18 @@ export function planSurvey(opts: PlanOptions): SurveyPlan {
     opts.nights - 1,
   );
   const tblids = new Map<bigint, number>();
+  // Two simulations of the same nights (other seeds) observe in the same exposures: each numbers its
+  // sources from a block of its own, or their candids would meet and an alert of one would be taken for
+  // an alert of the other, already stored on a locus elsewhere in the sky.
+  const sourceBase = ztfSourceBase(seed);
   for (const obj of objects) {
     observe(obj, schedule.get(obj.field) ?? [], window);
     for (const o of obj.obs) {
       if (!o.detected) continue;
       o.tblid = tblids.get(o.pid) ?? 0;
       tblids.set(o.pid, o.tblid + 1);
-      o.candid = o.pid * 1_000_000n + 10_000n + BigInt(o.tblid);
+      if (sourceBase + o.tblid >= 990_000) throw new Error(`simulator: more than ${990_000 - sourceBase} detections in one exposure`);
+      o.candid = o.pid * 1_000_000n + 10_000n + BigInt(sourceBase + o.tblid);
     }
   }
   assignObjectIds(seed, objects);
