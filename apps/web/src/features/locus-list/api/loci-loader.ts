@@ -17,15 +17,16 @@ export function locusListLoader({ request }: LoaderFunctionArgs) {
   const raw = url.searchParams.get('query');
   const query = parseLocusListQuery(raw);
   const serialized = serializeLocusListQuery(query);
-  if (raw !== serialized) {
-    url.searchParams.set('query', serialized);
-    throw redirect(`${url.pathname}${url.search}${url.hash}`);
-  }
+  // Started before the redirect too: the redirected URL asks for the same query, which is then in flight.
   void queryClient.prefetchQuery({ queryKey: ['loci', query], queryFn: ({ signal }) => getLoci(query, signal) });
   void queryClient.prefetchQuery({
     queryKey: ['loci-statistics', query.filters],
     queryFn: ({ signal }) => getStatistics(query.filters, signal),
     staleTime: 60_000,
   });
+  if (raw !== serialized) {
+    url.searchParams.set('query', serialized);
+    throw redirect(`${url.pathname}${url.search}${url.hash}`);
+  }
   return null;
 }
