@@ -1,11 +1,12 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { E2E_ACCOUNTS } from './support/accounts';
-import { apiSession, listQuery, login, open, registerAccount, watchPage } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
-import { checkA11y, uploadCode } from './support/filters';
+import { apiSession, type Call, json, listQuery, login, open, registerAccount } from './support/app';
+import { launchBrowser, requireChromium } from './support/chromium';
+import { checkA11y, filterWithVersions, uploadCode } from './support/filters';
 import { pollUntil } from './support/inbox';
+import { type PageWatch, usePage } from './support/page';
 
 // Filter backtests in the browser (issue #19 pt 5): the Backtest panel of the filter detail runs a job
 // in the real sandbox with progress streamed from the server, shows its results and links to the loci
@@ -37,43 +38,7 @@ class SlowE2e(dk.Filter):
         time.sleep(0.05)
 `;
 
-type Call = Awaited<ReturnType<typeof apiSession>>;
 type BacktestDoc = { data: { id: string; attributes: { state: string; results: { tagged_loci: number } | null } } };
-
-async function json<T>(response: Response): Promise<T> {
-  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-/** A filter of the caller with one version per code; returns the filter id and the version ids. */
-async function filterWithVersions(call: Call, name: string, codes: string[]): Promise<{ filterId: string; versionIds: string[] }> {
-  const me = await json<{ identity?: string; user?: { id: string } }>(await call('/auth/check'));
-  const userId = me.user?.id ?? me.identity;
-  const created = await json<{ data: { id: string } }>(
-    await call(`/users/${userId}/filters`, {
-      method: 'POST',
-      body: { data: { type: 'filter', attributes: { name, description: 'Made by the backtest end-to-end tests.' } } },
-    }),
-  );
-  const filterId = created.data.id;
-  const versionIds: string[] = [];
-  for (const [i, code] of codes.entries()) {
-    const version = await json<{ data: { id: string } }>(
-      await call(`/filters/${filterId}/versions`, {
-        method: 'POST',
-        body: {
-          data: {
-            type: 'filter_version',
-            attributes: { code, comment: `version ${i + 1}` },
-            relationships: { filter: { data: { type: 'filter', id: filterId } } },
-          },
-        },
-      }),
-    );
-    versionIds.push(version.data.id);
-  }
-  return { filterId, versionIds };
-}
 
 async function backtestUntilDone(call: Call, filterId: string, versionId: string): Promise<BacktestDoc['data']> {
   const started = await json<BacktestDoc>(
@@ -93,24 +58,18 @@ async function backtestUntilDone(call: Call, filterId: string, versionId: string
 }
 
 describe.skipIf(!enabled)('filter backtests in the browser', () => {
-  let session: BrowserSession;
   let page: Page;
-  let watch: ReturnType<typeof watchPage>;
+  let watch: PageWatch;
   let call: Call;
   const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
   const tag = `e2e_bt_${stamp}`;
 
-  beforeAll(async () => {
+  usePage(async (opened) => {
+    ({ page, watch } = opened);
     // A new author per run: one backtest at a time per user, and earlier runs' jobs stay in the kept database.
     const author = await registerAccount('e2e_bt_');
     call = await apiSession(author);
-    session = await launchBrowser();
-    page = await session.context.newPage();
-    watch = watchPage(page);
     await login(page, author);
-  });
-  afterAll(async () => {
-    await session?.close();
   });
 
   it('starts a backtest, follows its progress and shows its results with a link to the tagged loci', async () => {

@@ -1,47 +1,23 @@
 import type { FilterEnvironment } from '@antares/contract';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
+import { PROMISED_PACKAGES } from '../../server/src/testing/promised-packages';
 import { baseURL, expectNoSeriousViolations, open } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { requireChromium } from './support/chromium';
+import { usePage } from './support/page';
 
 const enabled = requireChromium();
 
-/** The packages issue #15 promises filter authors (the server test checks their versions against Python's). */
-const PROMISED = [
-  'numpy',
-  'scipy',
-  'pandas',
-  'astropy',
-  'statsmodels',
-  'scikit-learn',
-  'matplotlib',
-  'PyTorch',
-  'PyYAML',
-  'requests',
-  'sncosmo',
-  'extinction',
-  'iminuit',
-  'emcee',
-  'healpy',
-  'scikit-image',
-  'xgboost',
-];
-
 describe.skipIf(!enabled)('the filter environment on the Filters page and in the FAQ', () => {
-  let session: BrowserSession;
   let page: Page;
   let environment: FilterEnvironment;
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
+  usePage(async (opened) => {
+    ({ page } = opened);
     const response = await fetch(`${baseURL()}/v1/filter_environment`);
     expect(response.status).toBe(200);
     environment = ((await response.json()) as { data: { attributes: FilterEnvironment } }).data.attributes;
-  });
-  afterAll(async () => {
-    await session?.close();
   });
 
   /** Every row as [package, import, version] and the devkit paths, as shown. */
@@ -63,7 +39,7 @@ describe.skipIf(!enabled)('the filter environment on the Filters page and in the
     await page.getByRole('heading', { name: 'Find Objects of Interest' }).waitFor();
     const list = page.getByTestId('filter-environment');
     const { rows, modules, python } = await shown(list);
-    expect(rows.map(([name]) => name)).toEqual(PROMISED);
+    expect(rows.map(([name]) => name)).toEqual(PROMISED_PACKAGES);
     expect(rows).toEqual(expected());
     expect(python).toBe(`Python ${environment.python}`);
     for (const module of ['antares.devkit', 'antares.dev_kit', 'antares_devkit', 'antares_devkit.models', 'devkit2_poc.models'])

@@ -168,3 +168,11 @@ export async function apiSession(account: { username: string; password: string }
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
 }
+
+export type Call = Awaited<ReturnType<typeof apiSession>>;
+
+/** The JSON body of an answer that must be 2xx. */
+export async function json<T>(response: Response): Promise<T> {
+  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}

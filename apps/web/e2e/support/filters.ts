@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 
-import { apiSession, baseURL, expectNoSeriousViolations } from './app';
+import { apiSession, baseURL, type Call, expectNoSeriousViolations, json } from './app';
 
 /** A devkit filter that tags every locus it sees, sets one property and prints a line. */
 export function taggerCode(tag: string): string {
@@ -51,6 +51,42 @@ export async function lociWithTag(tag: string): Promise<string[]> {
   if (!response.ok) throw new Error(`locus search failed: ${response.status} ${await response.text()}`);
   const body = (await response.json()) as { data: { id: string }[] };
   return body.data.map((locus) => locus.id);
+}
+
+/**
+ * A filter of the caller with one version per code (commented "version 1", ... unless `comments` are
+ * given); returns the filter id and the version ids.
+ */
+export async function filterWithVersions(
+  call: Call,
+  name: string,
+  codes: string[],
+  options: { description?: string; comments?: string[] } = {},
+): Promise<{ filterId: string; versionIds: string[] }> {
+  const me = await json<{ identity?: string; user?: { id: string } }>(await call('/auth/check'));
+  const userId = me.user?.id ?? me.identity;
+  const description = options.description ?? 'Made by the end-to-end tests.';
+  const created = await json<{ data: { id: string } }>(
+    await call(`/users/${userId}/filters`, { method: 'POST', body: { data: { type: 'filter', attributes: { name, description } } } }),
+  );
+  const filterId = created.data.id;
+  const versionIds: string[] = [];
+  for (const [i, code] of codes.entries()) {
+    const version = await json<{ data: { id: string } }>(
+      await call(`/filters/${filterId}/versions`, {
+        method: 'POST',
+        body: {
+          data: {
+            type: 'filter_version',
+            attributes: { code, comment: options.comments?.[i] ?? `version ${i + 1}` },
+            relationships: { filter: { data: { type: 'filter', id: filterId } } },
+          },
+        },
+      }),
+    );
+    versionIds.push(version.data.id);
+  }
+  return { filterId, versionIds };
 }
 
 /**
