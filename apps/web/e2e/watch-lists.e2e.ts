@@ -1,104 +1,35 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 
 import type { Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import {
-  type Account,
-  apiSession,
-  baseURL,
-  expectNoSeriousViolations,
-  listQuery,
-  login,
-  open,
-  registerAccount,
-  watchPage,
-} from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
-import { dropSimulatedAlerts, pollUntil } from './support/inbox';
-import { WEB_ROOT } from './support/server';
+import { type Account, apiSession, type Call, expectNoSeriousViolations, json, login, open, registerAccount } from './support/app';
+import { requireChromium } from './support/chromium';
+import { pollUntil } from './support/inbox';
+import { type PageWatch, usePage } from './support/page';
+import { chooseCsv, createThroughApi, sessionUserId, userWatchLists, type WatchListDocument } from './support/watch-lists';
 
+// Making watch lists: the form and its checks, a CSV of 100,000 objects, deleting several at once. How
+// lists match loci is in watch-list-matching.e2e.ts.
 const enabled = requireChromium();
-const REPO_ROOT = path.resolve(WEB_ROOT, '../..');
 const INVALID_CSV = 'Invalid CSV file. Please make sure that your file meets the requirements.';
 const BIG = 100_000;
 
-type Api = Awaited<ReturnType<typeof apiSession>>;
-
-interface WatchListDocument {
-  id: string;
-  attributes: {
-    name: string;
-    object_count: number;
-    objects?: { right_ascension: number; declination: number; radius: number; comment: string | null }[];
-  };
-}
-
-async function json<T>(response: Response): Promise<T> {
-  if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function userWatchLists(call: Api, userId: string): Promise<{ data: WatchListDocument[]; meta: { count: number } }> {
-  return json(await call(`/users/${userId}/watch_lists?page%5Blimit%5D=100&sort=-created_at`));
-}
-
-async function createThroughApi(call: Api, userId: string, name: string, objects: object[]): Promise<string> {
-  const response = await call(`/users/${userId}/watch_lists`, {
-    method: 'POST',
-    body: { data: { type: 'watch_list', attributes: { name, description: `${name} (made by the e2e test)`, objects } } },
-  });
-  const document = await json<{ data: WatchListDocument }>(response);
-  return document.data.id;
-}
-
-/** The signed-in user's id, as the app stored it. */
-function sessionUserId(page: Page): Promise<string> {
-  return page.evaluate(() => String(JSON.parse(localStorage.getItem('antares.session') ?? '{}').user?.id ?? ''));
-}
-
-/** Chooses a file in the objects field (a buffer, as a user would pick it). */
-async function chooseCsv(page: Page, name: string, content: string | Buffer): Promise<void> {
-  await page.setInputFiles('#watch-list-objects', {
-    name,
-    mimeType: 'text/csv',
-    buffer: Buffer.isBuffer(content) ? content : Buffer.from(content),
-  });
-}
-
-/** The simulated objects of a seed, with the positions the simulator will write alerts at (its own plan). */
-function simulatedObjects(objects: number, nights: number, seed: number): { ra: number; dec: number }[] {
-  const code = `import { planSurvey, DEFAULT_START_MJD } from '@antares/pipeline/simulate';
-const plan = planSurvey({ objects: ${objects}, nights: ${nights}, seed: ${seed}, startMjd: DEFAULT_START_MJD });
-console.log(JSON.stringify(plan.objects.map((o) => ({ ra: o.ra, dec: o.dec }))));`;
-  const result = spawnSync('npx', ['tsx', '--eval', code], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`planning the simulated survey failed: ${result.stderr}`);
-  return JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '[]');
-}
-
 describe.skipIf(!enabled)('watch lists', () => {
-  let session: BrowserSession;
   let page: Page;
-  let watch: ReturnType<typeof watchPage>;
+  let watch: PageWatch;
   let account: Account;
-  let call: Api;
+  let call: Call;
   let userId: string;
   const posts: Request[] = [];
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
-    watch = watchPage(page);
+  usePage(async (opened) => {
+    ({ page, watch } = opened);
     page.on('request', (request) => {
       if (request.method() === 'POST' && /\/v1\/users\/[^/]+\/watch_lists/.test(request.url())) posts.push(request);
     });
     account = await registerAccount('e2e_watch_');
     call = await apiSession(account);
-  });
-  afterAll(async () => {
-    await session?.close();
   });
 
   it('asks logged-out users to log in, and a user without lists to create one', async () => {
@@ -360,85 +291,6 @@ describe.skipIf(!enabled)('watch lists', () => {
     expect(await del.isDisabled()).toBe(true);
     const lists = await userWatchLists(call, userId);
     expect(lists.data.map((l) => l.attributes.name)).toEqual(['E2E range B', 'E2E hundred thousand']);
-    expect(watch.problems()).toEqual([]);
-  });
-
-  it('View Loci shows the loci whose new alerts fell within the list', async () => {
-    const dataDir = inject('dataDir');
-    if (!dataDir) return; // a server we did not start: no inbox to drop alerts into
-    const seed = 40_000 + Math.floor(Math.random() * 10_000);
-    const planned = simulatedObjects(20, 3, seed);
-    const name = `E2E matched ${seed}`;
-    const id = await createThroughApi(
-      call,
-      userId,
-      name,
-      planned.map((o, i) => ({ right_ascension: o.ra, declination: o.dec, radius: 0.003, comment: `simulated object ${i}` })),
-    );
-    // Objects where no locus was yet: the alerts dropped after the list was made are matched as they arrive.
-    dropSimulatedAlerts(dataDir, { seed, prefix: `watch-${seed}`, objects: 20, nights: 3 });
-    const query = JSON.stringify({ query: { bool: { filter: [{ term: { watch_list_ids: id } }] } } });
-    const search = `/loci?page%5Blimit%5D=100&elasticsearch_query%5Blocus_listing%5D=${encodeURIComponent(query)}`;
-    const matched = await pollUntil(
-      async () => (await json<{ data: { id: string }[] }>(await fetch(`${baseURL()}/v1${search}`))).data.map((l) => l.id),
-      (ids) => ids.length > 0,
-      300_000,
-      `loci matched by watch list ${id}`,
-    );
-
-    await open(page, '/watch-lists');
-    const row = page.getByTestId('watch-list-row').filter({ hasText: name });
-    await row.getByRole('link', { name: 'View Loci' }).click();
-    await page.waitForURL((url) => url.pathname === '/loci');
-    expect(listQuery(page).filters).toEqual([{ type: 'term', field: 'watch_list_ids', value: id, text: `Watch List: ${name}` }]);
-    await page.getByText(`Watch List: ${name}`).first().waitFor();
-    await page.locator('[data-testid=locus-row]').first().waitFor();
-    const shown = await page.locator('[data-testid=locus-row] td:first-child a').allTextContents();
-    // The list may have grown while the inbox was still being ingested: every shown locus was matched.
-    const now = (await json<{ data: { id: string }[] }>(await fetch(`${baseURL()}/v1${search}`))).data.map((l) => l.id);
-    expect(shown.length).toBeGreaterThan(0);
-    for (const locusId of shown) expect(now).toContain(locusId);
-    expect(now).toEqual(expect.arrayContaining(matched));
-  }, 420_000);
-
-  it('matches a new list against the loci already known: View Loci shows them at once', async () => {
-    // A locus of the seeded survey and the position of one of its detections.
-    const loci = await json<{ data: { id: string }[] }>(await fetch(`${baseURL()}/v1/loci?page%5Blimit%5D=5`));
-    const locusId = loci.data[0].id;
-    const alerts = await json<{ data: { attributes: { properties: Record<string, unknown> } }[] }>(
-      await fetch(`${baseURL()}/v1/loci/${locusId}/alerts`),
-    );
-    const detection = alerts.data
-      .map((a) => a.attributes.properties)
-      .find((p) => typeof p.ant_ra === 'number' && typeof p.ant_dec === 'number')!;
-    const name = `E2E known source ${Date.now().toString(36)}`;
-
-    await open(page, '/watch-lists/create');
-    await page.getByLabel('Name', { exact: true }).fill(name);
-    await page.getByLabel('Description', { exact: true }).fill('A source that already has alerts.');
-    await chooseCsv(page, 'known.csv', `${detection.ant_ra},${detection.ant_dec},0.0005,known source\n`);
-    await page.getByTestId('objects-file-valid').getByText('1 object read from known.csv.').waitFor();
-    await page.getByRole('button', { name: 'Submit' }).click();
-    await page.waitForURL((url) => url.pathname === '/watch-lists');
-    const row = page.getByTestId('watch-list-row').filter({ hasText: name });
-    await row.getByRole('link', { name }).click();
-    await page.getByRole('heading', { name }).waitFor();
-    // "Matching history..." while the server works, then the count.
-    const state = page.getByTestId('watch-list-matching');
-    await state.waitFor();
-    expect(await state.textContent()).toMatch(/^(Matching history\.\.\.|\d+ loc(us|i) matched)$/);
-    await page.getByText(/^\d+ loc(us|i) matched$/).waitFor({ timeout: 60_000 });
-    const matched = Number(/^(\d+)/.exec((await state.textContent()) ?? '')![1]);
-    expect(matched).toBeGreaterThanOrEqual(1);
-    await expectNoSeriousViolations(page);
-
-    await page.getByRole('link', { name: 'View Loci' }).click();
-    await page.waitForURL((url) => url.pathname === '/loci');
-    await page.getByText(`Watch List: ${name}`).first().waitFor();
-    await page.locator('[data-testid=locus-row]').first().waitFor();
-    const shown = await page.locator('[data-testid=locus-row] td:first-child a').allTextContents();
-    expect(shown).toContain(locusId);
-    expect(shown).toHaveLength(matched);
     expect(watch.problems()).toEqual([]);
   });
 });
