@@ -1,14 +1,10 @@
+import type { getConfig as configEndpoint, ResponseOf } from '@antares/contract/endpoints';
+
 /**
  * Runtime configuration, read once from /config.json before the app renders so that one build
  * works behind any host name (the server knows its public URLs, the bundle does not).
  */
-export interface AppConfig {
-  apiURL: string;
-  frontendURL: string;
-  supportEmail: string;
-  issueTrackerURL: string;
-  chatInvitationURL: string;
-}
+export type AppConfig = Omit<ResponseOf<typeof configEndpoint>, 'team'>;
 
 let current: AppConfig | null = null;
 

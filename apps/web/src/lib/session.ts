@@ -1,3 +1,5 @@
+import type { checkSession as checkSessionEndpoint, ResponseOf } from '@antares/contract/endpoints';
+
 import { ApiError, apiFetch, onSessionEnded } from './api-client';
 import { queryClient } from './query-client';
 import { readStored, writeStored } from './storage';
@@ -8,15 +10,8 @@ import { readStored, writeStored } from './storage';
  * session itself lives in HttpOnly cookies; this is what the app believes about it, verified against
  * the server at start-up and by the session-check guard.
  */
-export interface SessionUser {
-  id: string;
-  username: string;
-  name?: string;
-  email?: string;
-  admin?: boolean;
-  staff?: boolean;
-  created_at?: string;
-}
+/** The user of the session calls' answer (the contract's), as kept: a session stored by an older version may lack the name. */
+export type SessionUser = Omit<ResponseOf<typeof checkSessionEndpoint>['user'], 'name'> & { name?: string };
 
 export interface SessionState {
   version: '0.1.0';
@@ -83,10 +78,7 @@ if (typeof window !== 'undefined') {
   });
 }
 
-interface IdentityBody {
-  identity?: string | number;
-  user?: SessionUser & { id: string | number };
-}
+type IdentityBody = Partial<ResponseOf<typeof checkSessionEndpoint>>;
 
 /** The user of an auth call's answer ({identity, user}). */
 export function userOfIdentity(body: IdentityBody): SessionUser | null {
