@@ -26,13 +26,15 @@ import { argValue, benchSurvey, freshDatabase } from './ingest.ts';
  * (as in the server): its throughput against (2) (target >= 70 %), and the backtest's pace meanwhile.
  * `--niceness N` (default 19, as the server): the backtest workers' nice value; on a machine busy with
  * other work, nice-19 workers get almost no CPU, so (1) measures the load; 0 measures the replay itself.
+ * `--alone`: (1) only (what a change to the replay is measured by; the live surveys are not simulated).
  */
 export async function benchBacktest(args: string[]): Promise<void> {
   const missing = missingSandboxPrerequisites();
   if (missing.length > 0) throw new Error(`the backtest benchmark needs ${missing.join(' and ')}: ${APT_INSTALL}`);
   const archive = await benchSurvey(args);
+  const aloneOnly = args.includes('--alone');
   const liveObjects = Number(argValue(args, '--live-objects') ?? 400);
-  const [liveAlone, liveWith] = await Promise.all([liveSurvey(liveObjects, 101), liveSurvey(liveObjects, 102)]);
+  const [liveAlone, liveWith] = aloneOnly ? [[], []] : await Promise.all([liveSurvey(liveObjects, 101), liveSurvey(liveObjects, 102)]);
   const postgres = args.includes('--postgres');
   const pgliteDir = postgres ? undefined : mkdtempSync(path.join(os.tmpdir(), 'antares-bench-backtest-'));
   let database: OpenedDatabase | undefined;
@@ -67,7 +69,8 @@ export async function benchBacktest(args: string[]): Promise<void> {
       declared_outputs: null,
     });
     const niceness = Number(argValue(args, '--niceness') ?? 19);
-    runner = new BacktestRunner(repos, { workers: 1, pollMs: 100, niceness });
+    // The server's poll interval: a job is taken at once anyway (wake), and a faster poll is load of its own.
+    runner = new BacktestRunner(repos, { workers: 1, niceness });
     runner.start();
     const params: BacktestParams = { from_mjd: 0, to_mjd: 100_000, search: null, max_loci: 1_000_000, granularity: 'alert' };
     const queue = async () => {
@@ -98,6 +101,7 @@ export async function benchBacktest(args: string[]): Promise<void> {
       `Backtest alone (workers at nice ${niceness}): ${alone.loci_done} loci, ${alone.steps_done} alert-steps in ${aloneSeconds.toFixed(1)} s (filter load and results included): ` +
         `${(Number(alone.steps_done) / aloneSeconds).toFixed(0)} alert-steps/s (target >= 2000)`,
     );
+    if (aloneOnly) return;
 
     // (2) Live ingestion with Level 2 alone, then (3) while backtests run.
     await repos.filters.transition(filter.filter_id, version.filter_version_id, 'ENABLED', null);

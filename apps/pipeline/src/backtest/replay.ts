@@ -3,7 +3,7 @@
 // had given it at earlier detections), without reading or writing the locus' stored state.
 import { LEVEL2_MIN_MEASUREMENTS } from '../filters/level2.ts';
 import type { AlertForFilter, LocusForFilter, LocusReport } from '../filters/pool/index.ts';
-import { type LocusAlert, summarizeLocus } from '../stages/locus-properties.ts';
+import { IncrementalLocusSummary, type LocusAlert } from '../stages/locus-properties.ts';
 
 /** The alert MJDs a backtest covers (inclusive), and how often the filter meets each locus. */
 export interface ReplayWindow {
@@ -83,6 +83,9 @@ export class LocusReplay {
   /** Alerts whose properties the filter extended at an earlier step (Level 2 stores those). */
   private readonly alertOverlays = new Map<string, AlertForFilter>();
   private current: Step | undefined;
+  /** The locus properties of the alerts so far, carried from step to step (not recomputed from all of them). */
+  private readonly summary: IncrementalLocusSummary;
+  private summarized = 0;
 
   /**
    * `triggers`: the alerts that came as packets (Level 2 ran after each): those stored with cutouts;
@@ -94,6 +97,7 @@ export class LocusReplay {
     window: ReplayWindow,
     triggers?: ReadonlySet<string>,
   ) {
+    this.summary = new IncrementalLocusSummary(base);
     this.outcome = {
       locus_id: base.locus_id,
       steps: 0,
@@ -143,7 +147,9 @@ export class LocusReplay {
     this.current = step;
     let alerts = this.base.alerts.slice(0, step.end);
     if (this.alertOverlays.size > 0) alerts = alerts.map((a) => this.alertOverlays.get(a.alert_id) ?? a);
-    const summary = summarizeLocus(this.summaries.slice(0, step.end), this.base);
+    this.summary.add(this.summaries.slice(this.summarized, step.end));
+    this.summarized = step.end;
+    const summary = this.summary.summary();
     // The GW events of the alerts so far (most loci have none).
     let metadata = this.base.grav_wave_events_metadata ?? {};
     if (Object.keys(metadata).length > 0) {
@@ -154,7 +160,8 @@ export class LocusReplay {
       locus_id: this.base.locus_id,
       ra: summary.ra,
       dec: summary.dec,
-      properties: { ...summary.properties, ...this.properties },
+      // A new object at each step either way (the pool reuses a locus' encoding while its properties are the same object).
+      properties: Object.keys(this.properties).length > 0 ? { ...summary.properties, ...this.properties } : summary.properties,
       tags: [...this.tags],
       alerts,
       alert_id: step.trigger.alert_id,
