@@ -2,23 +2,32 @@ import { LIMITS, MESSAGES } from '@antares/contract';
 import { type FormEvent, type KeyboardEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
-import Tooltip from 'react-bootstrap/Tooltip';
 
 import { useLocusAnnotation } from '@/lib/annotations';
 import { firstError } from '@/lib/api-client';
 
+import { Hint } from './Hint';
 import { LocusFavoriteButton } from './LocusFavoriteButton';
 
 export const COMMENT_PLACEHOLDER = 'Enter a comment for this locus';
 
 /** The favorite toggle wired to the signed-in user's annotation of the locus. */
-export function LocusFavoriteToggle({ locusId, size = 'sm' }: { locusId: string; size?: 'sm' | 'lg' }) {
+export function LocusFavoriteToggle({
+  locusId,
+  size = 'sm',
+  placement,
+}: {
+  locusId: string;
+  size?: 'sm' | 'lg';
+  placement?: 'top' | 'left';
+}) {
   const { signedIn, favorited, saving, save } = useLocusAnnotation(locusId);
   const toggle = () => {
     save({ favorited: !favorited }).catch((error: unknown) => console.error('Unable to save the favorite', error));
   };
-  return <LocusFavoriteButton signedIn={signedIn} favorited={favorited} saving={saving} onToggle={toggle} size={size} />;
+  return (
+    <LocusFavoriteButton signedIn={signedIn} favorited={favorited} saving={saving} onToggle={toggle} size={size} placement={placement} />
+  );
 }
 
 /**
@@ -37,7 +46,7 @@ export function LocusCommentLine({ locusId }: { locusId: string }) {
 
   if (!signedIn) {
     return (
-      <OverlayTrigger placement="bottom-start" overlay={<Tooltip>Login to annotate this locus</Tooltip>}>
+      <Hint text="Login to annotate this locus" placement="bottom-start" block>
         {/* The wrapper receives the hover: a disabled input fires no mouse events. */}
         <div data-testid="comment-line">
           <Form.Control
@@ -47,7 +56,7 @@ export function LocusCommentLine({ locusId }: { locusId: string }) {
             disabled
           />
         </div>
-      </OverlayTrigger>
+      </Hint>
     );
   }
 

@@ -1,7 +1,6 @@
 import Button from 'react-bootstrap/Button';
-import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
-import Tooltip from 'react-bootstrap/Tooltip';
 
+import { Hint } from './Hint';
 import { StarIcon } from './Icons';
 
 /**
@@ -14,17 +13,20 @@ export function LocusFavoriteButton({
   saving = false,
   onToggle,
   size = 'sm',
+  placement = 'top',
 }: {
   signedIn: boolean;
   favorited: boolean;
   saving?: boolean;
   onToggle?: () => void;
   size?: 'sm' | 'lg';
+  /** Where the tooltip shows: in a table row, beside the button ('left'), where no row hides it. */
+  placement?: 'top' | 'left';
 }) {
   const tip = !signedIn ? 'Login to save this locus' : saving ? 'Saving...' : favorited ? 'Remove from favorites' : 'Add to favorites';
   const disabled = !signedIn || saving || !onToggle;
   return (
-    <OverlayTrigger placement="top" overlay={<Tooltip>{tip}</Tooltip>}>
+    <Hint text={tip} placement={placement}>
       {/* A span keeps the tooltip working on a disabled button. */}
       <span className="d-inline-block" tabIndex={disabled ? 0 : undefined} aria-label={disabled ? tip : undefined}>
         <Button
@@ -39,6 +41,6 @@ export function LocusFavoriteButton({
           <StarIcon filled={favorited} />
         </Button>
       </span>
-    </OverlayTrigger>
+    </Hint>
   );
 }

@@ -1,9 +1,20 @@
+import { lazy, Suspense } from 'react';
 import Nav from 'react-bootstrap/Nav';
-import NavDropdown from 'react-bootstrap/NavDropdown';
 import { NavLink, useLocation } from 'react-router';
 
-import { logout } from '@/lib/session';
 import { useSession } from '@/lib/use-session';
+
+const AdminToolsMenu = lazy(() => import('./AccountMenus').then((m) => ({ default: m.AdminToolsMenu })));
+const UserMenu = lazy(() => import('./AccountMenus').then((m) => ({ default: m.UserMenu })));
+
+/** Holds a menu's place, with its title, while its code loads. */
+function MenuPlaceholder({ title }: { title: string }) {
+  return (
+    <li className="nav-item">
+      <span className="nav-link dropdown-toggle">{title}</span>
+    </li>
+  );
+}
 
 const LINKS: { to: string; label: string }[] = [
   { to: '/loci', label: 'Explore' },
@@ -18,13 +29,6 @@ const LINKS: { to: string; label: string }[] = [
   { to: '/faq', label: 'FAQ' },
   { to: '/team', label: 'Team' },
   { to: '/support', label: 'Support' },
-];
-
-const ADMIN_LINKS: { to: string; label: string }[] = [
-  { to: '/admin/filters', label: 'Filters Management' },
-  { to: '/admin/filter_runner', label: 'Filter Runner Management' },
-  { to: '/admin/user-management', label: 'User Management' },
-  { to: '/admin/announcements', label: 'Announcement Management' },
 ];
 
 export function MainNav() {
@@ -44,25 +48,16 @@ export function MainNav() {
           </Nav.Item>
         ))}
         {user?.admin && (
-          <NavDropdown as="li" title="Admin Tools" id="admin-tools-menu" data-testid="admin-tools-menu">
-            {ADMIN_LINKS.map((link) => (
-              <NavDropdown.Item key={link.to} as={NavLink} to={link.to}>
-                {link.label}
-              </NavDropdown.Item>
-            ))}
-          </NavDropdown>
+          <Suspense fallback={<MenuPlaceholder title="Admin Tools" />}>
+            <AdminToolsMenu />
+          </Suspense>
         )}
       </Nav>
       <Nav as="ul">
         {user ? (
-          <NavDropdown as="li" align="end" title={user.name || user.username} id="user-menu" data-testid="user-menu">
-            <NavDropdown.Item as={NavLink} to="/user/settings">
-              Settings
-            </NavDropdown.Item>
-            <NavDropdown.Item as="button" onClick={() => void logout()}>
-              Logout
-            </NavDropdown.Item>
-          </NavDropdown>
+          <Suspense fallback={<MenuPlaceholder title={user.name || user.username} />}>
+            <UserMenu name={user.name || user.username} />
+          </Suspense>
         ) : (
           <>
             <Nav.Item as="li">

@@ -22,7 +22,7 @@ export function LocusRowActions({ locusId }: { locusId: string }) {
         >
           <EyeIcon />
         </Link>
-        <LocusFavoriteToggle locusId={locusId} />
+        <LocusFavoriteToggle locusId={locusId} placement="left" />
       </span>
     </span>
   );

@@ -1,8 +1,7 @@
 import type { ColumnDef } from '@tanstack/react-table';
-import OverlayTrigger from 'react-bootstrap/OverlayTrigger';
-import Tooltip from 'react-bootstrap/Tooltip';
 import { Link } from 'react-router';
 
+import { Hint } from '@/components/Hint';
 import { THUMBNAIL_HELP, ThumbnailTriplet } from '@/components/ThumbnailTriplet';
 import type { LocusListing } from '@/features/locus-list/api/get-loci';
 import { formatFixed } from '@/lib/format';
@@ -31,11 +30,11 @@ export const LOCUS_COLUMNS: ColumnDef<LocusListing>[] = [
   {
     id: 'newest_thumbnails',
     header: () => (
-      <OverlayTrigger placement="top" overlay={<Tooltip>{THUMBNAIL_HELP}</Tooltip>}>
+      <Hint text={THUMBNAIL_HELP} placement="bottom">
         <span tabIndex={0} className="text-decoration-underline" style={{ textDecorationStyle: 'dotted' }}>
           Newest Thumbnails
         </span>
-      </OverlayTrigger>
+      </Hint>
     ),
     meta: { className: 'text-nowrap' },
     enableSorting: false,
