@@ -12,9 +12,9 @@ import {
   open,
   registerAccount,
   storedSession,
-  watchPage,
 } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { launchBrowser, requireChromium } from './support/chromium';
+import { type PageWatch, usePage } from './support/page';
 
 const enabled = requireChromium();
 const admin = E2E_ACCOUNTS.admin;
@@ -42,20 +42,14 @@ async function openAdminTool(page: Page, item: keyof typeof ADMIN_TOOLS & string
 }
 
 describe.skipIf(!enabled)('user management', () => {
-  let session: BrowserSession;
   let page: Page;
-  let watch: ReturnType<typeof watchPage>;
+  let watch: PageWatch;
   let target: Account;
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
-    watch = watchPage(page);
+  usePage(async (opened) => {
+    ({ page, watch } = opened);
     // 'zz_' sorts first when the table is sorted by username descending, however many runs came before.
     target = await registerAccount('zz_grant_');
-  });
-  afterAll(async () => {
-    await session?.close();
   });
 
   it('opens User Management from the Admin Tools menu', async () => {
@@ -133,9 +127,8 @@ async function deactivateTestAnnouncements(): Promise<void> {
 }
 
 describe.skipIf(!enabled)('announcements', () => {
-  let session: BrowserSession;
   let page: Page;
-  let watch: ReturnType<typeof watchPage>;
+  let watch: PageWatch;
   let locusId: string;
   const message = `Scheduled maintenance ${Date.now().toString(36)}${TEST_MARK}`;
 
@@ -143,12 +136,9 @@ describe.skipIf(!enabled)('announcements', () => {
 
   beforeAll(async () => {
     await deactivateTestAnnouncements();
-    session = await launchBrowser();
-    page = await session.context.newPage();
-    watch = watchPage(page);
   });
+  usePage((opened) => ({ page, watch } = opened));
   afterAll(async () => {
-    await session?.close();
     await deactivateTestAnnouncements();
   });
 

@@ -1,8 +1,9 @@
 import type { Download, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { baseURL, downloadBytes, expectNoSeriousViolations, firstLocusIds, listQuery, open } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { requireChromium } from './support/chromium';
+import { usePage } from './support/page';
 import { requirePublishedClient, runWithPublishedClient } from './support/published-client';
 
 // The locus list's API Access: the Python script it offers, downloaded from the page and run with the
@@ -80,16 +81,9 @@ async function downloadScript(page: Page): Promise<{ script: string; file: Downl
 }
 
 describe.skipIf(!enabled)('API Access', () => {
-  let session: BrowserSession;
   let page: Page;
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
-  });
-  afterAll(async () => {
-    await session?.close();
-  });
+  usePage((opened) => ({ page } = opened));
 
   it('offers a Python script that reproduces the current query', async () => {
     await open(page, '/loci/lookup/ZTF');

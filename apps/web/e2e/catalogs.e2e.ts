@@ -2,11 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { Locator, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, inject, it } from 'vitest';
 
-import { baseURL, expectNoSeriousViolations, listQuery, open, watchPage } from './support/app';
+import { baseURL, expectNoSeriousViolations, listQuery, open } from './support/app';
 import { type CatalogManifest, GALAXY_CATALOG, MANIFEST_FILE, STAR_CATALOG } from './support/catalog-seed';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { requireChromium } from './support/chromium';
+import { type PageWatch, usePage } from './support/page';
 
 const enabled = requireChromium();
 
@@ -56,21 +57,15 @@ async function waitForFirstObject(page: Page, name: string): Promise<void> {
 }
 
 describe.skipIf(!enabled)('catalogs', () => {
-  let session: BrowserSession;
   let page: Page;
-  let watch: ReturnType<typeof watchPage>;
+  let watch: PageWatch;
   const matchRequests: URL[] = [];
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
-    watch = watchPage(page);
+  usePage(async (opened) => {
+    ({ page, watch } = opened);
     page.on('request', (request: Request) => {
       if (/\/v1\/loci\/[^/]+\/catalog-matches/.test(request.url())) matchRequests.push(new URL(request.url()));
     });
-  });
-  afterAll(async () => {
-    await session?.close();
   });
   beforeEach(async () => {
     await page.unrouteAll({ behavior: 'wait' });

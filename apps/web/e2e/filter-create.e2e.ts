@@ -1,9 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { E2E_ACCOUNTS } from './support/accounts';
 import { login, open } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { requireChromium } from './support/chromium';
+import { usePage } from './support/page';
 
 // New Filter Submission's Cancel: the spec's unsaved-changes question when something was typed, as the
 // navigation links ask it; straight back to the list otherwise.
@@ -11,16 +12,11 @@ const enabled = requireChromium();
 const UNSAVED = 'You have unsaved changes, do you really want to leave?';
 
 describe.skipIf(!enabled)('leaving New Filter Submission', () => {
-  let session: BrowserSession;
   let page: Page;
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
+  usePage(async (opened) => {
+    ({ page } = opened);
     await login(page, E2E_ACCOUNTS.user);
-  });
-  afterAll(async () => {
-    await session?.close();
   });
 
   it('Cancel asks only when something was typed, like the navigation links', async () => {

@@ -1,12 +1,13 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { formatArea } from '../src/features/gw-events/components/gw-format';
 import { DENSITY_COLOURS } from '../src/features/gw-events/components/sky-map/sky-raster';
 import { E2E_ACCOUNTS } from './support/accounts';
-import { apiSession, expectNoSeriousViolations, listQuery, open, watchPage } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { apiSession, expectNoSeriousViolations, listQuery, open } from './support/app';
+import { requireChromium } from './support/chromium';
 import { ensureGwEvent, GW_ID, type GwScenario, RETRACTED_ID } from './support/gw-scenario';
+import { type PageWatch, usePage } from './support/page';
 
 const enabled = requireChromium();
 
@@ -32,20 +33,14 @@ function hex(colour: string): number[] {
 }
 
 describe.skipIf(!enabled)('gravitational-wave events', () => {
-  let session: BrowserSession;
   let page: Page;
-  let watch: ReturnType<typeof watchPage>;
+  let watch: PageWatch;
   let scenario: GwScenario;
 
-  beforeAll(async () => {
+  usePage(async (opened) => {
+    ({ page, watch } = opened);
     // A notice whose sky map covers seeded loci (posted once; a kept database already has it).
     scenario = await ensureGwEvent(await apiSession(E2E_ACCOUNTS.admin));
-    session = await launchBrowser();
-    page = await session.context.newPage();
-    watch = watchPage(page);
-  });
-  afterAll(async () => {
-    await session?.close();
   });
 
   it('lists the event under GW Events in the navigation, with its latest notice, areas and loci', async () => {

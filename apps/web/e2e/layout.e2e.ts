@@ -1,9 +1,10 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { E2E_ACCOUNTS } from './support/accounts';
 import { apiSession, expectNoSeriousViolations, firstLocusIds, login, open, registerAccount } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { requireChromium } from './support/chromium';
+import { usePage } from './support/page';
 
 // Wide tables at laptop widths: the page never scrolls sideways; a table wider than its card scrolls
 // inside the card with its first column (the ID) in view, and the locus list's Actions stay in view.
@@ -41,16 +42,9 @@ async function scrollCardRight(table: Locator): Promise<number> {
 }
 
 describe.skipIf(!enabled)('layout at laptop widths', () => {
-  let session: BrowserSession;
   let page: Page;
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
-  });
-  afterAll(async () => {
-    await session?.close();
-  });
+  usePage((opened) => ({ page } = opened));
 
   for (const width of WIDTHS) {
     it(`fits the locus list at ${width} px: no sideways page scroll, Actions and its hover buttons in full, the ID kept in view`, async () => {

@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { downloadBytes, expectNoSeriousViolations, firstLocusIds, open, pdfText } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { type BrowserSession, requireChromium } from './support/chromium';
+import { usePage } from './support/page';
 
 const enabled = requireChromium();
 
@@ -16,18 +17,14 @@ describe.skipIf(!enabled)('locus detail', () => {
   let page: Page;
   let locusId: string;
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
+  usePage(async (opened) => {
+    ({ page, session } = opened);
     // The locus with the most measurements makes the richest lightcurve.
     await open(
       page,
       `/loci?query=${encodeURIComponent(JSON.stringify({ currentPage: 1, filters: [], sortBy: 'properties.num_mag_values', sortDesc: true, perPage: 5 }))}`,
     );
     [locusId] = await firstLocusIds(page);
-  });
-  afterAll(async () => {
-    await session?.close();
   });
 
   it('opens a locus from the list with its title, header and sections', async () => {

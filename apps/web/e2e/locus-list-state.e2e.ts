@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { baseURL, expectNoSeriousViolations, firstLocusIds, listQuery, open } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { requireChromium } from './support/chromium';
+import { usePage } from './support/page';
 
 // The locus list's URL state and search panel at their edges: a sort field the list does not offer,
 // a search with no results, and the script view following the list's sort.
@@ -20,16 +21,9 @@ async function statistics(filters: unknown[] = []): Promise<{ min_num_measuremen
 }
 
 describe.skipIf(!enabled)('locus list state', () => {
-  let session: BrowserSession;
   let page: Page;
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
-  });
-  afterAll(async () => {
-    await session?.close();
-  });
+  usePage((opened) => ({ page } = opened));
 
   it("ignores an unknown sort field in the URL (like malformed JSON) and keeps the link's filters", async () => {
     const filters = [

@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { baseURL, expectNoSeriousViolations, firstLocusIds, listQuery, open } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { requireChromium } from './support/chromium';
+import { usePage } from './support/page';
 
 const enabled = requireChromium();
 
@@ -19,16 +20,9 @@ async function waitForShowing(page: Page, pattern: RegExp): Promise<string> {
 }
 
 describe.skipIf(!enabled)('locus list', () => {
-  let session: BrowserSession;
   let page: Page;
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
-  });
-  afterAll(async () => {
-    await session?.close();
-  });
+  usePage((opened) => ({ page } = opened));
 
   it('lists loci with the default query mirrored into the URL', async () => {
     await open(page, '/loci');

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { allRoutes, openRoute, type RouteCase, routeRecords, Visitors } from './support/all-routes';
 import { expectNoSeriousViolations, firstLocusIds, open } from './support/app';
 import { describeViolations, seriousViolations } from './support/axe';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { type BrowserSession, requireChromium } from './support/chromium';
+import { usePage } from './support/page';
 import { E2E_TEAM } from './support/team';
 
 const enabled = requireChromium();
@@ -13,13 +14,7 @@ describe.skipIf(!enabled)('routes and shell', () => {
   let session: BrowserSession;
   let page: Page;
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
-  });
-  afterAll(async () => {
-    await session?.close();
-  });
+  usePage((opened) => ({ page, session } = opened));
 
   it('redirects home to the locus list and shows the shell', async () => {
     await open(page, '/');

@@ -1,10 +1,11 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { allRoutes, openRoute, type RouteCase, routeRecords, Visitors } from './support/all-routes';
 import { baseURL, open } from './support/app';
 import { describeViolations, seriousViolations } from './support/axe';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { requireChromium } from './support/chromium';
+import { usePage } from './support/page';
 
 // The colour theme: Bootstrap's data-bs-theme on <html>, from the system's preference until the
 // navbar toggle stores a choice (local storage 'antares.theme'); charts read in both.
@@ -43,17 +44,12 @@ async function lowestChartTextContrast(page: Page): Promise<{ ratio: number; tex
 }
 
 describe.skipIf(!enabled)('colour theme', () => {
-  let session: BrowserSession;
   let page: Page;
   let routes: RouteCase[] = [];
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
+  usePage(async (opened) => {
+    ({ page } = opened);
     routes = allRoutes(await routeRecords());
-  });
-  afterAll(async () => {
-    await session?.close();
   });
 
   it('follows the system preference from the first paint, live, while no choice is stored', async () => {
