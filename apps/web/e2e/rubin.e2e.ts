@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 
-import { baseURL, expectNoSeriousViolations, listQuery, open, watchPage } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { baseURL, expectNoSeriousViolations, listQuery, open } from './support/app';
+import { requireChromium } from './support/chromium';
 import { dropAlertFiles, inboxStates, pollUntil } from './support/inbox';
+import { usePage } from './support/page';
 import { WEB_ROOT } from './support/server';
 
 /**
@@ -85,7 +86,6 @@ async function lookUp(page: Page, text: string): Promise<void> {
 }
 
 describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
-  let session: BrowserSession;
   let page: Page;
   let problems: () => string[];
   /** Locus ids, by the alert files above. */
@@ -126,13 +126,10 @@ describe.skipIf(!enabled || !dataDir)('Rubin loci from real alerts', () => {
       locus[key] = ids[0];
     }
     historyAlerts = await alertsOf(locus.history);
-    session = await launchBrowser();
-    page = await session.context.newPage();
-    ({ problems } = watchPage(page));
   }, 300_000);
-
-  afterAll(async () => {
-    await session?.close();
+  usePage((opened) => {
+    ({ page } = opened);
+    ({ problems } = opened.watch);
   });
 
   it('ingested the Rubin alerts with their history and forced photometry, ids as exact strings', async () => {
