@@ -1,8 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { firstLocusIds, listQuery, open } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { requireChromium } from './support/chromium';
+import { usePage } from './support/page';
 
 // The locus list, its search panel and the locus page worked with the keyboard alone: every control is
 // reached with Tab (never clicked or focused by the test) and works with Enter, Space, the arrows or Escape.
@@ -28,16 +29,9 @@ async function fromTop(page: Page): Promise<void> {
 }
 
 describe.skipIf(!enabled)('keyboard use', () => {
-  let session: BrowserSession;
   let page: Page;
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
-  });
-  afterAll(async () => {
-    await session?.close();
-  });
+  usePage((opened) => ({ page } = opened));
 
   it('skips to the content, sorts, pages and opens a locus from the list', async () => {
     await open(page, '/loci');
