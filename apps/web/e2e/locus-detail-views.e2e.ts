@@ -5,10 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { baseURL, downloadBytes, expectNoSeriousViolations, open } from './support/app';
-import { type BrowserSession, launchBrowser, requireChromium } from './support/chromium';
+import { requireChromium } from './support/chromium';
+import { usePage } from './support/page';
 import { SURVEY } from './support/seed';
 
 /**
@@ -103,21 +104,16 @@ print(json.dumps(levels.ravel().astype(int).tolist()))`;
 }
 
 describe.skipIf(!enabled)('locus detail views', () => {
-  let session: BrowserSession;
   let page: Page;
   let truth: { objectId: string; period: number };
   let locusId: string;
 
-  beforeAll(async () => {
-    session = await launchBrowser();
-    page = await session.context.newPage();
+  usePage(async (opened) => {
+    ({ page } = opened);
     truth = periodicTruth();
     locusId = await locusOfZtfObject(truth.objectId);
     await open(page, `/loci/${locusId}`);
     await marks(page).first().waitFor();
-  });
-  afterAll(async () => {
-    await session?.close();
   });
 
   it('fills its card and finds the simulated RR Lyrae period (within 1 %), then folds at it', async () => {
