@@ -73,18 +73,21 @@ describe('simulateSurvey output files', () => {
 
   // Re-encode every decoded packet with the full type and rebuild the container: same bytes.
   it.each([
-    { version: 'Rubin 10.0', file: () => lsstFiles(first)[0], schema: LSST_ALERT_SCHEMA, type: lsstAlertType, copy: 'reencoded-lsst.avro' },
-    { version: '4.02', file: () => first.files[2], schema: ZTF_ALERT_SCHEMA, type: ztfAlertType, copy: 'reencoded.avro' },
-  ])('embeds the $version schema and encodes exactly as avsc would encode the whole record', async ({ file, schema, type, copy }) => {
-    const path = file();
-    const header = avro.extractFileHeader(path, { decode: false })!;
-    expect(JSON.parse(String(header.meta['avro.schema']))).toEqual(schema);
-    const alertType = type();
-    const writer = await OcfWriter.create(join(dir, copy), JSON.stringify(schema), header.sync as Buffer, 'null');
-    for (const p of await decode(path)) await writer.append(alertType.toBuffer(p));
-    await writer.close();
-    expect((await readFile(join(dir, copy))).equals(await readFile(path))).toBe(true);
-  });
+    ['Rubin 10.0', { file: () => lsstFiles(first)[0], schema: LSST_ALERT_SCHEMA, type: lsstAlertType, copy: 'reencoded-lsst.avro' }],
+    ['4.02', { file: () => first.files[2], schema: ZTF_ALERT_SCHEMA, type: ztfAlertType, copy: 'reencoded.avro' }],
+  ] as const)(
+    'embeds the %s schema and encodes exactly as avsc would encode the whole record',
+    async (_version, { file, schema, type, copy }) => {
+      const path = file();
+      const header = avro.extractFileHeader(path, { decode: false })!;
+      expect(JSON.parse(String(header.meta['avro.schema']))).toEqual(schema);
+      const alertType = type();
+      const writer = await OcfWriter.create(join(dir, copy), JSON.stringify(schema), header.sync as Buffer, 'null');
+      for (const p of await decode(path)) await writer.append(alertType.toBuffer(p));
+      await writer.close();
+      expect((await readFile(join(dir, copy))).equals(await readFile(path))).toBe(true);
+    },
+  );
 });
 
 describe('options', () => {
