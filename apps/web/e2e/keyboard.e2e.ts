@@ -51,10 +51,17 @@ describe.skipIf(!enabled)('keyboard use', () => {
     expect([listQuery(page).sortBy, listQuery(page).sortDesc]).not.toEqual([before.sortBy, before.sortDesc]);
 
     // Pagination.
+    const [firstOfPage1] = await firstLocusIds(page);
     await fromTop(page);
     await tabTo(page, page.getByRole('button', { name: 'Page 2', exact: true }));
     await page.keyboard.press('Enter');
     await page.waitForURL(() => listQuery(page).currentPage === 2);
+    // The URL changes first; the rows are page 2's once the table is no longer busy and shows new loci.
+    await page.locator('table.locus-table[aria-busy="false"]').waitFor();
+    await page.waitForFunction(
+      (previous) => document.querySelector('[data-testid=locus-row] td:first-child a')?.textContent !== previous,
+      firstOfPage1,
+    );
 
     // A row's actions show when its link has the focus, and are the next stops.
     const row = page.locator('[data-testid=locus-row]').first();
