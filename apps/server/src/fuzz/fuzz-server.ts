@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { FilterTestReport } from '@antares/contract';
-
 import { hashPassword } from '../auth/passwords.ts';
+import { acceptingSandbox } from '../testing/accepting-sandbox.ts';
 import { HttpSession } from '../testing/http-session.ts';
 import { SHARED_DATA, startTestServer, type TestServer } from '../testing/test-server.ts';
 import { closeRawConnections, type RawAnswer, type RawRequest, sendRaw } from './raw-http.ts';
@@ -17,18 +16,6 @@ import { closeRawConnections, type RawAnswer, type RawRequest, sendRaw } from '.
 export type Caller = 'anonymous' | 'user' | 'admin';
 
 const PASSWORD = 'Galaxy2026';
-// Filter code is never run here: the sandbox stub accepts it and reports an empty dry run.
-const EMPTY_DRY_RUN: FilterTestReport = {
-  loaded: true,
-  load_error: null,
-  outputs: { tags: [], locus_properties: [], alert_properties: [], class_name: null, filter_classes: [] },
-  stdout: '',
-  loci: [],
-  stopped_early: null,
-  timing: { p50_ms: null, p90_ms: null, p99_ms: null },
-  counts: { loci: 0, ok: 0, skipped: 0, error: 0, tagged: 0 },
-};
-
 interface SignedIn {
   cookies: Map<string, string>;
   userId: number;
@@ -46,7 +33,7 @@ export class FuzzServer {
   static async start(): Promise<FuzzServer> {
     const server = await startTestServer({
       ingest: ['ztf-avro-alert/samples'],
-      filterSandbox: { validate: async () => ({ ok: true, outputs: { tags: [] } }), dryRun: async () => EMPTY_DRY_RUN },
+      filterSandbox: acceptingSandbox,
     });
     const fuzz = new FuzzServer(server);
     fuzz.passwordHash = await hashPassword(PASSWORD);

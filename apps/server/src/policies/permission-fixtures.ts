@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { FilterTestReport } from '@antares/contract';
 import { afterAll, beforeAll, expect } from 'vitest';
 
 import { hashPassword } from '../auth/passwords.ts';
+import { acceptingSandbox } from '../testing/accepting-sandbox.ts';
 import { HttpSession } from '../testing/http-session.ts';
 import { SHARED_DATA, startTestServer, type TestServer } from '../testing/test-server.ts';
 
@@ -47,18 +47,6 @@ export const GW_ID = String(gwNotice.superevent_id);
 let counter = 0;
 export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
 
-// Filter code is never run here: the sandbox stub accepts it and reports an empty dry run.
-const DRY_RUN: FilterTestReport = {
-  loaded: true,
-  load_error: null,
-  outputs: { tags: [], locus_properties: [], alert_properties: [], class_name: null, filter_classes: [] },
-  stdout: '',
-  loci: [],
-  stopped_early: null,
-  timing: { p50_ms: null, p90_ms: null, p99_ms: null },
-  counts: { loci: 0, ok: 0, skipped: 0, error: 0, tagged: 0 },
-};
-
 /** A second, independent session of an account (for the calls that end or replace a session). */
 export async function newSession(who: Who): Promise<HttpSession> {
   const session = new HttpSession(the.server.url);
@@ -94,7 +82,7 @@ export function usePermissionServer(): void {
   beforeAll(async () => {
     the.server = await startTestServer({
       ingest: ['ztf-avro-alert/samples'],
-      filterSandbox: { validate: async () => ({ ok: true, outputs: { tags: [] } }), dryRun: async () => DRY_RUN },
+      filterSandbox: acceptingSandbox,
     });
     const { repos } = the.server;
     const hash = await hashPassword(PASSWORD);
