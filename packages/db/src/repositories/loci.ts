@@ -120,10 +120,13 @@ export class LocusRepository {
   /** Loci whose htm16 id falls in any of the inclusive ranges: association candidates for a batch. */
   async findInHtmRanges(ranges: Array<[number, number]>): Promise<Array<Pick<LocusRow, 'locus_id' | 'ra' | 'dec'>>> {
     if (ranges.length === 0) return [];
+    // One index probe per range, forced by the lateral subquery (OFFSET 0 keeps the planner from
+    // flattening it into a join): as a plain join, the planner's guess of a BETWEEN join's size made it
+    // read every locus against every range once the table held 100,000 loci (12 s a batch, not 3 ms).
     const result = await sql<Pick<LocusRow, 'locus_id' | 'ra' | 'dec'>>`
       SELECT DISTINCT l.locus_id, l.ra, l.dec
       FROM unnest(${ranges.map((r) => r[0])}::bigint[], ${ranges.map((r) => r[1])}::bigint[]) AS r(lo, hi)
-      JOIN locus l ON l.htm16 BETWEEN r.lo AND r.hi`.execute(this.db);
+      CROSS JOIN LATERAL (SELECT locus_id, ra, dec FROM locus WHERE htm16 BETWEEN r.lo AND r.hi OFFSET 0) AS l`.execute(this.db);
     return result.rows;
   }
 
