@@ -1,3 +1,11 @@
+export {
+  type CopyTarget,
+  pgCopyTarget,
+  pgliteCopyTarget,
+  prefillArchive,
+  type PrefillOptions,
+  type PrefillResult,
+} from './bench/prefill.ts';
 export { migrate } from './migrate.ts';
 export { type DatabaseKind, openDatabase, type OpenedDatabase, type OpenOptions } from './open.ts';
 export { AlertRepository, type AlertRow, type NewAlert } from './repositories/alerts.ts';

@@ -10,6 +10,8 @@ import { expandInputs, ingestFiles, type IngestStats } from '@antares/pipeline';
 import { alertRecordSizes, type LsstSchemaVersion, simulateSurvey, sizeSummary } from '@antares/pipeline/simulate';
 import pg from 'pg';
 
+import { benchPrefilled } from './ingest-prefill.ts';
+
 /**
  * `npm run bench -- ingest [--objects N] [--nights K] [--survey all|ztf|rubin] [--rubin-schema 10.0|11.0] [--workers N]`: alert
  * packets per second through the whole pipeline (decode, Level 1, association, thumbnails, locus
@@ -17,15 +19,20 @@ import pg from 'pg';
  * `--survey rubin` ingests only the Rubin packets, simulated with a year of history (real-size
  * packets). `--workers N` (N > 1) also runs N ingest processes at once on the server, each on its
  * share of the night files, as N `antares ingest` processes would (PGlite is then skipped).
+ * `--prefill N` also ingests the nights into an archive already holding N alert rows (PostgreSQL only,
+ * PGlite is then skipped; see ingest-prefill.ts), next to the empty-database figure.
  */
 export async function benchIngest(args: string[]): Promise<void> {
   const survey = argValue(args, '--survey') ?? 'all';
   if (!['all', 'ztf', 'rubin'].includes(survey)) throw new Error(`--survey must be all, ztf or rubin, not ${survey}`);
   const workers = Number(argValue(args, '--workers') ?? 1);
   if (!Number.isInteger(workers) || workers < 1) throw new Error('--workers must be a whole number >= 1');
+  const prefill = argValue(args, '--prefill') === undefined ? undefined : Number(argValue(args, '--prefill'));
+  if (prefill !== undefined && (!Number.isInteger(prefill) || prefill < 1)) throw new Error('--prefill must be a whole number >= 1');
   const schema = argValue(args, '--rubin-schema') ?? '10.0';
   if (schema !== '10.0' && schema !== '11.0') throw new Error(`--rubin-schema must be 10.0 or 11.0, not ${schema}`);
-  const all = await benchSurvey(args, survey === 'rubin' ? 365 : undefined, schema);
+  const lsstHistoryDays = survey === 'rubin' ? 365 : undefined;
+  const all = await benchSurvey(args, lsstHistoryDays, schema);
   const prefix = survey === 'ztf' ? 'ztf_' : survey === 'rubin' ? 'lsst_' : '';
   const files = all.filter((f) => path.basename(f).startsWith(prefix));
   const sizes = sizeSummary((await Promise.all(files.map(alertRecordSizes))).flat());
@@ -34,7 +41,8 @@ export async function benchIngest(args: string[]): Promise<void> {
     `${survey} packets: ${sizes.count}, size min ${kb(sizes.min)} KB, median ${kb(sizes.median)} KB, p90 ${kb(sizes.p90)} KB, max ${kb(sizes.max)} KB`,
   );
 
-  if (workers === 1) {
+  if (prefill !== undefined) console.log('--prefill: PostgreSQL only (PGlite is skipped)');
+  if (workers === 1 && prefill === undefined) {
     const pgliteDir = mkdtempSync(path.join(os.tmpdir(), 'antares-bench-pglite-'));
     try {
       const pglite = await openDatabase({ pgliteDir });
@@ -57,6 +65,11 @@ export async function benchIngest(args: string[]): Promise<void> {
   report('PostgreSQL server', stats, (performance.now() - started) / 1000);
   await server.close();
   if (workers > 1) await benchWorkers(serverUrl, files, workers);
+  if (prefill !== undefined) {
+    const objects = Number(argValue(args, '--objects') ?? 1500);
+    const nights = Number(argValue(args, '--nights') ?? 20);
+    await benchPrefilled(serverUrl, files, prefill, { objects, nights, lsstHistoryDays }, report);
+  }
 }
 
 function report(label: string, stats: IngestStats, seconds: number): void {

@@ -1,0 +1,121 @@
+import { migrate, openDatabase, pgCopyTarget, prefillArchive, Repositories } from '@antares/db';
+import { ingestFiles, type IngestStats } from '@antares/pipeline';
+import { DEFAULT_START_MJD, planSurvey } from '@antares/pipeline/simulate';
+import pg from 'pg';
+
+/**
+ * `--prefill N` of the ingest benchmark: the simulated nights ingested into an archive that already
+ * holds N alert rows over N/10 loci (PostgreSQL only). The archive is written once into
+ * `antares_prefill_<N>` and kept; each run ingests into a file copy of it, so every run starts from
+ * the same history and the archive itself is never changed.
+ */
+export async function benchPrefilled(
+  serverUrl: string,
+  files: string[],
+  alerts: number,
+  survey: { objects: number; nights: number; lsstHistoryDays?: number },
+  report: (label: string, stats: IngestStats, seconds: number) => void,
+): Promise<void> {
+  const archive = `antares_prefill_${alerts}`;
+  const archiveUrl = await ensureArchiveDatabase(serverUrl, archive, alerts);
+  const opened = await openDatabase({ databaseUrl: archiveUrl, poolSize: 2 });
+  await migrate(opened.db);
+  // The first loci sit where the simulated objects are: the new nights land on loci with two years of history.
+  const plan = planSurvey({ ...survey, seed: 99, startMjd: DEFAULT_START_MJD });
+  const target = await pgCopyTarget(archiveUrl);
+  let lastReport = performance.now();
+  const filled = await prefillArchive(opened.db, target, {
+    alerts,
+    beforeMjd: DEFAULT_START_MJD,
+    anchors: plan.objects.map((o) => ({ ra: o.ra, dec: o.dec })),
+    onProgress: (rows) => {
+      if (performance.now() - lastReport < 10_000) return;
+      lastReport = performance.now();
+      process.stderr.write(`  ${rows.toLocaleString('en')} alert rows written\n`);
+    },
+  });
+  await target.close();
+  await opened.close();
+  const gb = (filled.bytes / 1e9).toFixed(2);
+  const perRow = (filled.bytes / alerts).toFixed(0);
+  console.log(
+    filled.reused
+      ? `Prefilled archive ${archive} reused: ${alerts.toLocaleString('en')} alert rows, ${filled.loci.toLocaleString('en')} loci, ${gb} GB on disk (${perRow} bytes per alert row)`
+      : `Prefilled archive ${archive} written: ${alerts.toLocaleString('en')} alert rows, ${filled.loci.toLocaleString('en')} loci in ${filled.seconds.toFixed(0)} s ` +
+          `(${(alerts / filled.seconds).toFixed(0)} rows/s incl. index builds), ${gb} GB on disk (${perRow} bytes per alert row)`,
+  );
+
+  const runName = `${archive}_run`;
+  const copyStarted = performance.now();
+  const runUrl = await copyDatabase(serverUrl, archive, runName);
+  console.log(`  working copy ${runName} made in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`);
+  const run = await openDatabase({ databaseUrl: runUrl });
+  try {
+    const started = performance.now();
+    const stats = await ingestFiles(new Repositories(run.db, 'postgres'), files);
+    report(`PostgreSQL, ${shortCount(alerts)} rows`, stats, (performance.now() - started) / 1000);
+  } finally {
+    await run.close();
+    await dropDatabase(serverUrl, runName);
+  }
+}
+
+function shortCount(n: number): string {
+  return n >= 1e6 ? `${n / 1e6} M` : n >= 1e3 ? `${n / 1e3} k` : String(n);
+}
+
+/** The archive's database: kept when its fill finished (the marker row), made anew otherwise. */
+async function ensureArchiveDatabase(serverUrl: string, name: string, alerts: number): Promise<string> {
+  const url = withDatabase(serverUrl, name);
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount !== 0 && (await fillFinished(url, alerts))) return url;
+    // A fill cut short leaves rows without its marker: start again rather than add to them.
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    return url;
+  } finally {
+    await admin.end();
+  }
+}
+
+async function fillFinished(url: string, alerts: number): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const marker = await client.query("SELECT to_regclass('bench_prefill') IS NOT NULL AS present");
+    if (!marker.rows[0].present) return false;
+    const done = await client.query('SELECT 1 FROM bench_prefill WHERE alerts = $1', [alerts]);
+    return done.rowCount !== 0;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A file-level copy of the archive (no WAL for every page): seconds for a few GB. */
+async function copyDatabase(serverUrl: string, template: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
+  } finally {
+    await admin.end();
+  }
+  return withDatabase(serverUrl, name);
+}
+
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+}
+
+function withDatabase(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
