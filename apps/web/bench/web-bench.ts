@@ -7,7 +7,8 @@ import { chromiumAvailable, launchBrowser, MISSING_CHROMIUM } from '../e2e/suppo
 import { startAntares } from '../e2e/support/server';
 
 /**
- * `npm run bench -w @antares/web [-- --url URL] [--runs N]`: in Chromium, on the demo data,
+ * `npm run bench -- web [--url URL] [--runs N]`: in Chromium, on the e2e survey (or, with --url, a running
+ * server such as `npm start`'s demo),
  * prints the gzipped JavaScript each route loads (the files as the server sent them, so --url measures
  * that deployment's build) and the time from navigation start to the first locus row and to the
  * lightcurve being drawn (median of N runs).
