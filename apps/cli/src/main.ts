@@ -15,6 +15,7 @@ import {
 import { ensureDemoData, ensureWebBuilt } from './commands/demo.ts';
 import { type GwIngestOptions, runGwIngest } from './commands/gw.ts';
 import { runIngest } from './commands/ingest.ts';
+import { runPartitionsArchive, runPartitionsList, runPartitionsRestore } from './commands/partitions.ts';
 import { runServe } from './commands/serve.ts';
 import { describeDatabase, openConfiguredDatabase } from './database.ts';
 import { createProgress } from './progress.ts';
@@ -178,6 +179,30 @@ gw.command('ingest')
   .option('--window-days <days>', 'associate alerts observed this many days after the event (default 14)', Number)
   .action(async (files: string[], options: GwIngestOptions) => {
     await withRepos(loadConfig(), (repos) => runGwIngest(repos, files, options));
+  });
+
+const partitions = program.command('partitions').description("the alert table's monthly partitions (30 days of MJD each)");
+partitions
+  .command('list')
+  .description('list the partitions, and the archived ones still in the database')
+  .action(async () => {
+    await withRepos(loadConfig(), (repos) => runPartitionsList(repos));
+  });
+partitions
+  .command('archive')
+  .description('detach the partitions that end on or before an MJD, keeping each as a table to dump and drop')
+  .requiredOption('--before <mjd>', 'archive the months wholly before this MJD', Number)
+  .action(async (options: { before: number }) => {
+    if (!Number.isFinite(options.before)) throw new InvalidArgumentError('--before must be an MJD, for example 60800');
+    const config = loadConfig();
+    await withRepos(config, (repos) => runPartitionsArchive(repos, options.before, config.databaseUrl));
+  });
+partitions
+  .command('restore')
+  .description('attach an archived partition again')
+  .argument('<name>', 'an archived partition, for example alert_archive_p60990')
+  .action(async (name: string) => {
+    await withRepos(loadConfig(), (repos) => runPartitionsRestore(repos, name));
   });
 
 program

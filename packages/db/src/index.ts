@@ -8,6 +8,14 @@ export {
 } from './bench/prefill.ts';
 export { migrate } from './migrate.ts';
 export { type DatabaseKind, openDatabase, type OpenedDatabase, type OpenOptions } from './open.ts';
+export {
+  type AlertPartition,
+  AlertPartitionError,
+  AlertPartitionRepository,
+  ensureAlertPartitions,
+  PARTITION_DAYS,
+  spanMjds,
+} from './repositories/alert-partitions.ts';
 export { AlertRepository, type AlertRow, type NewAlert } from './repositories/alerts.ts';
 export { AnnotationRepository, type AnnotationRow } from './repositories/annotations.ts';
 export { AnnouncementRepository, type AnnouncementRow } from './repositories/announcements.ts';

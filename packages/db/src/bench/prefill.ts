@@ -3,6 +3,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 
+import { ensureAlertPartitions, spanMjds } from '../repositories/alert-partitions.ts';
 import type { Database } from '../schema.ts';
 import { CopyIn } from './copy-in.ts';
 
@@ -81,6 +82,8 @@ export async function prefillArchive(db: Kysely<Database>, target: CopyTarget, o
   const indexes = await sql<{ name: string; definition: string }>`SELECT indexname AS name, indexdef AS definition
     FROM pg_indexes WHERE tablename = 'alert' AND indexname <> 'alert_pkey'`.execute(db);
   for (const index of indexes.rows) await sql`DROP INDEX ${sql.id(index.name)}`.execute(db);
+  // History spans the two years before the first ingested night (planLocus): its monthly partitions.
+  await ensureAlertPartitions(db, spanMjds(options.beforeMjd - 730, options.beforeMjd));
   let written = 0;
   await target.copyIn(
     `COPY alert (${ALERT_COLUMNS}) FROM STDIN`,

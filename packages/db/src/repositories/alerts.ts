@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 
 import type { AlertTable, Database, JsonObject } from '../schema.ts';
+import { ensureAlertPartitions, spanMjds } from './alert-partitions.ts';
 
 export type AlertRow = Omit<Selectable<AlertTable>, 'summary'>;
 
@@ -111,13 +112,24 @@ export class AlertRepository {
   /** Inserts alerts, ignoring ids already stored (re-ingestion is idempotent); returns the count inserted. */
   async insertMany(alerts: NewAlert[]): Promise<number> {
     if (alerts.length === 0) return 0;
+    await ensureAlertPartitions(
+      this.db,
+      alerts.map((a) => a.mjd),
+    );
     // One JSON parameter instead of five arrays: array literals are slow to escape, JSON is fast to parse.
     const result = await sql`INSERT INTO alert (alert_id, locus_id, survey, mjd, properties, summary)
       SELECT alert_id, locus_id, survey, mjd, properties, summary
       FROM jsonb_to_recordset(${JSON.stringify(alerts)}::jsonb)
         AS x(alert_id text, locus_id text, survey text, mjd float8, properties jsonb, summary jsonb)
-      ON CONFLICT (alert_id) DO NOTHING`.execute(this.db);
+      ON CONFLICT (alert_id, mjd) DO NOTHING`.execute(this.db);
     return Number(result.numAffectedRows ?? 0);
+  }
+
+  /** The planner's estimate of the alert rows (every partition's, after ANALYZE): cheap at any size. */
+  async estimatedCount(): Promise<number> {
+    const result = await sql<{ n: string }>`SELECT coalesce(sum(greatest(c.reltuples, 0)), 0)::bigint::text AS n
+      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'alert'::regclass`.execute(this.db);
+    return Number(result.rows[0].n);
   }
 
   /**
@@ -125,6 +137,7 @@ export class AlertRepository {
    * `fromMjd`, ten to a locus (loci created too), made by the database itself.
    */
   async insertSynthetic(count: number, fromMjd: number, days: number): Promise<void> {
+    await ensureAlertPartitions(this.db, spanMjds(fromMjd, fromMjd + days));
     await sql`INSERT INTO locus (locus_id, ra, dec, htm16) SELECT 'BENCH' || i, 0, 0, 0 FROM generate_series(1, ${Math.ceil(count / 10)}) i
       ON CONFLICT DO NOTHING`.execute(this.db);
     await sql`INSERT INTO alert (alert_id, locus_id, survey, mjd, properties)

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 import type { Database } from '../schema.ts';
+import { AlertPartitionRepository } from './alert-partitions.ts';
 import { AlertRepository } from './alerts.ts';
 import { AnnotationRepository } from './annotations.ts';
 import { AnnouncementRepository } from './announcements.ts';
@@ -21,6 +22,7 @@ import { WatchListRepository } from './watch-lists.ts';
 export class Repositories {
   readonly loci: LocusRepository;
   readonly alerts: AlertRepository;
+  readonly alertPartitions: AlertPartitionRepository;
   readonly thumbnails: ThumbnailRepository;
   readonly users: UserRepository;
   readonly revokedTokens: RevokedTokenRepository;
@@ -43,6 +45,7 @@ export class Repositories {
   ) {
     this.loci = new LocusRepository(db);
     this.alerts = new AlertRepository(db);
+    this.alertPartitions = new AlertPartitionRepository(db);
     this.thumbnails = new ThumbnailRepository(db, kind === 'postgres');
     this.users = new UserRepository(db);
     this.revokedTokens = new RevokedTokenRepository(db);
@@ -69,8 +72,8 @@ export class Repositories {
   }
 
   /**
-   * Before a batch is ingested: ANALYZE the alert and locus tables if either has grown to twice its
-   * size at its last ANALYZE (and at least 1 MB). A database filling up from empty (a first start, a
+   * Before a batch is ingested: ANALYZE the locus table and each alert partition (migration 0017) that has
+   * grown to twice its size at its last ANALYZE (and at least 1 MB). A database filling up from empty (a first start, a
    * benchmark) otherwise plans with the defaults of a never-analyzed table, whose guessed matches per
    * locus make `locus_id = ANY(...)` a scan of the whole alert table; the server's autovacuum comes a
    * minute or more later and PGlite has none. Sizes, not the statistics collector's row counts: PGlite
@@ -80,7 +83,7 @@ export class Repositories {
   async refreshPlannerStatsIfGrown(): Promise<string[]> {
     const grown = await sql<{ relname: string }>`
       SELECT relname FROM pg_class
-      WHERE relnamespace = current_schema()::regnamespace AND relname IN ('alert', 'locus')
+      WHERE (oid = 'locus'::regclass OR oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'alert'::regclass))
         AND pg_relation_size(oid) / current_setting('block_size')::int >= greatest(2 * relpages, 128)`.execute(this.db);
     for (const { relname } of grown.rows) await sql`ANALYZE ${sql.table(relname)}`.execute(this.db);
     return grown.rows.map((r) => r.relname);

@@ -1,0 +1,132 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { migrate } from './migrate.ts';
+import { openDatabase } from './open.ts';
+import type { NewAlert } from './repositories/alerts.ts';
+import type { JsonObject } from './schema.ts';
+import { createTestDatabase, type TestDatabase } from './testing.ts';
+
+// Alert rows partitioned by 30 days of MJD (migration 0017, ADR 0036): rows land in the partition of
+// their month, made on first use; old months are archived (detached) and restored.
+let database: TestDatabase;
+
+function alertAt(alertId: string, mjd: number, locusId = 'ANT2026parts'): NewAlert {
+  return { alert_id: alertId, locus_id: locusId, survey: 'ztf', mjd, properties: { ant_mag: 19, ant_mjd: mjd }, summary: { ant_mag: 19 } };
+}
+
+async function partitionOfEachAlert(): Promise<Record<string, string>> {
+  const rows = await sql<{ alert_id: string; partition: string }>`
+    SELECT alert_id, tableoid::regclass::text AS partition FROM alert ORDER BY alert_id`.execute(database.db);
+  return Object.fromEntries(rows.rows.map((r) => [r.alert_id, r.partition]));
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+describe('migration 0017_alert_partitions', () => {
+  it('moves the alerts of a database made before it into monthly partitions, every column as it was', async () => {
+    const old = await openDatabase({});
+    try {
+      await migrate(old.db, { until: '0016_backtests' });
+      await sql`INSERT INTO alert (alert_id, locus_id, survey, mjd, properties, summary, grav_wave_events) VALUES
+        ('ztf_candidate:1', 'ANT2020a', 'ztf', 60000.5, '{"ant_mag": 18.5}', '{"ant_mag": 18.5}', '[]'),
+        ('ztf_candidate:2', 'ANT2020a', 'ztf', 60029.99, '{"ant_mag": 18.6}', NULL, '[]'),
+        ('lsst:3', 'ANT2020b', 'lsst', 60030, '{"ant_survey": 4}', '{"ant_mag": 22}', '[{"gracedb_id": "S1"}]')`.execute(old.db);
+      const before = await sql<JsonObject>`SELECT * FROM alert ORDER BY alert_id`.execute(old.db);
+
+      expect(await migrate(old.db)).toContain('0017_alert_partitions');
+      const after = await sql<JsonObject>`SELECT * FROM alert ORDER BY alert_id`.execute(old.db);
+      expect(after.rows).toEqual(before.rows);
+      const partitions = await sql<{ alert_id: string; partition: string }>`
+        SELECT alert_id, tableoid::regclass::text AS partition FROM alert ORDER BY alert_id`.execute(old.db);
+      expect(partitions.rows.map((r) => r.partition)).toEqual(['alert_p60030', 'alert_p60000', 'alert_p60000']);
+      const leftover = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_class WHERE relname LIKE 'alert_unpartitioned%'`.execute(
+        old.db,
+      );
+      expect(leftover.rows[0].n).toBe(0);
+    } finally {
+      await old.close();
+    }
+  });
+});
+
+describe('alert partitions', () => {
+  it('stores each alert in the partition of its 30-day block, making the partition on first use', async () => {
+    expect(await database.repos.alertPartitions.listAttached()).toEqual([]);
+    const stored = await database.repos.alerts.insertMany([
+      alertAt('a:1', 61000.2),
+      alertAt('a:2', 61031),
+      alertAt('a:3', 61029.999),
+      alertAt('a:4', 61100),
+    ]);
+    expect(stored).toBe(4);
+    expect(await partitionOfEachAlert()).toEqual({
+      'a:1': 'alert_p60990',
+      'a:2': 'alert_p61020',
+      'a:3': 'alert_p61020',
+      'a:4': 'alert_p61080',
+    });
+    const attached = await database.repos.alertPartitions.listAttached();
+    expect(attached.map((p) => [p.name, p.fromMjd, p.toMjd])).toEqual([
+      ['alert_p60990', 60990, 61020],
+      ['alert_p61020', 61020, 61050],
+      ['alert_p61080', 61080, 61110],
+    ]);
+  });
+
+  it('ignores an alert stored already, by id, as before partitioning', async () => {
+    expect(await database.repos.alerts.insertMany([alertAt('a:2', 61031), alertAt('a:5', 61032)])).toBe(1);
+    expect(await database.repos.alerts.findExisting(['a:2', 'a:5', 'a:missing'])).toEqual(
+      new Map([
+        ['a:2', 'ANT2026parts'],
+        ['a:5', 'ANT2026parts'],
+      ]),
+    );
+  });
+
+  it('archives the months before a date: their alerts leave the locus, a late alert of such a month still lands', async () => {
+    const archived = await database.repos.alertPartitions.archiveBefore(61050);
+    expect(archived.map((p) => p.name)).toEqual(['alert_archive_p60990', 'alert_archive_p61020']);
+    expect((await database.repos.alerts.listByLocus('ANT2026parts')).map((a) => a.alert_id)).toEqual(['a:4']);
+    expect((await database.repos.alertPartitions.listArchived()).map((p) => p.name)).toEqual([
+      'alert_archive_p60990',
+      'alert_archive_p61020',
+    ]);
+    const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM alert_archive_p61020`.execute(database.db);
+    expect(rows.rows[0].n).toBe(3);
+
+    expect(await database.repos.alerts.insertMany([alertAt('late:1', 61000.5, 'ANT2026late')])).toBe(1);
+    expect((await partitionOfEachAlert())['late:1']).toBe('alert_p60990');
+  });
+
+  it('restores an archived month, and refuses one whose month has a new partition, saying what to do', async () => {
+    await expect(database.repos.alertPartitions.restore('alert_archive_p60990')).rejects.toThrow(
+      'alert_p60990 holds alerts that arrived after alert_archive_p60990 was archived',
+    );
+    await expect(database.repos.alertPartitions.restore('alert_archive_p1')).rejects.toThrow(
+      'no archived alert partition named alert_archive_p1',
+    );
+
+    const restored = await database.repos.alertPartitions.restore('alert_archive_p61020');
+    expect(restored.name).toBe('alert_p61020');
+    expect((await database.repos.alerts.listByLocus('ANT2026parts')).map((a) => a.alert_id)).toEqual(['a:3', 'a:2', 'a:5', 'a:4']);
+    expect((await database.repos.alertPartitions.listArchived()).map((p) => p.name)).toEqual(['alert_archive_p60990']);
+  });
+
+  it('gives every partition the parent table indexes and the compression of alert properties', async () => {
+    const indexes = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = 'alert_p61080'`.execute(
+      database.db,
+    );
+    expect(indexes.rows[0].n).toBe(3);
+    const compression = await sql<{ relname: string; attcompression: string }>`
+      SELECT c.relname, a.attcompression FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+      WHERE a.attname = 'properties' AND c.relname IN ('alert', 'alert_p61080') ORDER BY c.relname`.execute(database.db);
+    expect(compression.rows[1].attcompression).toBe(compression.rows[0].attcompression);
+  });
+});
