@@ -80,9 +80,15 @@ describe('alert partitions', () => {
     ]);
   });
 
-  it('ignores an alert stored already, by id, as before partitioning', async () => {
+  it('ignores an alert stored already, and finds stored ones by id and MJD in their month only', async () => {
     expect(await database.repos.alerts.insertMany([alertAt('a:2', 61031), alertAt('a:5', 61032)])).toBe(1);
-    expect(await database.repos.alerts.findExisting(['a:2', 'a:5', 'a:missing'])).toEqual(
+    const lookups = [
+      { alert_id: 'a:2', mjd: 61031 },
+      { alert_id: 'a:5', mjd: 61032 },
+      { alert_id: 'a:missing', mjd: 61032 },
+      { alert_id: 'a:4', mjd: 61031 },
+    ];
+    expect(await database.repos.alerts.findExisting(lookups)).toEqual(
       new Map([
         ['a:2', 'ANT2026parts'],
         ['a:5', 'ANT2026parts'],

@@ -77,7 +77,7 @@ describe('gravitational-wave association', () => {
     expect(association.contour_area).toBeGreaterThan(0);
     expect(await eventsOf(`ztf_candidate:${outside.candid}`)).toEqual([]);
     expect(await eventsOf(`ztf_candidate:${late.candid}`)).toEqual([]);
-    const insideLocus = (await repos.alerts.findExisting([`ztf_candidate:${inside.candid}`])).get(`ztf_candidate:${inside.candid}`)!;
+    const insideLocus = (await repos.alerts.findById(`ztf_candidate:${inside.candid}`))!.locus_id;
     expect((await repos.loci.findById(insideLocus))!.grav_wave_events).toEqual(['MS230518e']);
     // The same notice again changes nothing.
     expect(await ingestNotice(repos, notice)).toEqual({ stored: false, associated: 0 });

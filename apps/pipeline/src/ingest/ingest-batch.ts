@@ -102,6 +102,13 @@ export async function ingestBatch(
 }
 
 const DEADLOCK_RETRIES = 3;
+
+/** Each row once, by id: packets of one object in a batch repeat its history (Rubin: up to a year). */
+function uniqueRows(rows: PacketRow[]): Array<{ alert_id: string; mjd: number }> {
+  const byId = new Map<string, { alert_id: string; mjd: number }>();
+  for (const r of rows) if (!byId.has(r.alert_id)) byId.set(r.alert_id, { alert_id: r.alert_id, mjd: r.mjd });
+  return [...byId.values()];
+}
 const noCutouts = { thumbnails: [], errors: 0 };
 
 async function storeBatch(
@@ -116,8 +123,7 @@ async function storeBatch(
     // The sky regions this batch can touch: other workers' batches elsewhere go on at the same time.
     await tx.lockSkyRegions(trixels);
     await tx.deferCommitFlush();
-    // Each id once: packets of one object in a batch repeat its history (a Rubin packet, up to a year).
-    const existing = await tx.alerts.findExisting([...new Set(accepted.flatMap((p) => p.rows.map((r) => r.alert_id)))]);
+    const existing = await tx.alerts.findExisting(uniqueRows(accepted.flatMap((p) => p.rows)));
     // A packet that came earlier in this batch is a duplicate. One whose triggering alert is stored
     // already is one too, unless it brings rows or cutouts the database lacks: a later packet of the
     // object ingested first (another worker, files out of order) stored that alert as history only.

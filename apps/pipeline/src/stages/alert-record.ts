@@ -20,4 +20,6 @@ export interface PacketRow {
   alert_id: string;
   row: Record<string, unknown>;
   isDetection: boolean;
+  /** When it was observed, exactly as its alert's mjd will be: stored alerts are looked up by (id, mjd). */
+  mjd: number;
 }

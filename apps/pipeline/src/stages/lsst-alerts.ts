@@ -28,18 +28,25 @@ export function lsstForcedAlertId(diaForcedSourceId: unknown): string {
  * forced photometry. Forced points of a visit that also has a DiaSource are left out: the detection
  * measures the same image better, and the light curve would show the visit twice.
  */
+/** A source's MJD (its visit's midpoint, TAI), NaN when missing. */
+function mjdOf(source: Record<string, unknown>): number {
+  return num(source.midpointMjdTai) ?? NaN;
+}
+
 export function lsstPacketRows(packet: LsstPacket): PacketRow[] {
-  const rows: PacketRow[] = [{ alert_id: lsstDetectionAlertId(packet.diaSourceId), row: packet.diaSource, isDetection: true }];
+  const rows: PacketRow[] = [
+    { alert_id: lsstDetectionAlertId(packet.diaSourceId), row: packet.diaSource, isDetection: true, mjd: mjdOf(packet.diaSource) },
+  ];
   const detectedVisits = new Set([packet.diaSource.visit]);
   for (const source of packet.prvDiaSources) {
     if (source.diaSourceId === null || source.diaSourceId === undefined) continue;
     detectedVisits.add(source.visit);
-    rows.push({ alert_id: lsstDetectionAlertId(source.diaSourceId), row: source, isDetection: true });
+    rows.push({ alert_id: lsstDetectionAlertId(source.diaSourceId), row: source, isDetection: true, mjd: mjdOf(source) });
   }
   for (const forced of packet.prvDiaForcedSources) {
     if (forced.diaForcedSourceId === null || forced.diaForcedSourceId === undefined) continue;
     if (forced.visit !== undefined && forced.visit !== null && detectedVisits.has(forced.visit)) continue;
-    rows.push({ alert_id: lsstForcedAlertId(forced.diaForcedSourceId), row: forced, isDetection: false });
+    rows.push({ alert_id: lsstForcedAlertId(forced.diaForcedSourceId), row: forced, isDetection: false, mjd: mjdOf(forced) });
   }
   return rows;
 }
@@ -58,7 +65,7 @@ function detection(row: PacketRow, timeReceived: number): AlertRecord {
   const properties = prefixed('lsst_diaSource_', source);
   const flux = num(source.psfFlux);
   const fluxErr = num(source.psfFluxErr);
-  const mjd = source.midpointMjdTai as number;
+  const mjd = row.mjd;
   Object.assign(properties, {
     ant_mjd: mjd,
     ant_survey: ANT_SURVEY_LSST,
@@ -83,7 +90,7 @@ function forced(row: PacketRow, timeReceived: number): AlertRecord {
   const properties = prefixed('lsst_diaForcedSource_', source);
   const flux = num(source.psfFlux);
   const fluxErr = num(source.psfFluxErr);
-  const mjd = num(source.midpointMjdTai) ?? NaN;
+  const mjd = row.mjd;
   Object.assign(properties, {
     ant_mjd: mjd,
     ant_survey: ANT_SURVEY_LSST,

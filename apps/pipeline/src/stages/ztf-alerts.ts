@@ -8,6 +8,11 @@ export const ANT_SURVEY_UPPER_LIMIT = 2;
 const PASSBANDS: Record<number, string> = { 1: 'g', 2: 'R', 3: 'i' };
 const JD_TO_MJD = 2400000.5;
 
+/** A row's MJD: the one formula for the alert's mjd and for looking up whether it is stored. */
+function mjdOf(row: Record<string, unknown>): number {
+  return Number(row.jd) - JD_TO_MJD;
+}
+
 export function detectionAlertId(candid: string): string {
   return `ztf_candidate:${candid}`;
 }
@@ -22,13 +27,16 @@ export function upperLimitAlertId(objectId: string, pid: unknown): string {
  * (alertFromRow) only for rows not stored yet.
  */
 export function packetRows(packet: ZtfPacket): PacketRow[] {
-  const rows: PacketRow[] = [{ alert_id: detectionAlertId(String(packet.candidate.candid)), row: packet.candidate, isDetection: true }];
+  const rows: PacketRow[] = [
+    { alert_id: detectionAlertId(String(packet.candidate.candid)), row: packet.candidate, isDetection: true, mjd: mjdOf(packet.candidate) },
+  ];
   for (const row of packet.prvCandidates) {
     const isDetection = row.candid !== null && row.candid !== undefined;
     rows.push({
       alert_id: isDetection ? detectionAlertId(String(row.candid)) : upperLimitAlertId(packet.objectId, row.pid),
       row,
       isDetection,
+      mjd: mjdOf(row),
     });
   }
   return rows;
@@ -41,7 +49,7 @@ export function alertFromRow(objectId: string, packetRow: PacketRow, timeReceive
 function detection(objectId: string, candidate: Record<string, unknown>, timeReceived: number): AlertRecord {
   const properties = prefixed(candidate);
   properties.ztf_object_id = objectId;
-  const mjd = Number(candidate.jd) - JD_TO_MJD;
+  const mjd = mjdOf(candidate);
   Object.assign(properties, {
     ant_mjd: mjd,
     ant_survey: ANT_SURVEY_DETECTION,
@@ -88,7 +96,7 @@ function detection(objectId: string, candidate: Record<string, unknown>, timeRec
 function upperLimit(objectId: string, row: Record<string, unknown>, timeReceived: number): AlertRecord {
   const properties = prefixed(row);
   properties.ztf_object_id = objectId;
-  const mjd = Number(row.jd) - JD_TO_MJD;
+  const mjd = mjdOf(row);
   Object.assign(properties, {
     ant_mjd: mjd,
     ant_survey: ANT_SURVEY_UPPER_LIMIT,

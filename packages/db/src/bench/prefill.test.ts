@@ -69,6 +69,15 @@ describe('prefillArchive', () => {
       database.db,
     );
     expect(indexes.rows.map((r) => r.name)).toEqual(['alert_locus_mjd', 'alert_mjd', 'alert_pkey']);
+    // Rebuilt on every monthly partition too, and valid on the parent (an index made "ON ONLY alert" is neither).
+    const perPartition = await sql<{ n: number }>`SELECT count(i.indexrelid)::int AS n
+      FROM pg_inherits h LEFT JOIN pg_index i ON i.indrelid = h.inhrelid
+      WHERE h.inhparent = 'alert'::regclass GROUP BY h.inhrelid`.execute(database.db);
+    expect(perPartition.rows.length).toBeGreaterThan(20);
+    expect(perPartition.rows.every((r) => r.n === 3)).toBe(true);
+    const invalid = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_index
+      WHERE indrelid = 'alert'::regclass AND NOT indisvalid`.execute(database.db);
+    expect(invalid.rows[0].n).toBe(0);
     const again = await prefillArchive(database.db, target, { alerts: 2_000, beforeMjd: BEFORE });
     expect(again.reused).toBe(true);
     const alerts = await sql<{ n: number }>`SELECT count(*)::int AS n FROM alert`.execute(database.db);

@@ -101,12 +101,20 @@ export class AlertRepository {
       WHERE a.alert_id = u.alert_id`.execute(this.db);
   }
 
-  /** Which of these alert ids are stored already, and on which locus. */
-  async findExisting(alertIds: string[]): Promise<Map<string, string>> {
-    if (alertIds.length === 0) return new Map();
-    const rows = await sql<{ alert_id: string; locus_id: string }>`
-      SELECT alert_id, locus_id FROM alert WHERE alert_id = ANY(${alertIds}::text[])`.execute(this.db);
-    return new Map(rows.rows.map((r) => [r.alert_id, r.locus_id]));
+  /**
+   * Which of these alerts are stored already, and on which locus. Each is looked up by id within a
+   * millionth of a day of its MJD, one row at a time (a LATERAL with LIMIT is never turned into a hash
+   * join), so only the partition of its month is probed: by id alone every batch probed every monthly
+   * partition's index for every id, 1-3 s a batch at 10 M rows over 25 months.
+   */
+  async findExisting(rows: Array<{ alert_id: string; mjd: number }>): Promise<Map<string, string>> {
+    if (rows.length === 0) return new Map();
+    const found = await sql<{ alert_id: string; locus_id: string }>`
+      SELECT x.alert_id, a.locus_id
+      FROM unnest(${rows.map((r) => r.alert_id)}::text[], ${rows.map((r) => r.mjd)}::float8[]) AS x(alert_id, mjd)
+      CROSS JOIN LATERAL (SELECT locus_id FROM alert
+        WHERE alert.alert_id = x.alert_id AND alert.mjd BETWEEN x.mjd - 1e-6 AND x.mjd + 1e-6 LIMIT 1) AS a`.execute(this.db);
+    return new Map(found.rows.map((r) => [r.alert_id, r.locus_id]));
   }
 
   /** Inserts alerts, ignoring ids already stored (re-ingestion is idempotent); returns the count inserted. */
