@@ -8,25 +8,33 @@ import { describeLatencies } from './stats.ts';
 const TAGS = ['high_snr', 'extragalactic', 'nuclear_transient', 'in_m31', 'young_extragalactic_candidate', 'lc_feature_extractor'];
 
 /**
- * `npm run bench -- api [--loci N]`: p50/p95 latency over HTTP of cone searches (1" and 60") and of the
- * default listing with a tag filter plus a range, on a PostgreSQL server holding N synthetic loci
- * (default 1,000,000; created once in the database `antares_bench` and reused by later runs).
+ * `npm run bench -- api [--loci N] [--database NAME]`: p50/p95 latency over HTTP of cone searches (1" and
+ * 60") and of the default listing with a tag filter plus a range, on a PostgreSQL server holding N
+ * synthetic loci (default 1,000,000; created once in the database `antares_bench` and reused by later
+ * runs). `--database` measures an existing database as it is instead, for example the archive of
+ * `bench ingest --prefill 10000000` (`antares_prefill_10000000`: loci with their alert rows).
  */
 export async function benchApi(args: string[]): Promise<void> {
   const lociWanted = Number(argValue(args, '--loci') ?? 1_000_000);
+  const existing = argValue(args, '--database');
+  if (existing !== undefined && !/^[a-z_][a-z0-9_]*$/.test(existing)) throw new Error('--database must be a database name');
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const benchUrl = await ensureDatabase(serverUrl, 'antares_bench');
+  const benchUrl = await ensureDatabase(serverUrl, existing ?? 'antares_bench');
   const opened = await openDatabase({ databaseUrl: benchUrl, poolSize: 8 });
   await migrate(opened.db);
   const repos = new Repositories(opened.db, opened.kind);
-  await ensureLoci(repos, lociWanted);
+  if (existing === undefined) await ensureLoci(repos, lociWanted);
 
   const app = await buildServer({ config: loadConfig({}, { webDist: '/nonexistent' }), repos });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const loci = await repos.loci.count();
-  console.log(`API latency over HTTP, PostgreSQL, ${loci.toLocaleString('en')} loci (sequential requests after a warm-up)`);
+  const alerts = await repos.alerts.estimatedCount();
+  console.log(
+    `API latency over HTTP, PostgreSQL${existing ? ` database ${existing}` : ''}, ${loci.toLocaleString('en')} loci, ` +
+      `~${alerts.toLocaleString('en')} alert rows (sequential requests after a warm-up)`,
+  );
 
   let seed = 7;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;

@@ -57,24 +57,29 @@ export class LocusRepository {
         ? sql`random()`
         : sql`md5(locus_id || ${search.randomSeed}), locus_id`
       : sql.join([...options.sort.map(sortSql), sql`locus_id DESC`]);
-    const rows = await this.db
-      .selectFrom('locus')
-      .select(LOCUS_COLUMNS)
-      .where(search.where)
-      .orderBy(orderBy)
-      .limit(limit + 1) // one more tells whether a next page exists, whatever the count says
-      .offset(offset)
-      .execute();
+    // Counted first: when the matches are few (exactly counted), the page is sorted from them. Walking a
+    // sort index and filtering, the planner's choice for a tag it has no statistics for (it guesses 0.5 %
+    // of loci), read every locus for a tag on none: 2.4 s at 1,000,000 loci, 1 ms this way.
+    const counted = await this.countMatches(search);
+    const rows = counted.isEstimate
+      ? await this.db
+          .selectFrom('locus')
+          .select(LOCUS_COLUMNS)
+          .where(search.where)
+          .orderBy(orderBy)
+          .limit(limit + 1) // one more tells whether a next page exists, whatever the count says
+          .offset(offset)
+          .execute()
+      : (
+          await sql<LocusRow>`SELECT ${sql.join(LOCUS_COLUMNS.map((column) => sql.ref(column)))}
+            FROM (SELECT * FROM locus WHERE ${search.where} OFFSET 0) AS locus
+            ORDER BY ${orderBy} LIMIT ${limit + 1} OFFSET ${offset}`.execute(this.db)
+        ).rows;
     const hasMore = rows.length > limit;
     if (hasMore) rows.pop();
-    // Counting is skipped when the page already shows that nothing lies beyond it.
-    if (!hasMore && (rows.length > 0 || offset === 0)) {
-      return { rows, count: offset + rows.length, countIsEstimate: false, hasMore };
-    }
-    const { count, isEstimate } = await this.countMatches(search);
     // A page past the end (offset beyond every match) tells nothing about the count: only the count does.
     const seen = rows.length > 0 ? offset + rows.length + (hasMore ? 1 : 0) : 0;
-    return { rows, count: Math.max(count, seen), countIsEstimate: isEstimate, hasMore };
+    return { rows, count: Math.max(counted.count, seen), countIsEstimate: counted.isEstimate, hasMore };
   }
 
   /**
