@@ -85,13 +85,26 @@ export async function benchBacktest(args: string[]): Promise<void> {
       runner!.wake();
       return job.backtest_id;
     };
-    const until = async (id: number, test: (job: BacktestJobRow) => boolean): Promise<BacktestJobRow> => {
-      for (;;) {
-        const job = (await repos.backtests.findById(id))!;
-        if (test(job)) return job;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
+    // A job is read when the runner reports on it (and once a second besides), not polled every few
+    // milliseconds: on PGlite each read runs on the thread that also feeds the backtest and ingestion,
+    // and the server has no such poller.
+    const until = (id: number, test: (job: BacktestJobRow) => boolean): Promise<BacktestJobRow> =>
+      new Promise((resolve, reject) => {
+        let settled = false;
+        const check = () =>
+          void repos.backtests.findById(id).then((job) => {
+            if (settled || !job || !test(job)) return;
+            settled = true;
+            off();
+            clearInterval(timer);
+            resolve(job);
+          }, reject);
+        const off = runner!.subscribe((event) => {
+          if (event.backtest_id === id) check();
+        });
+        const timer = setInterval(check, 1000);
+        check();
+      });
     const ended = (job: BacktestJobRow) => ['done', 'failed', 'cancelled'].includes(job.state);
 
     // (1) A backtest alone: from the job's start (its filter loaded) to its end.
