@@ -6,7 +6,7 @@ import type { GwMatcher } from '../gw/association.ts';
 import type { AlertPacket } from '../sources/alert-avro.ts';
 import type { AlertRecord, PacketRow } from '../stages/alert-record.ts';
 import { associationRanges, LocusIndex, newLocusId, type PositionedLocus } from '../stages/associate.ts';
-import { reasonKey } from '../stages/level1.ts';
+import { level1Time, reasonKey } from '../stages/level1.ts';
 import { summarizeLocus, summaryOf } from '../stages/locus-properties.ts';
 import { alertOf, historyRowPasses, rowsOf, triggerLevel1 } from '../stages/survey-alerts.ts';
 import { packetThumbnails } from '../stages/thumbnails.ts';
@@ -71,14 +71,15 @@ export async function ingestBatch(
   const accepted: AcceptedPacket[] = [];
   for (const packet of packets) {
     stats.packetsRead++;
-    const verdict = triggerLevel1(packet);
+    const [triggerRow, ...history] = rowsOf(packet);
+    const timeVerdict = level1Time(triggerRow.mjd);
+    const verdict = timeVerdict.passed ? triggerLevel1(packet) : timeVerdict;
     if (!verdict.passed) {
       const key = reasonKey(verdict);
       stats.rejected[key] = (stats.rejected[key] ?? 0) + 1;
       continue;
     }
-    const [triggerRow, ...history] = rowsOf(packet);
-    const keptHistory = history.filter((h) => historyRowPasses(packet, h));
+    const keptHistory = history.filter((h) => level1Time(h.mjd).passed && historyRowPasses(packet, h));
     stats.historyRowsRejected += history.length - keptHistory.length;
     const trigger = alertOf(packet, triggerRow, timeReceived);
     accepted.push({ packet, trigger, rows: [triggerRow, ...keptHistory] });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZtfPacket } from '../sources/alert-avro.ts';
 import { decodeAvroFile } from '../sources/alert-avro.ts';
 import { level1 } from '../stages/level1.ts';
-import type { IngestStats } from './ingest-batch.ts';
+import { emptyStats, ingestBatch, type IngestStats } from './ingest-batch.ts';
 import { expandInputs, ingestFiles } from './ingest-files.ts';
 
 // Every real ZTF packet under ../shared/data goes through the whole pipeline.
@@ -120,5 +120,29 @@ describe('ingesting every ZTF packet of the shared data', () => {
     expect(again.lociCreated).toBe(0);
     expect(again.duplicates).toBe(first.packetsStored + first.duplicates);
     expect(after).toEqual(before);
+  });
+
+  it('refuses a packet or history row whose time is corrupt (Level 1 bad_time), storing the rest of the batch', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const [good, other] = packets.filter((p) => level1(p.candidate).passed);
+      const corrupt: ZtfPacket = { ...other, candidate: { ...other.candidate, jd: 1e300 } };
+      // A history detection of its own id with a time no partition can hold.
+      const badRow = { ...good.candidate, candid: 7777777777, jd: 1e300 };
+      const withBadRow: ZtfPacket = { ...good, prvCandidates: [...good.prvCandidates, badRow] };
+      const stats = emptyStats();
+      await ingestBatch(fresh.repos, [corrupt, withBadRow], stats);
+      expect(stats.rejected).toEqual({ 'bad_time: MJD': 1 });
+      expect(stats.packetsStored).toBe(1);
+      expect(stats.historyRowsRejected).toBeGreaterThanOrEqual(1);
+      expect(await fresh.repos.alerts.findById('ztf_candidate:7777777777')).toBeUndefined();
+      expect(await fresh.repos.alerts.findById(`ztf_candidate:${good.candid}`)).toBeDefined();
+      for (const partition of await fresh.repos.alertPartitions.listAttached()) {
+        expect(partition.fromMjd).toBeGreaterThan(33000);
+        expect(partition.toMjd).toBeLessThan(89000);
+      }
+    } finally {
+      await fresh.close();
+    }
   });
 });

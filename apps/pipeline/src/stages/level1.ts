@@ -2,10 +2,22 @@
  * Level 1 filters (wire format section 5): alerts failing them are not stored. Each check is skipped
  * when its field is absent, as in the real system.
  */
-export type Level1Stage = 'bogus' | 'bad_seeing' | 'flags' | 'dipole' | 'solar_system';
+export type Level1Stage = 'bogus' | 'bad_seeing' | 'flags' | 'dipole' | 'solar_system' | 'bad_time';
 export type Level1Result = { passed: true } | { passed: false; stage: Level1Stage; reason: string };
 
 const MIN_REAL_BOGUS = 0.55;
+
+// Observation times outside 1950-2100 (MJD 33282-88069) are corrupt, not observations: alert rows are
+// stored in monthly partitions of their MJD, and such a time would make a partition far outside the
+// archive, or none at all (past the range of a partition bound), failing its whole batch.
+const MIN_MJD = 33282;
+const MAX_MJD = 88069;
+
+/** Level 1 for any row's observation time (every survey, triggering rows and history alike). */
+export function level1Time(mjd: number): Level1Result {
+  if (Number.isFinite(mjd) && mjd >= MIN_MJD && mjd <= MAX_MJD) return { passed: true };
+  return { passed: false, stage: 'bad_time', reason: `MJD ${mjd} outside ${MIN_MJD}-${MAX_MJD}` };
+}
 const MAX_ABS_MAGDIFF = 1.0;
 const MAX_FWHM_ARCSEC = 5.0;
 const MAX_ELONGATION = 1.2;

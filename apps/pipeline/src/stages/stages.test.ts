@@ -2,7 +2,7 @@ import { htmId } from '@antares/astro';
 import { describe, expect, it } from 'vitest';
 
 import { LocusIndex, nearestLocus, newLocusId } from './associate.ts';
-import { level1 } from './level1.ts';
+import { level1, level1Time } from './level1.ts';
 import { lightcurveFeatures, seriesFeatures } from './lightcurve-features.ts';
 import { summarizeLocus } from './locus-properties.ts';
 
@@ -66,6 +66,14 @@ describe('Level 1', () => {
     expect(level1({ magdiff: 1.0 }).passed).toBe(true);
     expect(level1({ fwhm: 5.01 })).toMatchObject({ stage: 'bad_seeing' });
     expect(level1({ elong: 1.21 })).toMatchObject({ stage: 'bad_seeing' });
+  });
+
+  it('drops rows observed outside 1950-2100, and those without a time', () => {
+    expect(level1Time(60000.5)).toEqual({ passed: true });
+    expect(level1Time(33282)).toEqual({ passed: true });
+    expect(level1Time(1e300 - 2400000.5)).toMatchObject({ passed: false, stage: 'bad_time' });
+    expect(level1Time(-2400000.5)).toMatchObject({ passed: false, stage: 'bad_time', reason: 'MJD -2400000.5 outside 33282-88069' });
+    expect(level1Time(Number.NaN)).toMatchObject({ passed: false, stage: 'bad_time' });
   });
 });
 
