@@ -28,7 +28,7 @@ export function lsstForcedAlertId(diaForcedSourceId: unknown): string {
  * forced photometry. Forced points of a visit that also has a DiaSource are left out: the detection
  * measures the same image better, and the light curve would show the visit twice.
  */
-/** A source's MJD (its visit's midpoint, TAI), NaN when missing. */
+/** A source's MJD (its visit's midpoint, TAI), NaN when missing; computed once per row (PacketRow.mjd). */
 function mjdOf(source: Record<string, unknown>): number {
   return num(source.midpointMjdTai) ?? NaN;
 }

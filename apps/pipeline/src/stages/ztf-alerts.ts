@@ -8,7 +8,7 @@ export const ANT_SURVEY_UPPER_LIMIT = 2;
 const PASSBANDS: Record<number, string> = { 1: 'g', 2: 'R', 3: 'i' };
 const JD_TO_MJD = 2400000.5;
 
-/** A row's MJD: the one formula for the alert's mjd and for looking up whether it is stored. */
+/** A row's MJD, computed once per row (PacketRow.mjd): its alert's mjd and the key it is looked up by. */
 function mjdOf(row: Record<string, unknown>): number {
   return Number(row.jd) - JD_TO_MJD;
 }
@@ -43,13 +43,14 @@ export function packetRows(packet: ZtfPacket): PacketRow[] {
 }
 
 export function alertFromRow(objectId: string, packetRow: PacketRow, timeReceived: number): AlertRecord {
-  return packetRow.isDetection ? detection(objectId, packetRow.row, timeReceived) : upperLimit(objectId, packetRow.row, timeReceived);
+  return packetRow.isDetection ? detection(objectId, packetRow, timeReceived) : upperLimit(objectId, packetRow, timeReceived);
 }
 
-function detection(objectId: string, candidate: Record<string, unknown>, timeReceived: number): AlertRecord {
+function detection(objectId: string, packetRow: PacketRow, timeReceived: number): AlertRecord {
+  const candidate = packetRow.row;
   const properties = prefixed(candidate);
   properties.ztf_object_id = objectId;
-  const mjd = mjdOf(candidate);
+  const mjd = packetRow.mjd;
   Object.assign(properties, {
     ant_mjd: mjd,
     ant_survey: ANT_SURVEY_DETECTION,
@@ -93,10 +94,11 @@ function detection(objectId: string, candidate: Record<string, unknown>, timeRec
   };
 }
 
-function upperLimit(objectId: string, row: Record<string, unknown>, timeReceived: number): AlertRecord {
+function upperLimit(objectId: string, packetRow: PacketRow, timeReceived: number): AlertRecord {
+  const row = packetRow.row;
   const properties = prefixed(row);
   properties.ztf_object_id = objectId;
-  const mjd = mjdOf(row);
+  const mjd = packetRow.mjd;
   Object.assign(properties, {
     ant_mjd: mjd,
     ant_survey: ANT_SURVEY_UPPER_LIMIT,

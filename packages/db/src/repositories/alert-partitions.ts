@@ -21,6 +21,10 @@ export interface AlertPartition {
 
 export class AlertPartitionError extends Error {}
 
+/** What both listings read of a partition's table (pg_class `c`). */
+type PartitionRow = { name: string; rows: string; bytes: string };
+const PARTITION_COLUMNS = sql`c.relname AS name, c.reltuples::bigint::text AS rows, pg_total_relation_size(c.oid)::text AS bytes`;
+
 /** The 30-day block of an MJD; undefined for one no partition can hold (not a finite, sane time). */
 function blockOf(mjd: number): number | undefined {
   const block = Math.floor(mjd / PARTITION_DAYS);
@@ -59,8 +63,7 @@ export class AlertPartitionRepository {
 
   /** The partitions in the table now, oldest first. */
   async listAttached(): Promise<AlertPartition[]> {
-    const rows = await sql<{ name: string; rows: string; bytes: string }>`
-      SELECT c.relname AS name, c.reltuples::bigint::text AS rows, pg_total_relation_size(c.oid)::text AS bytes
+    const rows = await sql<PartitionRow>`SELECT ${PARTITION_COLUMNS}
       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
       WHERE i.inhparent = 'alert'::regclass`.execute(this.db);
     return sortByTime(rows.rows.map((r) => partitionOf(r, ATTACHED_PREFIX)));
@@ -68,8 +71,7 @@ export class AlertPartitionRepository {
 
   /** Archived partitions still in the database (to be dumped and dropped, or restored). */
   async listArchived(): Promise<AlertPartition[]> {
-    const rows = await sql<{ name: string; rows: string; bytes: string }>`
-      SELECT c.relname AS name, c.reltuples::bigint::text AS rows, pg_total_relation_size(c.oid)::text AS bytes
+    const rows = await sql<PartitionRow>`SELECT ${PARTITION_COLUMNS}
       FROM pg_class c
       WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND starts_with(c.relname, ${ARCHIVED_PREFIX})`.execute(
       this.db,
@@ -117,7 +119,7 @@ function archivedName(fromMjd: number): string {
   return `${ARCHIVED_PREFIX}${fromMjd}`;
 }
 
-function partitionOf(row: { name: string; rows: string; bytes: string }, prefix: string): AlertPartition {
+function partitionOf(row: PartitionRow, prefix: string): AlertPartition {
   const fromMjd = Number(row.name.slice(prefix.length));
   return { name: row.name, fromMjd, toMjd: fromMjd + PARTITION_DAYS, estimatedRows: Number(row.rows), bytes: Number(row.bytes) };
 }

@@ -133,13 +133,6 @@ export class AlertRepository {
     return Number(result.numAffectedRows ?? 0);
   }
 
-  /** The planner's estimate of the alert rows (every partition's, after ANALYZE): cheap at any size. */
-  async estimatedCount(): Promise<number> {
-    const result = await sql<{ n: string }>`SELECT coalesce(sum(greatest(c.reltuples, 0)), 0)::bigint::text AS n
-      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'alert'::regclass`.execute(this.db);
-    return Number(result.rows[0].n);
-  }
-
   /**
    * Benchmarks' fixture: `count` detections spread uniformly over the sphere and over `days` days from
    * `fromMjd`, ten to a locus (loci created too), made by the database itself.
