@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { htmId } from './htm.ts';
-import { htmCircleCover, type HtmIdRange } from './htm-cover.ts';
+import { htmId, htmTrixelVertices } from './htm.ts';
+import { htmCircleCover, type HtmIdRange, htmTrixelHoldingCap } from './htm-cover.ts';
 import { angularSeparationDeg, ARCSEC } from './sphere.ts';
 import { randomGenerator } from './test-random.ts';
 
@@ -184,5 +184,48 @@ describe('htmCircleCover', () => {
     expect(() => htmCircleCover(0, 0, Number.NaN)).toThrow(RangeError);
     expect(() => htmCircleCover(0, 0, 1, { maxRanges: 0 })).toThrow(RangeError);
     expect(() => htmCircleCover(0, 0, 1, { level: 30 })).toThrow(RangeError);
+  });
+});
+
+describe('htmTrixelHoldingCap', () => {
+  it('names a trixel only when the whole cap lies in it, which is then the whole cover at that level', () => {
+    const random = randomGenerator(35);
+    let held = 0;
+    for (let circle = 0; circle < 2000; circle++) {
+      const center = randomCenter(random, circle);
+      const radius = ARCSEC * 2 * 360 ** random(); // 2" .. 12'
+      const level = 4 + (circle % 9);
+      const id = htmTrixelHoldingCap(center[0], center[1], radius, level);
+      if (id === undefined) continue;
+      held++;
+      expect(htmCircleCover(center[0], center[1], radius, { level })).toEqual([[id, id]]);
+      for (const [ra, dec] of pointsInCircle(random, center, radius, 16)) expect(htmId(ra, dec, level)).toBe(id);
+    }
+    expect(held).toBeGreaterThan(500);
+  });
+
+  it('names none for a cap over an edge or a corner of its trixel', () => {
+    const random = randomGenerator(36);
+    for (let k = 0; k < 300; k++) {
+      const level = 8;
+      const id = htmId(random() * 360, Math.asin(2 * random() - 1) / toRad, level);
+      const [a, b] = htmTrixelVertices(id);
+      // A point on the edge a-b (its midpoint) or on the corner a, moved by less than the radius.
+      const onEdge = k % 2 === 0 ? [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2] : [...a];
+      const length = Math.hypot(onEdge[0], onEdge[1], onEdge[2]);
+      const ra = (((Math.atan2(onEdge[1], onEdge[0]) / toRad) % 360) + 360) % 360;
+      const dec = Math.asin(onEdge[2] / length) / toRad;
+      const [nearRa, nearDec] = offsetPoint(ra, dec, ARCSEC * random(), random() * 360);
+      expect(htmTrixelHoldingCap(nearRa, nearDec, 2 * ARCSEC, level)).toBeUndefined();
+    }
+  });
+
+  it('holds most 2" caps at level 8, the sky locks of ingestion', () => {
+    const random = randomGenerator(37);
+    let held = 0;
+    for (let k = 0; k < 5000; k++) {
+      if (htmTrixelHoldingCap(random() * 360, Math.asin(2 * random() - 1) / toRad, 2 * ARCSEC, 8) !== undefined) held++;
+    }
+    expect(held).toBeGreaterThan(4900);
   });
 });

@@ -14,10 +14,19 @@
  * refine individual partial trixels that still fit, then emit the remaining
  * partial trixels whole.
  */
-import { HTM_DEFAULT_LEVEL, HTM_MAX_LEVEL, HTM_ROOT_IDS, htmChildTriangles, htmRootTriangle, type Triangle } from './htm.ts';
+import {
+  HTM_DEFAULT_LEVEL,
+  HTM_MAX_LEVEL,
+  HTM_ROOT_IDS,
+  htmChildTriangles,
+  htmIdOfVector,
+  htmRootTriangle,
+  htmTrixelVertices,
+  type Triangle,
+} from './htm.ts';
 import { RAD_PER_DEG, radecToUnitVector } from './sphere.ts';
 import { capIntersectsTriangle, type SphericalCap } from './spherical-cap.ts';
-import { negate } from './vec3.ts';
+import { cross, dot, negate, normalize } from './vec3.ts';
 
 export interface HtmCoverOptions {
   /** Level of the returned ids; default 16. */
@@ -230,4 +239,28 @@ export function htmCircleCover(raDeg: number, decDeg: number, radiusDeg: number,
   }
 
   return closeSmallestGaps(rangesOf([...inside, ...partial], targetLevel), maxRanges);
+}
+
+/**
+ * The one trixel at `level` that holds the whole cap of `radiusDeg` around (RA, Dec), or undefined when
+ * the cap reaches over one of its edges: then htmCircleCover at that level is that trixel alone. The
+ * test is the cap centre's angular distance to the trixel's three edge great circles (with the cover's
+ * margin), much cheaper than the cover's walk down from the root trixels; sky locks ask it for every
+ * alert and need the full cover only for the few near an edge.
+ */
+export function htmTrixelHoldingCap(raDeg: number, decDeg: number, radiusDeg: number, level: number): number | undefined {
+  validateCoverArguments(raDeg, decDeg, radiusDeg, level, 1);
+  const center = radecToUnitVector(raDeg, decDeg);
+  const id = htmIdOfVector(center, level);
+  const [a, b, c] = htmTrixelVertices(id);
+  // sin of the smallest distance every edge must keep; a cap of 90 deg or more fits in no trixel.
+  const least = Math.sin(Math.min(radiusDeg * RAD_PER_DEG + RADIUS_MARGIN_RAD, Math.PI / 2));
+  for (const [u, v] of [
+    [a, b],
+    [b, c],
+    [c, a],
+  ] as const) {
+    if (dot(normalize(cross(u, v)), center) < least) return undefined;
+  }
+  return id;
 }

@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 
+import { trackCopyClients } from './copy-in.ts';
 import { PGlitePool } from './pglite-pool.ts';
 import type { Database } from './schema.ts';
 
@@ -41,6 +42,7 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
     // An idle connection the server closes (a restart, an administrator, a dropped test database) is
     // reported here; unhandled, it would crash the process. The pool opens a new one when next needed.
     pool.on('error', (error) => console.warn(`database: an idle connection was closed (${error.message}); the next query opens a new one`));
+    trackCopyClients(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

@@ -1,14 +1,20 @@
+import path from 'node:path';
+
 import { compileLocusSearch, migrate, openDatabase, Repositories } from '@antares/db';
 import { ensureShippedFilters, FilterSandboxPool, ingestFiles, Level2Stage } from '@antares/pipeline';
 
-import { benchSurvey, freshDatabase } from './ingest.ts';
+import { argValue, benchSurvey, freshDatabase } from './ingest.ts';
 
 /**
  * Pipeline throughput on the PostgreSQL server with the shipped filters enabled: the ingest benchmark's
- * simulated survey, with Level 2 running every enabled filter on every updated locus.
+ * simulated survey, with Level 2 running every enabled filter on every updated locus. `--survey rubin`
+ * takes only its Rubin packets, with a year of history, as `bench ingest --survey rubin` does.
  */
 export async function benchFilterPipeline(args: string[]): Promise<void> {
-  const files = await benchSurvey(args);
+  const survey = argValue(args, '--survey') ?? 'all';
+  if (survey !== 'all' && survey !== 'rubin') throw new Error(`--survey must be all or rubin, not ${survey}`);
+  const all = await benchSurvey(args, survey === 'rubin' ? 365 : undefined);
+  const files = survey === 'rubin' ? all.filter((f) => path.basename(f).startsWith('lsst_')) : all;
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const database = await openDatabase({ databaseUrl: await freshDatabase(serverUrl, 'antares_bench_filters') });
   const pool = new FilterSandboxPool({ maxWorkers: 8 });

@@ -13,7 +13,7 @@ class Trivial(dk.Filter):
 `;
 
 /**
- * `npm run bench -- filters [--loci N] [--objects N --nights K]`: the per-locus overhead of a trivial
+ * `npm run bench -- filters [--loci N] [--objects N --nights K] [--survey rubin]`: the per-locus overhead of a trivial
  * filter through the sandboxed worker pool (JSON lines over a pipe into bubblewrap and back), in
  * batches of several sizes; then pipeline throughput with the shipped filters enabled.
  */

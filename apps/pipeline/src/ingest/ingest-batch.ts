@@ -8,9 +8,10 @@ import type { AlertRecord, PacketRow } from '../stages/alert-record.ts';
 import { associationRanges, LocusIndex, newLocusId, type PositionedLocus } from '../stages/associate.ts';
 import { level1Time, reasonKey } from '../stages/level1.ts';
 import { summarizeLocus, summaryOf } from '../stages/locus-properties.ts';
-import { alertOf, historyRowPasses, rowsOf, triggerLevel1 } from '../stages/survey-alerts.ts';
+import { alertOf, historyRowPasses, rowsOf, storedAlertOf, triggerLevel1 } from '../stages/survey-alerts.ts';
 import { packetThumbnails } from '../stages/thumbnails.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
+import { type KnownAlerts, knownAlertsOf } from './known-alerts.ts';
 import { skyLockTrixels } from './sky-locks.ts';
 
 /** Counters that `antares ingest` reports; one object is threaded through every batch of a run. */
@@ -79,7 +80,9 @@ export async function ingestBatch(
       stats.rejected[key] = (stats.rejected[key] ?? 0) + 1;
       continue;
     }
-    const keptHistory = history.filter((h) => level1Time(h.mjd).passed && historyRowPasses(packet, h));
+    // Level 1 of the other history fields waits until the row is known to be new (storeBatch): a
+    // stored row passed it already, and checking it would decode a Rubin source in full (ADR 0037).
+    const keptHistory = history.filter((h) => level1Time(h.mjd).passed);
     stats.historyRowsRejected += history.length - keptHistory.length;
     const trigger = alertOf(packet, triggerRow, timeReceived);
     accepted.push({ packet, trigger, rows: [triggerRow, ...keptHistory] });
@@ -90,9 +93,12 @@ export async function ingestBatch(
 
   const trixels = skyLockTrixels(accepted.map((p) => ({ ra: p.trigger.ra as number, dec: p.trigger.dec as number })));
   const statsBefore = structuredClone(stats);
+  const known = knownAlertsOf(repos.db);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await storeBatch(repos, accepted, trixels, timeReceived, stats, options);
+      const { touched, stored } = await storeBatch(repos, accepted, trixels, timeReceived, stats, options, known);
+      known.addCommitted(stored);
+      return touched;
     } catch (error) {
       // A deadlock with another worker (only possible through a locus outside the batch's regions,
       // reached by a history row stored on it): PostgreSQL rolled this batch back; run it again.
@@ -119,12 +125,21 @@ async function storeBatch(
   timeReceived: number,
   stats: IngestStats,
   options: IngestBatchOptions,
-): Promise<string[]> {
+  known: KnownAlerts,
+): Promise<{ touched: string[]; stored: Map<string, string> }> {
   return repos.transaction(async (tx) => {
     // The sky regions this batch can touch: other workers' batches elsewhere go on at the same time.
     await tx.lockSkyRegions(trixels);
     await tx.deferCommitFlush();
-    const existing = await tx.alerts.findExisting(uniqueRows(accepted.flatMap((p) => p.rows)));
+    // Every row of the batch once, with its locus when stored: from this process's cache, or looked up.
+    const existing = new Map<string, string>();
+    const unknown: Array<{ alert_id: string; mjd: number }> = [];
+    for (const row of uniqueRows(accepted.flatMap((p) => p.rows))) {
+      const locusId = known.get(row.alert_id);
+      if (locusId === undefined) unknown.push(row);
+      else existing.set(row.alert_id, locusId);
+    }
+    for (const [alertId, locusId] of await tx.alerts.findExisting(unknown)) existing.set(alertId, locusId);
     // A packet that came earlier in this batch is a duplicate. One whose triggering alert is stored
     // already is one too, unless it brings rows or cutouts the database lacks: a later packet of the
     // object ingested first (another worker, files out of order) stored that alert as history only.
@@ -138,7 +153,7 @@ async function storeBatch(
     }
     const storedTriggerLoci = [...new Set(fresh.flatMap((p) => existing.get(p.trigger.alert_id) ?? []))];
     const withCutouts = new Set(await tx.thumbnails.alertIdsWithThumbnails(storedTriggerLoci));
-    if (fresh.length === 0) return [];
+    if (fresh.length === 0) return { touched: [], stored: existing };
 
     const index = new LocusIndex(
       await tx.loci.findInHtmRanges(fresh.flatMap((p) => associationRanges(p.trigger.ra as number, p.trigger.dec as number))),
@@ -171,22 +186,27 @@ async function storeBatch(
       const triggerStored = triggerLocus !== undefined;
       const cutouts =
         triggerStored && withCutouts.has(p.trigger.alert_id) ? noCutouts : packetThumbnails(p.packet, p.trigger.alert_id, locus.locus_id);
-      if (triggerStored && cutouts.thumbnails.length === 0 && p.rows.every((r) => existing.has(r.alert_id))) {
+      const newRows = p.rows.filter((r) => !existing.has(r.alert_id));
+      const keptRows = newRows.filter((r) => r === p.rows[0] || historyRowPasses(p.packet, r));
+      stats.historyRowsRejected += newRows.length - keptRows.length;
+      if (triggerStored && cutouts.thumbnails.length === 0 && keptRows.length === 0) {
         stats.duplicates++;
         continue;
       }
       touched.add(locus.locus_id);
-      for (const row of p.rows) {
-        if (existing.has(row.alert_id)) continue;
+      for (const row of keptRows) {
+        if (existing.has(row.alert_id)) continue; // a row twice in one packet
         existing.set(row.alert_id, locus.locus_id);
-        const alert = row === p.rows[0] ? p.trigger : alertOf(p.packet, row, timeReceived);
+        // The triggering alert's properties are read again (watch lists, GW); a history row's are
+        // only stored, and go to JSON text directly.
+        const alert = row === p.rows[0] ? p.trigger : storedAlertOf(p.packet, row, timeReceived);
         alertsToStore.push({
           alert_id: alert.alert_id,
           locus_id: locus.locus_id,
           survey: alert.survey,
           mjd: alert.mjd,
-          properties: alert.properties,
-          summary: summaryOf(alert.properties),
+          properties: 'properties' in alert ? alert.properties : alert.propertiesJson,
+          summary: 'properties' in alert ? summaryOf(alert.properties) : alert.summary,
         });
       }
       for (const target of options.watch?.match(ra, dec) ?? []) watchMatches.push({ locus_id: locus.locus_id, alert: p.trigger, target });
@@ -216,7 +236,7 @@ async function storeBatch(
     if (options.watch && watchMatches.length > 0) await recordWatchMatches(tx, options.watch, watchMatches);
     await tx.gravWaves.addAssociations(gwAssociations);
     await cutoutsWritten;
-    return [...touched];
+    return { touched: [...touched], stored: existing };
   });
 }
 

@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 
 import type { Repositories } from '@antares/db';
 
@@ -28,6 +29,8 @@ export interface IngestFilesOptions {
 }
 
 const AVRO_FILE = /\.avro(\.gz)?$/i;
+/** Packets decoded between two turns of the event loop. */
+const YIELD_EVERY = 20;
 
 /** Files named on the command line plus every .avro / .avro.gz below the folders named there, sorted. */
 export function expandInputs(inputs: string[]): string[] {
@@ -84,6 +87,10 @@ export async function ingestFiles(repos: Repositories, files: string[], options:
         continue;
       }
       batch.push(record.packet);
+      // Decoding only awaits promises that are already settled, which never lets the event loop turn:
+      // the batch being stored would get no replies from the database, nor send it COPY data, until
+      // the whole next batch was decoded. Letting it turn now and then overlaps the two.
+      if (batch.length % YIELD_EVERY === 0) await setImmediate();
       if (batch.length >= batchSize) {
         await flush();
         options.onProgress?.({ filesDone, filesTotal: files.length, packetsRead: stats.packetsRead });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderCutoutPng } from '../fits/render-png.ts';
 import { GwMatcher, ingestNotice } from '../gw/association.ts';
 import { parseIgwnNotice, skyMapPeak } from '../gw/notice.ts';
-import { type AlertPacket, decodeAvroFile, type LsstPacket, type ZtfPacket } from '../sources/alert-avro.ts';
+import { type AlertPacket, decodeAvroFile, fullHistory, type LsstPacket, type ZtfPacket } from '../sources/alert-avro.ts';
 import { fluxToMag } from '../stages/lsst-alerts.ts';
 import { WatchMatcher } from '../stages/watch-match.ts';
 import { emptyStats, ingestBatch, type IngestStats } from './ingest-batch.ts';
@@ -52,7 +52,8 @@ function expectedRejection(s: Record<string, unknown>): string | null {
 beforeAll(async () => {
   database = await createTestDatabase();
   for (const file of files) {
-    for await (const record of decodeAvroFile(file)) if ('packet' in record && record.packet.survey === 'lsst') rubin.push(record.packet);
+    for await (const record of decodeAvroFile(file))
+      if ('packet' in record && record.packet.survey === 'lsst') rubin.push(fullHistory(record.packet));
   }
   for (const p of rubin) {
     for (const s of [p.diaSource, ...p.prvDiaSources]) {

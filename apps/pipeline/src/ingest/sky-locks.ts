@@ -1,4 +1,4 @@
-import { htmCircleCover } from '@antares/astro';
+import { htmCircleCover, htmTrixelHoldingCap } from '@antares/astro';
 
 import { ASSOCIATION_RADIUS_DEG } from '../stages/associate.ts';
 
@@ -21,6 +21,12 @@ export const SKY_LOCK_RADIUS_DEG = 2 * ASSOCIATION_RADIUS_DEG;
 export function skyLockTrixels(positions: Iterable<{ ra: number; dec: number }>): number[] {
   const ids = new Set<number>();
   for (const { ra, dec } of positions) {
+    // Most caps lie inside one trixel: the cover, a walk from the root trixels, only near an edge.
+    const only = htmTrixelHoldingCap(ra, dec, SKY_LOCK_RADIUS_DEG, SKY_LOCK_LEVEL);
+    if (only !== undefined) {
+      ids.add(only);
+      continue;
+    }
     for (const [lo, hi] of htmCircleCover(ra, dec, SKY_LOCK_RADIUS_DEG, { level: SKY_LOCK_LEVEL })) {
       for (let id = lo; id <= hi; id++) ids.add(id);
     }

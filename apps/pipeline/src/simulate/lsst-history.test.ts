@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { decodeAvroFile, type LsstPacket } from '../sources/alert-avro.ts';
+import { decodeAvroFile, fullHistory, type LsstPacket } from '../sources/alert-avro.ts';
 import { alertRecordSizes, simulateSurvey, sizeSummary } from './index.ts';
 
 // Real-size Rubin packets: with a Rubin history reaching back further than a year, the packets of
@@ -20,7 +20,7 @@ describe('Rubin packets with a year of history', () => {
     lsstFiles = result.files.filter((f) => path.basename(f).startsWith('lsst_'));
     for (const file of lsstFiles) {
       for await (const record of decodeAvroFile(file))
-        if ('packet' in record && record.packet.survey === 'lsst') packets.push(record.packet);
+        if ('packet' in record && record.packet.survey === 'lsst') packets.push(fullHistory(record.packet));
     }
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,7 +61,7 @@ describe('Rubin packets with a year of history', () => {
       const packets11: LsstPacket[] = [];
       for (const file of result.files.filter((f) => path.basename(f).startsWith('lsst_'))) {
         for await (const record of decodeAvroFile(file))
-          if ('packet' in record && record.packet.survey === 'lsst') packets11.push(record.packet);
+          if ('packet' in record && record.packet.survey === 'lsst') packets11.push(fullHistory(record.packet));
       }
       expect(packets11.map((p) => p.schemaVersion)).toEqual(packets.map(() => '11.0'));
       expect(packets11.map((p) => p.diaSourceId)).toEqual(packets.map((p) => p.diaSourceId));

@@ -9,10 +9,12 @@ import type avro from 'avsc';
 import { isGzip } from '../bytes.ts';
 import { decompressBlock, iterateBlocks, readContainerHeader } from './avro-container.ts';
 import { buildType, SchemaCache } from './avro-schema.ts';
-import { analyseLsstSchema, type LsstShape, toLsstPacket } from './lsst-packet.ts';
+import { analyseLsstSchema, lazyHistorySchema, type LsstShape, toLsstPacket } from './lsst-packet.ts';
 import { analyseSchema, toZtfPacket, type ZtfShape } from './ztf-packet.ts';
 
+export { fullRecord } from './lazy-records.ts';
 export type { LsstCutouts, LsstPacket } from './lsst-packet.ts';
+export { fullHistory } from './lsst-packet.ts';
 export type { ZtfCutouts, ZtfPacket } from './ztf-packet.ts';
 import type { LsstPacket } from './lsst-packet.ts';
 import type { ZtfPacket } from './ztf-packet.ts';
@@ -40,7 +42,7 @@ function compile(schemaText: string): Compiled {
     const shape = shapeOf(json);
     if ('reason' in shape) return shape; // skip building types we will not use
     try {
-      return { type: buildType(json), shape };
+      return { type: buildType(shape.survey === 'lsst' ? lazyHistorySchema(json) : json), shape };
     } catch (err) {
       return { reason: `cannot parse writer schema (${(err as Error).message})` };
     }

@@ -4,6 +4,7 @@
 import avro from 'avsc';
 
 import { exactLongType } from './avro-long.ts';
+import { LAZY_KEYS_ATTRIBUTE, lazyRecordArrayType } from './lazy-records.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -84,6 +85,8 @@ function typeHook(schema: unknown, opts: avro.ForSchemaOptions): avro.Type | und
   if (schema && typeof schema === 'object' && !Array.isArray(schema)) {
     const t = (schema as { type?: unknown }).type;
     if (t === 'long') return exactLongType;
+    if (t === 'array' && LAZY_KEYS_ATTRIBUTE in schema)
+      return lazyRecordArrayType(schema as unknown as avro.schema.ArrayType, opts, readGuardedCount, typeHook);
     if (t === 'array') return new GuardedArrayType(schema as avro.schema.ArrayType, opts);
     if (t === 'map') return new GuardedMapType(schema as avro.schema.MapType, opts);
   }

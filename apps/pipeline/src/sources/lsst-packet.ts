@@ -4,6 +4,7 @@
 // re-publish Rubin alerts (Fink) add top-level columns, which are kept aside as `extra`.
 
 import { cutoutBytes, recordOf } from './avro-records.ts';
+import { fullRecord, LAZY_KEYS_ATTRIBUTE } from './lazy-records.ts';
 
 export interface LsstCutouts {
   science?: Uint8Array;
@@ -19,6 +20,10 @@ export interface LsstPacket {
   schemaVersion: string;
   /** Longs are `number` when safe integers, decimal `string` otherwise. */
   diaSource: Record<string, unknown>;
+  /**
+   * Earlier sources and forced photometry. Decoded from Avro they hold only their id, `visit` and
+   * `midpointMjdTai` until `fullRecord(item)` decodes the rest (lazyHistorySchema).
+   */
   prvDiaSources: Array<Record<string, unknown>>;
   prvDiaForcedSources: Array<Record<string, unknown>>;
   diaObject: Record<string, unknown> | null;
@@ -61,6 +66,26 @@ export function analyseLsstSchema(schema: unknown): LsstShape | undefined {
   const names = new Set(sourceFields.map((f) => f.name));
   if (!['diaSourceId', 'midpointMjdTai', 'ra', 'dec', 'band'].every((n) => names.has(n))) return undefined;
   return { schemaVersion: versionOf(schema), extraFields: top.map((f) => f.name).filter((n) => !STANDARD_FIELDS.has(n)) };
+}
+
+/** The history fields whose items are read lazily, and the item fields read at once (what lsstPacketRows needs). */
+const LAZY_HISTORY_FIELDS = ['prvDiaSources', 'prvDiaForcedSources'];
+const HISTORY_KEY_FIELDS = ['diaSourceId', 'diaForcedSourceId', 'visit', 'midpointMjdTai'];
+
+/**
+ * A copy of a Rubin writer schema whose history arrays decode lazily: ingestion needs the whole of
+ * only the few history records it has not stored yet (ADR 0037). The binary encoding is unchanged.
+ */
+export function lazyHistorySchema(schema: unknown): unknown {
+  const top = schema as { fields?: Array<{ name: string; type: unknown }> };
+  if (!Array.isArray(top.fields)) return schema;
+  const markArray = (t: unknown): unknown =>
+    Array.isArray(t)
+      ? t.map(markArray)
+      : t && typeof t === 'object' && (t as { type?: unknown }).type === 'array'
+        ? { ...t, [LAZY_KEYS_ATTRIBUTE]: HISTORY_KEY_FIELDS }
+        : t;
+  return { ...top, fields: top.fields.map((f) => (LAZY_HISTORY_FIELDS.includes(f.name) ? { ...f, type: markArray(f.type) } : f)) };
 }
 
 function versionOf(schema: unknown): string {
@@ -114,4 +139,13 @@ export function toLsstPacket(rec: Record<string, unknown>, shape: LsstShape): Ls
     packet.extra = extra;
   }
   return packet;
+}
+
+/** The packet with its history decoded in full (for code that reads every field of it, such as tests). */
+export function fullHistory(packet: LsstPacket): LsstPacket {
+  return {
+    ...packet,
+    prvDiaSources: packet.prvDiaSources.map(fullRecord),
+    prvDiaForcedSources: packet.prvDiaForcedSources.map(fullRecord),
+  };
 }

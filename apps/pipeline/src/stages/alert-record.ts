@@ -23,3 +23,15 @@ export interface PacketRow {
   /** When it was observed, exactly as its alert's mjd will be: stored alerts are looked up by (id, mjd). */
   mjd: number;
 }
+
+/**
+ * An alert as ingestion stores it when nothing else reads it (a history row): its properties already
+ * as JSON text, and the few that locus summaries are computed from.
+ */
+export interface StoredAlert {
+  alert_id: string;
+  survey: 'ztf' | 'lsst';
+  mjd: number;
+  propertiesJson: string;
+  summary: Record<string, unknown>;
+}

@@ -1,6 +1,9 @@
+import { fullRecord } from '../sources/lazy-records.ts';
 import type { LsstPacket } from '../sources/lsst-packet.ts';
-import type { AlertRecord, PacketRow } from './alert-record.ts';
+import type { AlertRecord, PacketRow, StoredAlert } from './alert-record.ts';
 import { level1Lsst } from './level1.ts';
+import { SUMMARY_ALERT_PROPERTIES, summaryOf } from './locus-properties.ts';
+import { prefixedFields } from './prefixed-fields.ts';
 
 /**
  * `ant_survey` of every Rubin alert, detection or forced photometry: clients (TOM Toolkit, the
@@ -41,14 +44,34 @@ export function lsstPacketRows(packet: LsstPacket): PacketRow[] {
   for (const source of packet.prvDiaSources) {
     if (source.diaSourceId === null || source.diaSourceId === undefined) continue;
     detectedVisits.add(source.visit);
-    rows.push({ alert_id: lsstDetectionAlertId(source.diaSourceId), row: source, isDetection: true, mjd: mjdOf(source) });
+    rows.push(historyRow(lsstDetectionAlertId(source.diaSourceId), source, true));
   }
   for (const forced of packet.prvDiaForcedSources) {
     if (forced.diaForcedSourceId === null || forced.diaForcedSourceId === undefined) continue;
     if (forced.visit !== undefined && forced.visit !== null && detectedVisits.has(forced.visit)) continue;
-    rows.push({ alert_id: lsstForcedAlertId(forced.diaForcedSourceId), row: forced, isDetection: false, mjd: mjdOf(forced) });
+    rows.push(historyRow(lsstForcedAlertId(forced.diaForcedSourceId), forced, false));
   }
   return rows;
+}
+
+/** A history row whose source is decoded in full only when something reads `row` (a row not stored yet). */
+class HistoryRow implements PacketRow {
+  readonly mjd: number;
+  constructor(
+    readonly alert_id: string,
+    private readonly source: Record<string, unknown>,
+    readonly isDetection: boolean,
+  ) {
+    this.mjd = mjdOf(source);
+  }
+
+  get row(): Record<string, unknown> {
+    return fullRecord(this.source);
+  }
+}
+
+function historyRow(alertId: string, source: Record<string, unknown>, isDetection: boolean): PacketRow {
+  return new HistoryRow(alertId, source, isDetection);
 }
 
 /** History DiaSources pass the same Level 1 as the triggering one; forced points have nothing to check. */
@@ -57,72 +80,88 @@ export function lsstHistoryRowPasses(row: PacketRow): boolean {
 }
 
 export function lsstAlertFromRow(row: PacketRow, timeReceived: number): AlertRecord {
+  const parts = alertParts(row, timeReceived);
+  const properties = Object.assign(prefixedFields(parts.prefix, parts.source), parts.extra);
+  return { alert_id: row.alert_id, survey: 'lsst', mjd: row.mjd, properties, ra: parts.ra, dec: parts.dec };
+}
+
+/**
+ * A history row's alert as it is stored: the same properties as lsstAlertFromRow's, as JSON text, and
+ * only the few fields that locus summaries read as an object (ADR 0037).
+ */
+export function lsstStoredAlert(row: PacketRow, timeReceived: number): StoredAlert {
+  const parts = alertParts(row, timeReceived);
+  const summaryFields: Record<string, unknown> = { ...parts.extra };
+  for (const name of SUMMARY_ALERT_PROPERTIES)
+    if (name.startsWith(parts.prefix)) summaryFields[name] = parts.source[name.slice(parts.prefix.length)];
+  return {
+    alert_id: row.alert_id,
+    survey: 'lsst',
+    mjd: row.mjd,
+    propertiesJson: JSON.stringify(Object.assign(prefixedFields(parts.prefix, parts.source), parts.extra)),
+    summary: summaryOf(summaryFields),
+  };
+}
+
+/** An alert's properties in parts: the source's fields (stored under a prefix) and the ant_* ones. */
+interface AlertParts {
+  prefix: string;
+  source: Record<string, unknown>;
+  extra: Record<string, unknown>;
+  ra: number | null;
+  dec: number | null;
+}
+
+function alertParts(row: PacketRow, timeReceived: number): AlertParts {
   return row.isDetection ? detection(row, timeReceived) : forced(row, timeReceived);
 }
 
-function detection(row: PacketRow, timeReceived: number): AlertRecord {
+function detection(row: PacketRow, timeReceived: number): AlertParts {
   const source = row.row;
-  const properties = prefixed('lsst_diaSource_', source);
   const flux = num(source.psfFlux);
   const fluxErr = num(source.psfFluxErr);
-  const mjd = row.mjd;
-  Object.assign(properties, {
-    ant_mjd: mjd,
+  const extra: Record<string, unknown> = {
+    ant_mjd: row.mjd,
     ant_survey: ANT_SURVEY_LSST,
     ant_ra: source.ra,
     ant_dec: source.dec,
     ant_passband: String(source.band ?? ''),
     ant_time_received: timeReceived,
     ant_input_msg_time: timeReceived,
-  });
+  };
   // A difference-image flux can be negative (the source got fainter than in the template): its
   // magnitude is that of |flux|, as ZTF's magpsf is, and the sign stays in lsst_diaSource_psfFlux.
   if (flux !== null && flux !== 0) {
-    properties.ant_mag = fluxToMag(Math.abs(flux));
-    if (fluxErr !== null) properties.ant_magerr = (MAG_PER_LN_FLUX * fluxErr) / Math.abs(flux);
+    extra.ant_mag = fluxToMag(Math.abs(flux));
+    if (fluxErr !== null) extra.ant_magerr = (MAG_PER_LN_FLUX * fluxErr) / Math.abs(flux);
   }
-  if (fluxErr !== null && fluxErr > 0) properties.ant_maglim = fluxToMag(SIGNIFICANT_SNR * fluxErr);
-  return { alert_id: row.alert_id, survey: 'lsst', mjd, properties, ra: num(source.ra), dec: num(source.dec) };
+  if (fluxErr !== null && fluxErr > 0) extra.ant_maglim = fluxToMag(SIGNIFICANT_SNR * fluxErr);
+  return { prefix: 'lsst_diaSource_', source, extra, ra: num(source.ra), dec: num(source.dec) };
 }
 
-function forced(row: PacketRow, timeReceived: number): AlertRecord {
+function forced(row: PacketRow, timeReceived: number): AlertParts {
   const source = row.row;
-  const properties = prefixed('lsst_diaForcedSource_', source);
   const flux = num(source.psfFlux);
   const fluxErr = num(source.psfFluxErr);
-  const mjd = row.mjd;
-  Object.assign(properties, {
-    ant_mjd: mjd,
+  const extra: Record<string, unknown> = {
+    ant_mjd: row.mjd,
     ant_survey: ANT_SURVEY_LSST,
     ant_forced_photometry: true,
     ant_passband: String(source.band ?? ''),
     ant_time_received: timeReceived,
     ant_input_msg_time: timeReceived,
-  });
+  };
   // Only a significant positive flux is a measurement of the source; anything else bounds it.
   if (flux !== null && fluxErr !== null && fluxErr > 0 && flux / fluxErr >= SIGNIFICANT_SNR) {
-    properties.ant_mag = fluxToMag(flux);
-    properties.ant_magerr = (MAG_PER_LN_FLUX * fluxErr) / flux;
+    extra.ant_mag = fluxToMag(flux);
+    extra.ant_magerr = (MAG_PER_LN_FLUX * fluxErr) / flux;
   }
-  if (fluxErr !== null && fluxErr > 0) properties.ant_maglim = fluxToMag(SIGNIFICANT_SNR * fluxErr);
-  return { alert_id: row.alert_id, survey: 'lsst', mjd, properties, ra: null, dec: null };
+  if (fluxErr !== null && fluxErr > 0) extra.ant_maglim = fluxToMag(SIGNIFICANT_SNR * fluxErr);
+  return { prefix: 'lsst_diaForcedSource_', source, extra, ra: null, dec: null };
 }
 
 export function fluxToMag(fluxNjy: number): number {
   return NJY_ZERO_POINT - 2.5 * Math.log10(fluxNjy);
-}
-
-/**
- * Every field under its prefixed name, nulls included: Rubin filters list fields such as
- * `lsst_diaSource_ssObjectId` as required and test them for None themselves.
- */
-function prefixed(prefix: string, fields: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key in fields) {
-    const value = fields[key];
-    out[prefix + key] = value === undefined ? null : value;
-  }
-  return out;
 }
 
 function num(value: unknown): number | null {

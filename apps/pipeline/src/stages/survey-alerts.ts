@@ -1,9 +1,10 @@
 // One entry point per pipeline step for a packet of any survey: ingestion does not need to know
 // whether it holds a ZTF or a Rubin packet.
 import type { AlertPacket } from '../sources/alert-avro.ts';
-import type { AlertRecord, PacketRow } from './alert-record.ts';
+import type { AlertRecord, PacketRow, StoredAlert } from './alert-record.ts';
 import { level1, level1Lsst, type Level1Result } from './level1.ts';
-import { lsstAlertFromRow, lsstHistoryRowPasses, lsstPacketRows } from './lsst-alerts.ts';
+import { summaryOf } from './locus-properties.ts';
+import { lsstAlertFromRow, lsstHistoryRowPasses, lsstPacketRows, lsstStoredAlert } from './lsst-alerts.ts';
 import { alertFromRow, packetRows } from './ztf-alerts.ts';
 
 /** Level 1 of the packet's triggering detection. */
@@ -23,4 +24,11 @@ export function historyRowPasses(packet: AlertPacket, row: PacketRow): boolean {
 
 export function alertOf(packet: AlertPacket, row: PacketRow, timeReceived: number): AlertRecord {
   return packet.survey === 'lsst' ? lsstAlertFromRow(row, timeReceived) : alertFromRow(packet.objectId, row, timeReceived);
+}
+
+/** A history row's alert as it is stored (properties as JSON text): what alertOf gives, serialised. */
+export function storedAlertOf(packet: AlertPacket, row: PacketRow, timeReceived: number): StoredAlert {
+  if (packet.survey === 'lsst') return lsstStoredAlert(row, timeReceived);
+  const alert = alertOf(packet, row, timeReceived);
+  return { ...alert, propertiesJson: JSON.stringify(alert.properties), summary: summaryOf(alert.properties) };
 }

@@ -3,9 +3,9 @@ import type { PGlite } from '@electric-sql/pglite';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 
+import { CopyIn } from '../copy-in.ts';
 import { ensureAlertPartitions, spanMjds } from '../repositories/alert-partitions.ts';
 import type { Database } from '../schema.ts';
-import { CopyIn } from './copy-in.ts';
 
 /**
  * Benchmarks' archive: `alerts` ZTF-shaped alert rows (a third of them upper limits, as ingestion

@@ -44,7 +44,7 @@ export class Repositories {
     readonly kind: 'pglite' | 'postgres' = 'pglite',
   ) {
     this.loci = new LocusRepository(db);
-    this.alerts = new AlertRepository(db);
+    this.alerts = new AlertRepository(db, kind === 'postgres');
     this.alertPartitions = new AlertPartitionRepository(db);
     this.thumbnails = new ThumbnailRepository(db, kind === 'postgres');
     this.users = new UserRepository(db);

@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import avro from 'avsc';
 import { afterAll, beforeAll } from 'vitest';
 
-import { decodeAvroFile, type LsstPacket } from '../../sources/alert-avro.ts';
+import { decodeAvroFile, fullHistory, type LsstPacket } from '../../sources/alert-avro.ts';
 import { type SimulateResult, simulateSurvey } from '../index.ts';
 import { typeWithBigIntLongs } from '../ztf-schema.ts';
 
@@ -57,7 +57,7 @@ export function useSimulatedSurvey(): void {
     for (const f of ztfFiles(survey.first)) survey.packets.push(...(await decode(f)));
     for (const f of lsstFiles(survey.first)) {
       survey.rubinRaw.push(...(await decode(f)));
-      for await (const r of decodeAvroFile(f)) if ('packet' in r && r.packet.survey === 'lsst') survey.rubin.push(r.packet);
+      for await (const r of decodeAvroFile(f)) if ('packet' in r && r.packet.survey === 'lsst') survey.rubin.push(fullHistory(r.packet));
     }
   }, 120_000);
 

@@ -1,7 +1,10 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 
+import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
+
+import type { Database } from './schema.ts';
 
 /** The parts of pg's connection a COPY FROM STDIN drives, which its type declarations leave out. */
 interface CopyConnection {
@@ -47,12 +50,14 @@ export class CopyIn implements pg.Submittable {
 
   private async send(connection: CopyConnection): Promise<void> {
     for (const chunk of this.chunks) {
-      // An error reported by the server mid-copy ends it: stop producing.
-      if (this.error) return;
+      // An error reported by the server mid-copy (a duplicate key) ends it: stop producing. The server
+      // still waits for the end of the copy before it answers again, so it is always sent.
+      if (this.error) break;
       connection.sendCopyFromChunk(Buffer.from(chunk));
       if (connection.stream.writableNeedDrain) await once(connection.stream, 'drain');
     }
-    connection.endCopyFrom();
+    if (this.error) connection.sendCopyFail(this.error.message);
+    else connection.endCopyFrom();
   }
 
   handleCommandComplete(message: { text?: string }): void {
@@ -60,7 +65,10 @@ export class CopyIn implements pg.Submittable {
   }
 
   handleError(error: Error): void {
+    // pg stops counting this as its active query on an error, so no ReadyForQuery reaches it: settle now.
+    // The copy is still ended (send) before the server answers the connection's next statement.
     this.error = error;
+    this.reject(error);
   }
 
   handleReadyForQuery(): void {
@@ -74,4 +82,30 @@ export class CopyIn implements pg.Submittable {
   handleEmptyQuery(): void {}
   handlePortalSuspended(): void {}
   handleCopyData(): void {}
+}
+
+// The pg client behind each server connection, by backend pid: Kysely does not hand out the client of
+// a transaction, and COPY needs it (AlertRepository.insertMany). Filled as pools connect (open.ts).
+const clientsByPid = new Map<number, pg.ClientBase>();
+
+/** Records every client `pool` connects, for copyClientOf. */
+export function trackCopyClients(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    const pid = (client as unknown as { processID: number }).processID;
+    clientsByPid.set(pid, client);
+    client.on('end', () => {
+      if (clientsByPid.get(pid) === client) clientsByPid.delete(pid);
+    });
+  });
+}
+
+/**
+ * The pg client running `db`'s statements (a transaction's connection), found by its backend pid and
+ * checked by database name; undefined when it is not one of ours (embedded PGlite).
+ */
+export async function copyClientOf(db: Kysely<Database>): Promise<pg.ClientBase | undefined> {
+  const { rows } = await sql<{ pid: number; database: string }>`SELECT pg_backend_pid() AS pid, current_database() AS database`.execute(db);
+  const client = clientsByPid.get(rows[0].pid);
+  const database = (client as unknown as { database?: string } | undefined)?.database;
+  return client && database === rows[0].database ? client : undefined;
 }
