@@ -205,7 +205,7 @@ async function storeBatch(
           locus_id: locus.locus_id,
           survey: alert.survey,
           mjd: alert.mjd,
-          properties: 'properties' in alert ? alert.properties : alert.propertiesJson,
+          properties: 'properties' in alert ? alert.properties : alert.writeProperties,
           summary: 'properties' in alert ? summaryOf(alert.properties) : alert.summary,
         });
       }
@@ -222,6 +222,10 @@ async function storeBatch(
     // PGlite has one connection: there they are written in the transaction.
     const cutoutsWritten = repos.kind === 'postgres' ? repos.thumbnails.insertMany(thumbnails) : tx.thumbnails.insertMany(thumbnails);
     cutoutsWritten.catch(() => {});
+    // The touched loci's alerts stored before this batch, read before its own are added: a locus is
+    // recomputed from them and the batch's new alerts (in memory), not by reading those back too.
+    const newLocusIds = new Set(newLoci.map((l) => l.locus_id));
+    const storedBefore = await tx.alerts.listSummariesByLoci([...touched].filter((id) => !newLocusIds.has(id)));
     await tx.loci.insertMany(newLoci.map((l) => ({ ...l, htm16: htmId(l.ra, l.dec) })));
     stats.alertsStored += await tx.alerts.insertMany(alertsToStore);
     stats.lociCreated += newLoci.length;
@@ -230,6 +234,7 @@ async function storeBatch(
       tx,
       [...touched],
       thumbnails.map((t) => t.alert_id),
+      [...storedBefore, ...alertsToStore.map((a) => ({ alert_id: a.alert_id, locus_id: a.locus_id, mjd: a.mjd, properties: a.summary }))],
     );
     // Catalog matches at the loci's new positions (wire format section 5: catalog lookup).
     await crossmatchPositions(tx, positions);
@@ -270,23 +275,32 @@ async function recordWatchMatches(tx: Repositories, watch: WatchMatcher, matches
   );
 }
 
-/** Recomputes position and properties of loci from all their alerts (pure stage + one bulk update). */
-/** Returns the loci's new positions. */
+/** An alert as a locus is recomputed from it: its summary fields as `properties`. */
+type SummaryAlert = Awaited<ReturnType<Repositories['alerts']['listSummariesByLoci']>>[number];
+
+/**
+ * Recomputes position and properties of loci from all their alerts (pure stage + one bulk update):
+ * `alerts` when the caller has them all, else read. Returns the loci's new positions.
+ */
 export async function recomputeLoci(
   repos: Repositories,
   locusIds: string[],
   newThumbnailAlertIds: string[] = [],
+  alerts?: SummaryAlert[],
 ): Promise<Array<{ id: string; ra: number; dec: number }>> {
   if (locusIds.length === 0) return [];
-  const alerts = await repos.alerts.listSummariesByLoci(locusIds);
+  alerts ??= await repos.alerts.listSummariesByLoci(locusIds);
   const loci = await repos.loci.findManyPositions(locusIds);
   const withThumbnails = await repos.thumbnails.alertIdsWithThumbnails(locusIds);
-  const byLocus = new Map<string, typeof alerts>();
+  const byLocus = new Map<string, SummaryAlert[]>();
   for (const alert of alerts) {
     const list = byLocus.get(alert.locus_id) ?? [];
     list.push(alert);
     byLocus.set(alert.locus_id, list);
   }
+  // Oldest first, the same whether read or given: the newest alert with cutouts is the last one here.
+  for (const list of byLocus.values())
+    list.sort((a, b) => a.mjd - b.mjd || (a.alert_id < b.alert_id ? -1 : a.alert_id > b.alert_id ? 1 : 0));
   const thumbnailAlerts = new Set([...withThumbnails, ...newThumbnailAlertIds]);
   const updates = loci.map((locus) => {
     const locusAlerts = byLocus.get(locus.locus_id) ?? [];

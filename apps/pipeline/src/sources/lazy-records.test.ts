@@ -81,7 +81,7 @@ describe('Rubin history decoded lazily', () => {
         for (const row of lsstPacketRows(record.packet).slice(1)) {
           const alert = lsstAlertFromRow(row, 1_700_000_000);
           const stored = lsstStoredAlert(row, 1_700_000_000);
-          expect(JSON.parse(stored.propertiesJson)).toEqual(JSON.parse(JSON.stringify(alert.properties)));
+          expect(JSON.parse(stored.writeProperties())).toEqual(JSON.parse(JSON.stringify(alert.properties)));
           expect(stored.summary).toEqual(summaryOf(alert.properties));
           expect([stored.alert_id, stored.mjd]).toEqual([alert.alert_id, alert.mjd]);
           rows++;

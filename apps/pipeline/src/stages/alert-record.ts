@@ -25,13 +25,14 @@ export interface PacketRow {
 }
 
 /**
- * An alert as ingestion stores it when nothing else reads it (a history row): its properties already
- * as JSON text, and the few that locus summaries are computed from.
+ * An alert as ingestion stores it when nothing else reads it (a history row): the few properties that
+ * locus summaries are computed from, and all of them only as JSON text, written when the row is sent
+ * (on a PostgreSQL server while the database parses the rows before it, ADR 0037).
  */
 export interface StoredAlert {
   alert_id: string;
   survey: 'ztf' | 'lsst';
   mjd: number;
-  propertiesJson: string;
+  writeProperties: () => string;
   summary: Record<string, unknown>;
 }

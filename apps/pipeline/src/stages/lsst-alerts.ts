@@ -98,7 +98,7 @@ export function lsstStoredAlert(row: PacketRow, timeReceived: number): StoredAle
     alert_id: row.alert_id,
     survey: 'lsst',
     mjd: row.mjd,
-    propertiesJson: JSON.stringify(Object.assign(prefixedFields(parts.prefix, parts.source), parts.extra)),
+    writeProperties: () => JSON.stringify(Object.assign(prefixedFields(parts.prefix, parts.source), parts.extra)),
     summary: summaryOf(summaryFields),
   };
 }

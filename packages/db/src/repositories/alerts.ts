@@ -11,8 +11,11 @@ export interface NewAlert {
   locus_id: string;
   survey: string;
   mjd: number;
-  /** The properties, or their JSON text (the pipeline writes a history row's without building the object). */
-  properties: JsonObject | string;
+  /**
+   * The properties, their JSON text, or a function that writes it: called as the row is sent, so a
+   * large batch's text is written while the server parses the rows before it (the pipeline's history rows).
+   */
+  properties: JsonObject | string | (() => string);
   /** The few properties locus summaries are computed from (listSummariesByLoci). */
   summary: JsonObject;
 }
@@ -28,7 +31,8 @@ const COPY_MIN_ROWS = 200;
 const UNIQUE_VIOLATION = '23505';
 
 function propertiesText(alert: NewAlert): string {
-  return typeof alert.properties === 'string' ? alert.properties : JSON.stringify(alert.properties);
+  const { properties } = alert;
+  return typeof properties === 'string' ? properties : typeof properties === 'function' ? properties() : JSON.stringify(properties);
 }
 
 // COPY's text format: a backslash, tab, newline or carriage return in a value is escaped.
