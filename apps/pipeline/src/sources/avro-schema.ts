@@ -86,7 +86,7 @@ function typeHook(schema: unknown, opts: avro.ForSchemaOptions): avro.Type | und
     const t = (schema as { type?: unknown }).type;
     if (t === 'long') return exactLongType;
     if (t === 'array' && LAZY_KEYS_ATTRIBUTE in schema)
-      return lazyRecordArrayType(schema as unknown as avro.schema.ArrayType, opts, readGuardedCount, typeHook);
+      return lazyRecordArrayType(schema as unknown as avro.schema.ArrayType, opts, readGuardedCount);
     if (t === 'array') return new GuardedArrayType(schema as avro.schema.ArrayType, opts);
     if (t === 'map') return new GuardedMapType(schema as avro.schema.MapType, opts);
   }

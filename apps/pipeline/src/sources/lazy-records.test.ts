@@ -92,8 +92,8 @@ describe('Rubin history decoded lazily', () => {
   });
 });
 
-describe('lazy history of records the compiled reader does not cover', () => {
-  it('falls back to a resolver that skips nested records, arrays and enums, with the same results', () => {
+describe('history records the compiled reader does not cover', () => {
+  it('decodes items with nested records or arrays in full, as before', () => {
     const source = {
       type: 'record',
       name: 'diaSource',
@@ -128,11 +128,9 @@ describe('lazy history of records the compiled reader does not cover', () => {
     const bytes = buildType(schema).toBuffer(value);
     const lazy = buildType(lazyHistorySchema(schema)).fromBuffer(bytes) as typeof value;
     const eager = buildType(schema).fromBuffer(bytes) as typeof value;
-    expect(lazy.prvDiaSources.map((i) => ({ diaSourceId: i.diaSourceId, midpointMjdTai: i.midpointMjdTai, visit: i.visit }))).toEqual([
-      { diaSourceId: '9007199254740993', midpointMjdTai: 61000.25, visit: 5 },
-      { diaSourceId: -3, midpointMjdTai: 61000.25, visit: null },
-    ]);
+    expect(lazy.prvDiaSources).toEqual(eager.prvDiaSources);
     expect(lazy.prvDiaSources.map((i) => fullRecord(i))).toEqual(eager.prvDiaSources);
+    expect(lazy.prvDiaSources[0].diaSourceId).toBe('9007199254740993');
   });
 });
 

@@ -3,8 +3,8 @@
 // A Rubin packet repeats up to a year of its object's DiaSources and forced photometry (hundreds of
 // records of about a hundred fields), and ingestion stores only the few it has not seen: decoding
 // every one cost more than all of the rest of ingestion (ADR 0037). Avro cannot jump over a record
-// without reading it, but reading it through a resolver that wants only the key fields skips the
-// others field by field without building them.
+// without reading it, but a reader compiled for the key fields steps over the others without
+// building them.
 import avro from 'avsc';
 
 /** Schema attribute that marks an array for lazy decoding; its value lists the key fields read at once. */
@@ -42,35 +42,36 @@ interface Readable {
   _read(tap: Tap): unknown;
 }
 
-type TypeHook = (schema: unknown, opts: avro.ForSchemaOptions) => avro.Type | undefined;
-
 /**
  * An array whose record items come back holding only the key fields (those of the schema attribute
- * that the record has); `fullRecord(item)` decodes the rest from the same bytes. (A closure, not
- * fields: avsc freezes its types once they are constructed.)
+ * that the record has); `fullRecord(item)` decodes the rest from the same bytes. Items the compiled
+ * reader does not cover are decoded in full. (A closure, not fields: avsc freezes its types once built.)
  */
 export function lazyRecordArrayType(
   schema: avro.schema.ArrayType,
   opts: avro.ForSchemaOptions,
   readCount: (tap: Tap) => number,
-  typeHook: TypeHook,
 ): avro.Type {
   const keyFields = (schema as unknown as Record<string, string[]>)[LAZY_KEYS_ATTRIBUTE];
-  let keyReader: Readable | undefined;
+  let keyReader: Readable | null | undefined;
 
   class LazyRecordArrayType extends avro.types.ArrayType {
     _read(tap: Tap): unknown[] {
-      const items = (this as unknown as { itemsType: avro.Type }).itemsType;
+      const items = (this as unknown as { itemsType: avro.Type & Readable }).itemsType;
       // Built on first use: a named item type may be resolved only after this array was made.
-      const keys = (keyReader ??= buildKeyReader(items, keyFields, typeHook));
+      if (keyReader === undefined) keyReader = buildKeyReader(items, keyFields);
       const val: unknown[] = [];
       let n: number;
       while ((n = readCount(tap)))
         while (n--) {
+          if (keyReader === null) {
+            val.push(items._read(tap));
+            continue;
+          }
           const start = tap.pos;
-          const item = keys._read(tap) as Record<string, unknown>;
+          const item = keyReader._read(tap) as Lazy;
           // A symbol key: not listed by for...in, Object.keys or JSON.stringify.
-          if (item !== null && typeof item === 'object') (item as Lazy)[FULL_RECORD] = { buf: tap.buf, start, items };
+          item[FULL_RECORD] = { buf: tap.buf, start, items };
           val.push(item);
         }
       return val;
@@ -106,10 +107,11 @@ function sized(tap: Tap): number {
  * A reader of a record's key fields that steps over the others without decoding them. It is compiled
  * once per schema into straight-line code (as avsc compiles its own readers): a nullable float is one
  * byte compared and a position moved. About three times faster than avsc's skip of a hundred nullable
- * fields. Records with nested records, arrays or maps fall back to an avsc resolver.
+ * fields. Null for records with nested records, arrays or maps: those are decoded in full, as any
+ * other array is (avsc's own skip of a nested array has no guard against a corrupt item count).
  */
-function buildKeyReader(items: avro.Type, keyFields: string[], typeHook: TypeHook): Readable {
-  if (items.typeName !== 'record') return items as unknown as Readable;
+function buildKeyReader(items: avro.Type, keyFields: string[]): Readable | null {
+  if (items.typeName !== 'record') return null;
   const schema = items.schema() as { fields: Array<{ name: string; type: unknown }> };
   const fieldTypes = (items as unknown as { fields: Array<{ name: string; type: Readable }> }).fields;
   const keyReaders: Readable[] = [];
@@ -124,13 +126,13 @@ function buildKeyReader(items: avro.Type, keyFields: string[], typeHook: TypeHoo
     }
     if (!Array.isArray(field.type)) {
       const code = skipCode(field.type);
-      if (code === undefined) return resolverFor(items, keyFields, typeHook);
+      if (code === undefined) return null;
       body += `${code}\n`;
       continue;
     }
     // A union: its branch index is a zigzag varint, one byte (2 * index) for the first 64 branches.
     const branches = field.type.map(skipCode);
-    if (branches.includes(undefined) || branches.length > 64) return resolverFor(items, keyFields, typeHook);
+    if (branches.includes(undefined) || branches.length > 64) return null;
     body += 'switch (buf[pos++]) {\n';
     for (const [b, code] of branches.entries()) body += `  case ${2 * b}: ${code} break;\n`;
     body += "  default: throw new Error('invalid union index');\n}\n";
@@ -142,12 +144,4 @@ function buildKeyReader(items: avro.Type, keyFields: string[], typeHook: TypeHoo
     `return function readKeys(tap) {\nconst buf = tap.buf;\nlet pos = tap.pos;\n${body}tap.pos = pos;\nreturn { ${result} };\n};`,
   );
   return { _read: read(keyReaders, sized) as (tap: Tap) => unknown };
-}
-
-/** An avsc resolver from the writer's item record to a record of its key fields only. */
-function resolverFor(items: avro.Type, keyFields: string[], typeHook: TypeHook): Readable {
-  const schema = items.schema() as { fields: Array<{ name: string }> };
-  const fields = schema.fields.filter((f) => keyFields.includes(f.name));
-  const reader = avro.Type.forSchema({ ...schema, fields } as avro.Schema, { registry: {}, typeHook, wrapUnions: 'auto' });
-  return reader.createResolver(items) as unknown as Readable;
 }
