@@ -97,7 +97,12 @@ describe('alert partitions', () => {
   });
 
   it('archives the months before a date: their alerts leave the locus, a late alert of such a month still lands', async () => {
+    // The archive epoch tells ingest processes that the alerts of their kept loci changed (migration 0019).
+    const epoch = await database.repos.alertPartitions.archiveEpoch();
     const archived = await database.repos.alertPartitions.archiveBefore(61050);
+    expect(await database.repos.alertPartitions.archiveEpoch()).toBe(epoch + 1);
+    expect(await database.repos.alertPartitions.archiveBefore(61050)).toEqual([]);
+    expect(await database.repos.alertPartitions.archiveEpoch()).toBe(epoch + 1);
     expect(archived.map((p) => p.name)).toEqual(['alert_archive_p60990', 'alert_archive_p61020']);
     expect((await database.repos.alerts.listByLocus('ANT2026parts')).map((a) => a.alert_id)).toEqual(['a:4']);
     expect((await database.repos.alertPartitions.listArchived()).map((p) => p.name)).toEqual([
@@ -119,8 +124,10 @@ describe('alert partitions', () => {
       'no archived alert partition named alert_archive_p1',
     );
 
+    const epoch = await database.repos.alertPartitions.archiveEpoch();
     const restored = await database.repos.alertPartitions.restore('alert_archive_p61020');
     expect(restored.name).toBe('alert_p61020');
+    expect(await database.repos.alertPartitions.archiveEpoch()).toBe(epoch + 1);
     expect((await database.repos.alerts.listByLocus('ANT2026parts')).map((a) => a.alert_id)).toEqual(['a:3', 'a:2', 'a:5', 'a:4']);
     expect((await database.repos.alertPartitions.listArchived()).map((p) => p.name)).toEqual(['alert_archive_p60990']);
   });

@@ -23,6 +23,8 @@ export interface LocusTable {
   newest_alert_observation_time: ColumnType<number | null, never, never>;
   oldest_alert_observation_time: ColumnType<number | null, never, never>;
   lsst_dia_object_ids: ColumnType<string[], never, never>;
+  /** Goes up by one at every recompute of the locus (migration 0019): ingest processes' copies of its alerts are checked against it. */
+  alerts_revision: Generated<number>;
 }
 
 export interface AlertTable {
@@ -272,10 +274,16 @@ export interface SchemaMigrationTable {
   applied_at: Generated<Date>;
 }
 
+/** One row: goes up by one when alert partitions are archived or restored (migration 0019). */
+export interface AlertArchiveEpochTable {
+  epoch: number;
+}
+
 export interface Database {
   locus: LocusTable;
   alert: AlertTable;
   alert_thumbnail: AlertThumbnailTable;
+  alert_archive_epoch: AlertArchiveEpochTable;
   schema_migrations: SchemaMigrationTable;
   app_user: AppUserTable;
   revoked_token: RevokedTokenTable;

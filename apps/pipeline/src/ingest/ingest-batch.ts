@@ -12,6 +12,7 @@ import { alertOf, historyRowPasses, rowsOf, storedAlertOf, triggerLevel1 } from 
 import { packetThumbnails } from '../stages/thumbnails.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
 import { type KnownAlerts, knownAlertsOf } from './known-alerts.ts';
+import { type LocusAlertsCache, locusAlertsCacheOf, type SummaryAlert } from './locus-alerts-cache.ts';
 import { skyLockTrixels } from './sky-locks.ts';
 
 /** Counters that `antares ingest` reports; one object is threaded through every batch of a run. */
@@ -93,11 +94,12 @@ export async function ingestBatch(
 
   const trixels = skyLockTrixels(accepted.map((p) => ({ ra: p.trigger.ra as number, dec: p.trigger.dec as number })));
   const statsBefore = structuredClone(stats);
-  const known = knownAlertsOf(repos.db);
+  const caches = { known: knownAlertsOf(repos.db), locusAlerts: locusAlertsCacheOf(repos.db) };
   for (let attempt = 1; ; attempt++) {
     try {
-      const { touched, stored } = await storeBatch(repos, accepted, trixels, timeReceived, stats, options, known);
-      known.addCommitted(stored);
+      const { touched, stored, recomputed } = await storeBatch(repos, accepted, trixels, timeReceived, stats, options, caches);
+      caches.known.addCommitted(stored);
+      caches.locusAlerts.addCommitted(recomputed.loci, recomputed.epoch);
       return touched;
     } catch (error) {
       // A deadlock with another worker (only possible through a locus outside the batch's regions,
@@ -125,8 +127,9 @@ async function storeBatch(
   timeReceived: number,
   stats: IngestStats,
   options: IngestBatchOptions,
-  known: KnownAlerts,
-): Promise<{ touched: string[]; stored: Map<string, string> }> {
+  caches: { known: KnownAlerts; locusAlerts: LocusAlertsCache },
+): Promise<{ touched: string[]; stored: Map<string, string>; recomputed: RecomputedLoci & { epoch: number } }> {
+  const { known } = caches;
   return repos.transaction(async (tx) => {
     // The sky regions this batch can touch: other workers' batches elsewhere go on at the same time.
     await tx.lockSkyRegions(trixels);
@@ -153,7 +156,7 @@ async function storeBatch(
     }
     const storedTriggerLoci = [...new Set(fresh.flatMap((p) => existing.get(p.trigger.alert_id) ?? []))];
     const withCutouts = new Set(await tx.thumbnails.alertIdsWithThumbnails(storedTriggerLoci));
-    if (fresh.length === 0) return { touched: [], stored: existing };
+    if (fresh.length === 0) return { touched: [], stored: existing, recomputed: { loci: [], positions: [], epoch: -1 } };
 
     const index = new LocusIndex(
       await tx.loci.findInHtmRanges(fresh.flatMap((p) => associationRanges(p.trigger.ra as number, p.trigger.dec as number))),
@@ -223,25 +226,29 @@ async function storeBatch(
     const cutoutsWritten = repos.kind === 'postgres' ? repos.thumbnails.insertMany(thumbnails) : tx.thumbnails.insertMany(thumbnails);
     cutoutsWritten.catch(() => {});
     // The touched loci's alerts stored before this batch, read before its own are added: a locus is
-    // recomputed from them and the batch's new alerts (in memory), not by reading those back too.
+    // recomputed from them and the batch's new alerts (in memory), not by reading those back too. The
+    // ones this process kept since it last recomputed the locus are not read again (locus-alerts-cache.ts).
     const newLocusIds = new Set(newLoci.map((l) => l.locus_id));
-    const storedBefore = await tx.alerts.listSummariesByLoci([...touched].filter((id) => !newLocusIds.has(id)));
+    const storedLoci = [...touched].filter((id) => !newLocusIds.has(id));
+    const epoch = await tx.alertPartitions.archiveEpoch();
+    const revisions = await tx.loci.alertsRevisions(storedLoci);
+    const { cached } = caches.locusAlerts.lookup(revisions, epoch);
+    const alertsByLocus = new Map<string, SummaryAlert[]>([...touched].map((id) => [id, [...(cached.get(id) ?? [])]]));
+    const read = await tx.alerts.listSummariesByLoci(storedLoci.filter((id) => !cached.has(id)));
     await tx.loci.insertMany(newLoci.map((l) => ({ ...l, htm16: htmId(l.ra, l.dec) })));
     stats.alertsStored += await tx.alerts.insertMany(alertsToStore);
     stats.lociCreated += newLoci.length;
     stats.lociUpdated += touched.size - newLoci.length;
-    const positions = await recomputeLoci(
-      tx,
-      [...touched],
-      thumbnails.map((t) => t.alert_id),
-      [...storedBefore, ...alertsToStore.map((a) => ({ alert_id: a.alert_id, locus_id: a.locus_id, mjd: a.mjd, properties: a.summary }))],
-    );
+    for (const a of read) alertsByLocus.get(a.locus_id)?.push(a);
+    for (const a of alertsToStore)
+      alertsByLocus.get(a.locus_id)?.push({ alert_id: a.alert_id, locus_id: a.locus_id, mjd: a.mjd, properties: a.summary });
+    const recomputed = await recomputeLoci(tx, alertsByLocus, thumbnails.map((t) => t.alert_id), revisions);
     // Catalog matches at the loci's new positions (wire format section 5: catalog lookup).
-    await crossmatchPositions(tx, positions);
+    await crossmatchPositions(tx, recomputed.positions);
     if (options.watch && watchMatches.length > 0) await recordWatchMatches(tx, options.watch, watchMatches);
     await tx.gravWaves.addAssociations(gwAssociations);
     await cutoutsWritten;
-    return { touched: [...touched], stored: existing };
+    return { touched: [...touched], stored: existing, recomputed: { ...recomputed, epoch } };
   });
 }
 
@@ -275,39 +282,42 @@ async function recordWatchMatches(tx: Repositories, watch: WatchMatcher, matches
   );
 }
 
-/** An alert as a locus is recomputed from it: its summary fields as `properties`. */
-type SummaryAlert = Awaited<ReturnType<Repositories['alerts']['listSummariesByLoci']>>[number];
+interface RecomputedLoci {
+  /** The loci's new positions. */
+  positions: Array<{ id: string; ra: number; dec: number }>;
+  /** The loci whose update gave them the revision after the one read, with all their alerts: for the cache. */
+  loci: Array<{ locus_id: string; revision: number; alerts: SummaryAlert[] }>;
+}
 
 /**
- * Recomputes position and properties of loci from all their alerts (pure stage + one bulk update):
- * `alerts` when the caller has them all, else read. Returns the loci's new positions.
+ * Recomputes position and properties of loci from all their alerts, given by locus (pure stage + one
+ * bulk update). `revisions`: the loci's alerts_revision when their alerts were read (a new locus has 0).
  */
 export async function recomputeLoci(
   repos: Repositories,
-  locusIds: string[],
-  newThumbnailAlertIds: string[] = [],
-  alerts?: SummaryAlert[],
-): Promise<Array<{ id: string; ra: number; dec: number }>> {
-  if (locusIds.length === 0) return [];
-  alerts ??= await repos.alerts.listSummariesByLoci(locusIds);
+  alertsByLocus: Map<string, SummaryAlert[]>,
+  newThumbnailAlertIds: string[],
+  revisions: Map<string, number>,
+): Promise<RecomputedLoci> {
+  const locusIds = [...alertsByLocus.keys()];
+  if (locusIds.length === 0) return { positions: [], loci: [] };
   const loci = await repos.loci.findManyPositions(locusIds);
   const withThumbnails = await repos.thumbnails.alertIdsWithThumbnails(locusIds);
-  const byLocus = new Map<string, SummaryAlert[]>();
-  for (const alert of alerts) {
-    const list = byLocus.get(alert.locus_id) ?? [];
-    list.push(alert);
-    byLocus.set(alert.locus_id, list);
-  }
   // Oldest first, the same whether read or given: the newest alert with cutouts is the last one here.
-  for (const list of byLocus.values())
+  for (const list of alertsByLocus.values())
     list.sort((a, b) => a.mjd - b.mjd || (a.alert_id < b.alert_id ? -1 : a.alert_id > b.alert_id ? 1 : 0));
   const thumbnailAlerts = new Set([...withThumbnails, ...newThumbnailAlertIds]);
   const updates = loci.map((locus) => {
-    const locusAlerts = byLocus.get(locus.locus_id) ?? [];
+    const locusAlerts = alertsByLocus.get(locus.locus_id) ?? [];
     const summary = summarizeLocus(locusAlerts, locus);
     const newestWithThumbnails = [...locusAlerts].reverse().find((a) => thumbnailAlerts.has(a.alert_id));
     return { locus_id: locus.locus_id, ...summary, newest_thumbnail_alert_id: newestWithThumbnails?.alert_id ?? null };
   });
-  await repos.loci.updateMany(updates);
-  return updates.map((u) => ({ id: u.locus_id, ra: u.ra, dec: u.dec }));
+  const newRevisions = await repos.loci.updateMany(updates);
+  return {
+    positions: updates.map((u) => ({ id: u.locus_id, ra: u.ra, dec: u.dec })),
+    loci: updates
+      .filter((u) => newRevisions.get(u.locus_id) === (revisions.get(u.locus_id) ?? 0) + 1)
+      .map((u) => ({ locus_id: u.locus_id, revision: newRevisions.get(u.locus_id)!, alerts: alertsByLocus.get(u.locus_id)! })),
+  };
 }

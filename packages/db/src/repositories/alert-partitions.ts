@@ -92,6 +92,7 @@ export class AlertPartitionRepository {
         await sql`ALTER TABLE alert DETACH PARTITION ${sql.table(partition.name)}`.execute(trx);
         await sql`ALTER TABLE ${sql.table(partition.name)} RENAME TO ${sql.table(archivedName(partition.fromMjd))}`.execute(trx);
       }
+      await bumpArchiveEpoch(trx);
     });
     return old.map((p) => ({ ...p, name: archivedName(p.fromMjd) }));
   }
@@ -110,9 +111,20 @@ export class AlertPartitionRepository {
       await sql`ALTER TABLE ${sql.table(name)} RENAME TO ${sql.table(attachedName)}`.execute(trx);
       await sql`ALTER TABLE alert ATTACH PARTITION ${sql.table(attachedName)}
         FOR VALUES FROM (${sql.lit(archived.fromMjd)}) TO (${sql.lit(archived.toMjd)})`.execute(trx);
+      await bumpArchiveEpoch(trx);
     });
     return { ...archived, name: attachedName };
   }
+
+  /** Goes up by one at each archive or restore: loci's alerts kept in memory by ingest processes are then stale (migration 0019). */
+  async archiveEpoch(): Promise<number> {
+    const row = await this.db.selectFrom('alert_archive_epoch').select('epoch').executeTakeFirstOrThrow();
+    return row.epoch;
+  }
+}
+
+function bumpArchiveEpoch(db: Kysely<Database>): Promise<unknown> {
+  return db.updateTable('alert_archive_epoch').set((eb) => ({ epoch: eb('epoch', '+', 1) })).execute();
 }
 
 function archivedName(fromMjd: number): string {

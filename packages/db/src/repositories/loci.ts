@@ -201,15 +201,29 @@ export class LocusRepository {
   }
 
   /** Writes recomputed positions and properties of many loci in one statement. */
-  async updateMany(updates: LocusUpdate[]): Promise<void> {
-    if (updates.length === 0) return;
+  /**
+   * Writes recomputed loci and moves each one's alerts_revision up by one (migration 0019). Returns the
+   * new revisions, by locus.
+   */
+  async updateMany(updates: LocusUpdate[]): Promise<Map<string, number>> {
+    if (updates.length === 0) return new Map();
     // Merged, not replaced: properties written by Level 2 filters stay.
-    await sql`UPDATE locus AS l SET ra = u.ra, dec = u.dec, htm16 = u.htm16, properties = l.properties || u.properties,
-        newest_thumbnail_alert_id = u.newest_thumbnail_alert_id, updated_at = now(),
+    const result = await sql<{ locus_id: string; alerts_revision: number }>`UPDATE locus AS l SET ra = u.ra, dec = u.dec,
+        htm16 = u.htm16, properties = l.properties || u.properties,
+        newest_thumbnail_alert_id = u.newest_thumbnail_alert_id, updated_at = now(), alerts_revision = l.alerts_revision + 1,
         ztf_object_ids = ARRAY(SELECT jsonb_array_elements_text(coalesce(u.properties #> '{survey,ztf,id}', '[]'::jsonb)))
       FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS u(locus_id text, ra float8, dec float8,
         htm16 bigint, properties jsonb, newest_thumbnail_alert_id text)
-      WHERE l.locus_id = u.locus_id`.execute(this.db);
+      WHERE l.locus_id = u.locus_id
+      RETURNING l.locus_id, l.alerts_revision`.execute(this.db);
+    return new Map(result.rows.map((r) => [r.locus_id, r.alerts_revision]));
+  }
+
+  /** The alerts_revision of these loci (migration 0019); a locus not stored is not in the map. */
+  async alertsRevisions(locusIds: string[]): Promise<Map<string, number>> {
+    if (locusIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('locus').select(['locus_id', 'alerts_revision']).where('locus_id', 'in', locusIds).execute();
+    return new Map(rows.map((r) => [r.locus_id, r.alerts_revision]));
   }
 
   async count(): Promise<number> {
