@@ -113,10 +113,10 @@ export async function ingestBatch(
 const DEADLOCK_RETRIES = 3;
 
 /** Each row once, by id: packets of one object in a batch repeat its history (Rubin: up to a year). */
-function uniqueRows(rows: PacketRow[]): Array<{ alert_id: string; mjd: number }> {
-  const byId = new Map<string, { alert_id: string; mjd: number }>();
-  for (const r of rows) if (!byId.has(r.alert_id)) byId.set(r.alert_id, { alert_id: r.alert_id, mjd: r.mjd });
-  return [...byId.values()];
+function uniqueRows(packets: AcceptedPacket[]): Iterable<PacketRow> {
+  const byId = new Map<string, PacketRow>();
+  for (const p of packets) for (const r of p.rows) if (!byId.has(r.alert_id)) byId.set(r.alert_id, r);
+  return byId.values();
 }
 const noCutouts = { thumbnails: [], errors: 0 };
 
@@ -136,8 +136,8 @@ async function storeBatch(
     await tx.deferCommitFlush();
     // Every row of the batch once, with its locus when stored: from this process's cache, or looked up.
     const existing = new Map<string, string>();
-    const unknown: Array<{ alert_id: string; mjd: number }> = [];
-    for (const row of uniqueRows(accepted.flatMap((p) => p.rows))) {
+    const unknown: PacketRow[] = [];
+    for (const row of uniqueRows(accepted)) {
       const locusId = known.get(row.alert_id);
       if (locusId === undefined) unknown.push(row);
       else existing.set(row.alert_id, locusId);

@@ -16,20 +16,24 @@ import { KnownAlerts, knownAlertsOf } from './known-alerts.ts';
 const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/data');
 
 describe('KnownAlerts', () => {
-  it('keeps the most recently used rows up to its size', () => {
-    const known = new KnownAlerts(3);
+  it('keeps the rows used since its last turn, and never more than its size', () => {
+    const known = new KnownAlerts(4); // turns when 2 rows were added since the last turn
     known.addCommitted(
       new Map([
         ['a', 'L1'],
         ['b', 'L1'],
-        ['c', 'L2'],
       ]),
     );
-    expect(known.get('a')).toBe('L1'); // now the most recent
-    known.addCommitted(new Map([['d', 'L3']]));
-    expect(known.size).toBe(3);
+    known.addCommitted(new Map([['c', 'L2']])); // a turn: a and b are the previous generation
+    expect(known.get('a')).toBe('L1'); // used again: kept through the next turn
+    known.addCommitted(new Map([['d', 'L3']])); // a turn: b, not used since the last, is forgotten
     expect(known.get('b')).toBeUndefined();
     expect([known.get('a'), known.get('c'), known.get('d')]).toEqual(['L1', 'L2', 'L3']);
+    for (let i = 0; i < 20; i++) {
+      known.addCommitted(new Map([[`x${i}`, 'L4']]));
+      expect(known.size).toBeLessThanOrEqual(4);
+    }
+    expect(known.get('x19')).toBe('L4');
   });
 
   it('is one per database handle', () => {

@@ -7,39 +7,48 @@
 // and a cache belongs to one database handle. Archiving a month detaches its rows: this process then
 // still counts them as stored and does not write them again into a new partition of that month.
 
-/** Most entries kept: about 100 bytes each. A full cache forgets its least recently used rows. */
+/** Most entries kept: about 100 bytes each. A full cache forgets the rows least recently used. */
 export const KNOWN_ALERTS_MAX = 500_000;
 
+/**
+ * Two generations instead of an exact LRU order: a hit in the current one costs one lookup (an exact
+ * order moved every hit to the end of the Map, a delete and a set for each of a packet's hundreds of
+ * history rows). A row found only in the previous generation moves to the current one; when the
+ * current one is full, it becomes the previous and the old previous is dropped. So the rows used since
+ * the last turn, at least max / 2 of them, are always kept, and never more than max.
+ */
 export class KnownAlerts {
-  private readonly locusOf = new Map<string, string>();
+  private current = new Map<string, string>();
+  private previous = new Map<string, string>();
 
   constructor(private readonly max = KNOWN_ALERTS_MAX) {}
 
   /** The locus of a row known to be stored. */
   get(alertId: string): string | undefined {
-    const locusId = this.locusOf.get(alertId);
-    if (locusId !== undefined) {
-      // Most recently used last: Map keeps insertion order, so the oldest are dropped first.
-      this.locusOf.delete(alertId);
-      this.locusOf.set(alertId, locusId);
-    }
-    return locusId;
+    const locusId = this.current.get(alertId);
+    if (locusId !== undefined) return locusId;
+    const old = this.previous.get(alertId);
+    if (old !== undefined) this.keep(alertId, old);
+    return old;
   }
 
   /** Rows of a committed batch: stored by it, or found stored. */
   addCommitted(rows: Map<string, string>): void {
-    for (const [alertId, locusId] of rows) {
-      this.locusOf.delete(alertId);
-      this.locusOf.set(alertId, locusId);
-    }
-    for (const oldest of this.locusOf.keys()) {
-      if (this.locusOf.size <= this.max) break;
-      this.locusOf.delete(oldest);
-    }
+    for (const [alertId, locusId] of rows) if (this.current.get(alertId) !== locusId) this.keep(alertId, locusId);
   }
 
   get size(): number {
-    return this.locusOf.size;
+    let n = this.current.size;
+    for (const alertId of this.previous.keys()) if (!this.current.has(alertId)) n++;
+    return n;
+  }
+
+  private keep(alertId: string, locusId: string): void {
+    if (this.current.size >= Math.ceil(this.max / 2)) {
+      this.previous = this.current;
+      this.current = new Map();
+    }
+    this.current.set(alertId, locusId);
   }
 }
 
