@@ -21,6 +21,9 @@ import { benchPrefilled } from './ingest-prefill.ts';
  * share of the night files, as N `antares ingest` processes would (PGlite is then skipped).
  * `--prefill N` also ingests the nights into an archive already holding N alert rows (PostgreSQL only,
  * PGlite is then skipped; see ingest-prefill.ts), next to the empty-database figure.
+ * `--survey rubin` also times the nights after the first `--warm-nights` (default 5): a running broker's
+ * case, whose objects' history was stored with their earlier packets (the first night an object is seen
+ * brings its whole year of history).
  */
 export async function benchIngest(args: string[]): Promise<void> {
   const survey = argValue(args, '--survey') ?? 'all';
@@ -64,6 +67,12 @@ export async function benchIngest(args: string[]): Promise<void> {
   const stats = await ingestFiles(new Repositories(server.db, 'postgres'), files);
   report('PostgreSQL server', stats, (performance.now() - started) / 1000);
   await server.close();
+  if (survey === 'rubin' && workers === 1 && prefill === undefined) {
+    const warmNights = Number(argValue(args, '--warm-nights') ?? 5);
+    if (!Number.isInteger(warmNights) || warmNights < 1 || warmNights >= files.length)
+      throw new Error(`--warm-nights must be a whole number from 1 to ${files.length - 1}`);
+    await benchKnownObjects(serverUrl, files, warmNights);
+  }
   if (workers > 1) await benchWorkers(serverUrl, files, workers);
   if (prefill !== undefined) {
     const objects = Number(argValue(args, '--objects') ?? 1500);
@@ -77,6 +86,21 @@ function report(label: string, stats: IngestStats, seconds: number): void {
     `${label.padEnd(20)} ${stats.packetsRead} packets (${stats.alertsStored} alert rows incl. history, ${stats.lociCreated} loci) in ${seconds.toFixed(1)} s: ` +
       `${(stats.packetsRead / seconds).toFixed(0)} packets/s, ${(stats.alertsStored / seconds).toFixed(0)} alert rows/s (target on PostgreSQL: >= 1000 packets/s)`,
   );
+}
+
+/** The nights after the first `warmNights`, timed once those are stored (one night file per night). */
+async function benchKnownObjects(serverUrl: string, files: string[], warmNights: number): Promise<void> {
+  const server = await openDatabase({ databaseUrl: await freshDatabase(serverUrl, 'antares_bench_ingest') });
+  try {
+    await migrate(server.db);
+    const repos = new Repositories(server.db, 'postgres');
+    await ingestFiles(repos, files.slice(0, warmNights));
+    const started = performance.now();
+    const stats = await ingestFiles(repos, files.slice(warmNights));
+    report(`PG, after ${warmNights} nights`, stats, (performance.now() - started) / 1000);
+  } finally {
+    await server.close();
+  }
 }
 
 /** N processes ingest alternate night files into one fresh database at once; timed from the first start to the last end. */
