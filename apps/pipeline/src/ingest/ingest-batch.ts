@@ -242,7 +242,12 @@ async function storeBatch(
     for (const a of read) alertsByLocus.get(a.locus_id)?.push(a);
     for (const a of alertsToStore)
       alertsByLocus.get(a.locus_id)?.push({ alert_id: a.alert_id, locus_id: a.locus_id, mjd: a.mjd, properties: a.summary });
-    const recomputed = await recomputeLoci(tx, alertsByLocus, thumbnails.map((t) => t.alert_id), revisions);
+    const recomputed = await recomputeLoci(
+      tx,
+      alertsByLocus,
+      thumbnails.map((t) => t.alert_id),
+      revisions,
+    );
     // Catalog matches at the loci's new positions (wire format section 5: catalog lookup).
     await crossmatchPositions(tx, recomputed.positions);
     if (options.watch && watchMatches.length > 0) await recordWatchMatches(tx, options.watch, watchMatches);

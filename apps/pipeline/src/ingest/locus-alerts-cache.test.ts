@@ -101,7 +101,10 @@ describe('recomputing loci with the alerts kept between batches', () => {
 
   /** Each locus's properties, keyed by the ids of its alerts. */
   async function lociOf(database: TestDatabase): Promise<Map<string, unknown>> {
-    const loci = await database.db.selectFrom('locus').select(['locus_id', 'ra', 'dec', 'properties', 'newest_thumbnail_alert_id']).execute();
+    const loci = await database.db
+      .selectFrom('locus')
+      .select(['locus_id', 'ra', 'dec', 'properties', 'newest_thumbnail_alert_id'])
+      .execute();
     const rows = await database.db.selectFrom('alert').select(['alert_id', 'locus_id']).execute();
     const ids = new Map<string, string[]>();
     for (const r of rows) ids.set(r.locus_id, [...(ids.get(r.locus_id) ?? []), r.alert_id]);
@@ -135,7 +138,12 @@ describe('recomputing loci with the alerts kept between batches', () => {
     try {
       const { repos } = database;
       const revisions = async () =>
-        new Map((await database.db.selectFrom('locus').select(['locus_id', 'alerts_revision']).execute()).map((l) => [l.locus_id, l.alerts_revision]));
+        new Map(
+          (await database.db.selectFrom('locus').select(['locus_id', 'alerts_revision']).execute()).map((l) => [
+            l.locus_id,
+            l.alerts_revision,
+          ]),
+        );
       await ingestPackets(repos, nights.slice(0, 3).flat());
       const epoch = await repos.alertPartitions.archiveEpoch();
       const [oldest] = await repos.alertPartitions.listAttached();

@@ -124,7 +124,10 @@ export class AlertPartitionRepository {
 }
 
 function bumpArchiveEpoch(db: Kysely<Database>): Promise<unknown> {
-  return db.updateTable('alert_archive_epoch').set((eb) => ({ epoch: eb('epoch', '+', 1) })).execute();
+  return db
+    .updateTable('alert_archive_epoch')
+    .set((eb) => ({ epoch: eb('epoch', '+', 1) }))
+    .execute();
 }
 
 function archivedName(fromMjd: number): string {
