@@ -232,9 +232,9 @@ async function storeBatch(
     const storedLoci = [...touched].filter((id) => !newLocusIds.has(id));
     const epoch = await tx.alertPartitions.archiveEpoch();
     const revisions = await tx.loci.alertsRevisions(storedLoci);
-    const { cached } = caches.locusAlerts.lookup(revisions, epoch);
+    const { cached, missing } = caches.locusAlerts.lookup(revisions, epoch);
     const alertsByLocus = new Map<string, SummaryAlert[]>([...touched].map((id) => [id, [...(cached.get(id) ?? [])]]));
-    const read = await tx.alerts.listSummariesByLoci(storedLoci.filter((id) => !cached.has(id)));
+    const read = await tx.alerts.listSummariesByLoci(missing);
     await tx.loci.insertMany(newLoci.map((l) => ({ ...l, htm16: htmId(l.ra, l.dec) })));
     stats.alertsStored += await tx.alerts.insertMany(alertsToStore);
     stats.lociCreated += newLoci.length;

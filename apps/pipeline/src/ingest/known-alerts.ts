@@ -7,6 +7,8 @@
 // and a cache belongs to one database handle. Archiving a month detaches its rows: this process then
 // still counts them as stored and does not write them again into a new partition of that month.
 
+import { perDatabase } from './per-database.ts';
+
 /** Most entries kept: about 100 bytes each. A full cache forgets the rows least recently used. */
 export const KNOWN_ALERTS_MAX = 500_000;
 
@@ -52,11 +54,5 @@ export class KnownAlerts {
   }
 }
 
-const byDatabase = new WeakMap<object, KnownAlerts>();
-
-/** The cache of one database handle (tests open many databases in one process). */
-export function knownAlertsOf(database: object): KnownAlerts {
-  let known = byDatabase.get(database);
-  if (!known) byDatabase.set(database, (known = new KnownAlerts()));
-  return known;
-}
+/** The cache of stored rows of one database handle. */
+export const knownAlertsOf = perDatabase(() => new KnownAlerts());

@@ -9,6 +9,8 @@
 // adds none), and only where the batch's update gave the locus the revision after the one it read:
 // another revision means another worker wrote the locus in between, and its alerts may be missing.
 
+import { perDatabase } from './per-database.ts';
+
 /** An alert as a locus is recomputed from it: its summary fields as `properties`. */
 export interface SummaryAlert {
   alert_id: string;
@@ -89,11 +91,5 @@ export class LocusAlertsCache {
   }
 }
 
-const byDatabase = new WeakMap<object, LocusAlertsCache>();
-
-/** The cache of one database handle (tests open many databases in one process). */
-export function locusAlertsCacheOf(database: object): LocusAlertsCache {
-  let cache = byDatabase.get(database);
-  if (!cache) byDatabase.set(database, (cache = new LocusAlertsCache()));
-  return cache;
-}
+/** The cache of loci alerts of one database handle. */
+export const locusAlertsCacheOf = perDatabase(() => new LocusAlertsCache());
