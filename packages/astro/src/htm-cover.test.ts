@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { htmId, htmTrixelVertices } from './htm.ts';
-import { htmCircleCover, type HtmIdRange, htmTrixelHoldingCap } from './htm-cover.ts';
-import { angularSeparationDeg, ARCSEC } from './sphere.ts';
+import { htmId, htmIdOfVector, htmPathOfVector, htmTrixelVertices } from './htm.ts';
+import { htmCircleCover, type HtmIdRange, htmSmallCapRange, htmTrixelHoldingCap } from './htm-cover.ts';
+import { angularSeparationDeg, ARCSEC, radecToUnitVector } from './sphere.ts';
 import { randomGenerator } from './test-random.ts';
 
 const toRad = Math.PI / 180;
@@ -229,3 +229,60 @@ describe('htmTrixelHoldingCap', () => {
     expect(held).toBeGreaterThan(4900);
   });
 });
+
+describe('htmSmallCapRange', () => {
+  it('gives one range that holds every trixel of the cover and every point of the cap', () => {
+    const random = randomGenerator(38);
+    let given = 0;
+    for (let circle = 0; circle < 3000; circle++) {
+      const center = randomCenter(random, circle);
+      const radius = ARCSEC * (0.5 + 3 * random()); // the association (1") and sky-lock (2") caps and about
+      const range = htmSmallCapRange(center[0], center[1], radius);
+      if (range === undefined) continue;
+      given++;
+      const [low, high] = range;
+      // One trixel's ids, 16 levels deep, from 0 to 2 levels above: 1, 4 or 16 of them, aligned.
+      expect([1, 4, 16]).toContain(high - low + 1);
+      expect(low % (high - low + 1)).toBe(0);
+      for (const [from, to] of htmCircleCover(center[0], center[1], radius)) {
+        // The cover's ranges may run over trixels the cap only nears; those it touches are all inside.
+        for (let id = from; id <= to; id++) if (id < low || id > high) expect(htmTrixelHoldingCapOf(id, center, radius)).toBe(false);
+      }
+      for (const [ra, dec] of pointsInCircle(random, center, radius, 16)) expect(isCovered([range], htmId(ra, dec))).toBe(true);
+    }
+    expect(given).toBeGreaterThan(1000);
+  });
+
+  it('holds most 1" caps (association) in one trixel of level 16 to 14', () => {
+    const random = randomGenerator(40);
+    let given = 0;
+    for (let k = 0; k < 5000; k++) if (htmSmallCapRange(random() * 360, Math.asin(2 * random() - 1) / toRad, ARCSEC) !== undefined) given++;
+    expect(given).toBeGreaterThan(3500); // 72.6 % of 20,000 random positions when measured
+  });
+
+  it('gives none for a cap over the edges of its trixels at each of those levels', () => {
+    // On the edge between root trixels (RA 0, the equator), no trixel of any level holds the cap.
+    expect(htmSmallCapRange(0, 0, ARCSEC)).toBeUndefined();
+    expect(htmSmallCapRange(90, 0.00001, ARCSEC)).toBeUndefined();
+    expect(htmSmallCapRange(10, 20, 90)).toBeUndefined();
+  });
+
+  it('walks the same trixels as the id look-up', () => {
+    const random = randomGenerator(39);
+    for (let k = 0; k < 200; k++) {
+      const point = radecToUnitVector(random() * 360, Math.asin(2 * random() - 1) / toRad);
+      const path = htmPathOfVector(point, 16);
+      expect(path).toHaveLength(17);
+      for (const [level, step] of path.entries()) {
+        expect(step.id).toBe(htmIdOfVector(point, level));
+        expect(step.triangle).toEqual(htmTrixelVertices(step.id));
+      }
+    }
+  });
+});
+
+/** Whether the level-16 trixel `id` meets the cap: some sampled point of the cap lies in it. */
+function htmTrixelHoldingCapOf(id: number, center: Center, radius: number): boolean {
+  const random = randomGenerator(id % 1000);
+  return pointsInCircle(random, center, radius, 200).some(([ra, dec]) => htmId(ra, dec) === id);
+}

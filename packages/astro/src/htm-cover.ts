@@ -20,13 +20,14 @@ import {
   HTM_ROOT_IDS,
   htmChildTriangles,
   htmIdOfVector,
+  htmPathOfVector,
   htmRootTriangle,
   htmTrixelVertices,
   type Triangle,
 } from './htm.ts';
 import { RAD_PER_DEG, radecToUnitVector } from './sphere.ts';
 import { capIntersectsTriangle, type SphericalCap } from './spherical-cap.ts';
-import { cross, dot, negate, normalize } from './vec3.ts';
+import { cross, dot, negate, normalize, type Vec3 } from './vec3.ts';
 
 export interface HtmCoverOptions {
   /** Level of the returned ids; default 16. */
@@ -252,15 +253,41 @@ export function htmTrixelHoldingCap(raDeg: number, decDeg: number, radiusDeg: nu
   validateCoverArguments(raDeg, decDeg, radiusDeg, level, 1);
   const center = radecToUnitVector(raDeg, decDeg);
   const id = htmIdOfVector(center, level);
-  const [a, b, c] = htmTrixelVertices(id);
+  return capInsideTriangle(center, radiusDeg, htmTrixelVertices(id)) ? id : undefined;
+}
+
+/**
+ * A cover of a small cap as one range of level-`level` ids: those of the deepest trixel, from `level`
+ * up to `levelsUp` levels above it, that holds the whole cap (htmTrixelHoldingCap's test); undefined
+ * when the cap reaches over an edge of each of them. A superset, as htmCircleCover's ranges are, at
+ * the cost of one descent instead of the cover's walk; association asks for a 1" cap around every
+ * alert, and a level-14 trixel (about 20" across) holds about two thirds of them.
+ */
+export function htmSmallCapRange(
+  raDeg: number,
+  decDeg: number,
+  radiusDeg: number,
+  level: number = HTM_DEFAULT_LEVEL,
+  levelsUp = 2,
+): HtmIdRange | undefined {
+  validateCoverArguments(raDeg, decDeg, radiusDeg, level, 1);
+  const center = radecToUnitVector(raDeg, decDeg);
+  const path = htmPathOfVector(center, level);
+  for (let l = level; l >= Math.max(0, level - levelsUp); l--) {
+    if (!capInsideTriangle(center, radiusDeg, path[l].triangle)) continue;
+    const factor = 4 ** (level - l);
+    return [path[l].id * factor, (path[l].id + 1) * factor - 1];
+  }
+  return undefined;
+}
+
+/** Whether the cap lies inside the triangle: its centre at least the radius (plus margin) inside each edge. */
+function capInsideTriangle(center: Vec3, radiusDeg: number, [a, b, c]: Triangle): boolean {
   // sin of the smallest distance every edge must keep; a cap of 90 deg or more fits in no trixel.
   const least = Math.sin(Math.min(radiusDeg * RAD_PER_DEG + RADIUS_MARGIN_RAD, Math.PI / 2));
-  for (const [u, v] of [
-    [a, b],
-    [b, c],
-    [c, a],
-  ] as const) {
-    if (dot(normalize(cross(u, v)), center) < least) return undefined;
-  }
-  return id;
+  return (
+    dot(normalize(cross(a, b)), center) >= least &&
+    dot(normalize(cross(b, c)), center) >= least &&
+    dot(normalize(cross(c, a)), center) >= least
+  );
 }

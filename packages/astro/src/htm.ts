@@ -108,27 +108,48 @@ export function htmIdOfVector(point: Vec3, level: number = HTM_DEFAULT_LEVEL): n
   let triangle = htmRootTriangle(id);
   for (let depth = 0; depth < level; depth++) {
     const children = htmChildTriangles(triangle);
-    // First child that contains the point wins (JHU order 0..3). If rounding
-    // leaves the point outside all four, take the one it is least outside of.
-    let chosen = -1;
-    let bestInsideness = -Infinity;
-    let bestChild = 0;
-    for (let k = 0; k < 4; k++) {
-      const value = insideness(point, children[k]);
-      if (value >= -INSIDE_TOLERANCE) {
-        chosen = k;
-        break;
-      }
-      if (value > bestInsideness) {
-        bestInsideness = value;
-        bestChild = k;
-      }
-    }
-    if (chosen < 0) chosen = bestChild;
+    const chosen = childHolding(point, children);
     id = id * 4 + chosen;
     triangle = children[chosen];
   }
   return id;
+}
+
+/**
+ * The trixels holding a unit vector at every level from 0 to `level` (index = level), as htmIdOfVector
+ * picks them, with their corners: one descent for callers that look at several levels.
+ */
+export function htmPathOfVector(point: Vec3, level: number): Array<{ id: number; triangle: Triangle }> {
+  assertLevel(level);
+  let id = rootIdForVector(point);
+  let triangle = htmRootTriangle(id);
+  const path = [{ id, triangle }];
+  for (let depth = 0; depth < level; depth++) {
+    const children = htmChildTriangles(triangle);
+    const chosen = childHolding(point, children);
+    id = id * 4 + chosen;
+    triangle = children[chosen];
+    path.push({ id, triangle });
+  }
+  return path;
+}
+
+/**
+ * The first child that contains the point (JHU order 0..3). If rounding leaves the point outside all
+ * four, the one it is least outside of.
+ */
+function childHolding(point: Vec3, children: readonly Triangle[]): number {
+  let bestInsideness = -Infinity;
+  let bestChild = 0;
+  for (let k = 0; k < 4; k++) {
+    const value = insideness(point, children[k]);
+    if (value >= -INSIDE_TOLERANCE) return k;
+    if (value > bestInsideness) {
+      bestInsideness = value;
+      bestChild = k;
+    }
+  }
+  return bestChild;
 }
 
 /** HTM id of (RA, Dec) in degrees at the given level (default 16). */

@@ -112,12 +112,6 @@ export async function ingestBatch(
 
 const DEADLOCK_RETRIES = 3;
 
-/** Each row once, by id: packets of one object in a batch repeat its history (Rubin: up to a year). */
-function uniqueRows(packets: AcceptedPacket[]): Iterable<PacketRow> {
-  const byId = new Map<string, PacketRow>();
-  for (const p of packets) for (const r of p.rows) if (!byId.has(r.alert_id)) byId.set(r.alert_id, r);
-  return byId.values();
-}
 const noCutouts = { thumbnails: [], errors: 0 };
 
 async function storeBatch(
@@ -134,29 +128,32 @@ async function storeBatch(
     // The sky regions this batch can touch: other workers' batches elsewhere go on at the same time.
     await tx.lockSkyRegions(trixels);
     await tx.deferCommitFlush();
-    // Every row of the batch once, with its locus when stored: from this process's cache, or looked up.
-    const existing = new Map<string, string>();
-    const unknown: PacketRow[] = [];
-    for (const row of uniqueRows(accepted)) {
-      const locusId = known.get(row.alert_id);
-      if (locusId === undefined) unknown.push(row);
-      else existing.set(row.alert_id, locusId);
+    // Each row's locus when stored: from this process's cache (most of a Rubin packet's history), else
+    // looked up once per batch. `stored` (the rows found in the database, then the batch's own as they are
+    // assigned) stays small: rows the cache knows are not copied into it (ADR 0037).
+    const cachedLoci = accepted.map((p) => p.rows.map((r) => known.get(r.alert_id)));
+    const unknown = new Map<string, PacketRow>();
+    for (let i = 0; i < accepted.length; i++) {
+      const rows = accepted[i].rows;
+      for (let k = 0; k < rows.length; k++)
+        if (cachedLoci[i][k] === undefined && !unknown.has(rows[k].alert_id)) unknown.set(rows[k].alert_id, rows[k]);
     }
-    for (const [alertId, locusId] of await tx.alerts.findExisting(unknown)) existing.set(alertId, locusId);
+    const stored = await tx.alerts.findExisting([...unknown.values()]);
+    const packets = accepted.map((p, i) => ({ ...p, locusOfRow: (k: number) => cachedLoci[i][k] ?? stored.get(p.rows[k].alert_id) }));
     // A packet that came earlier in this batch is a duplicate. One whose triggering alert is stored
     // already is one too, unless it brings rows or cutouts the database lacks: a later packet of the
     // object ingested first (another worker, files out of order) stored that alert as history only.
     // Then the result does not depend on the order packets arrive in.
-    const fresh: AcceptedPacket[] = [];
+    const fresh: typeof packets = [];
     const seen = new Set<string>();
-    for (const p of accepted) {
+    for (const p of packets) {
       if (seen.has(p.trigger.alert_id)) stats.duplicates++;
       else fresh.push(p);
       seen.add(p.trigger.alert_id);
     }
-    const storedTriggerLoci = [...new Set(fresh.flatMap((p) => existing.get(p.trigger.alert_id) ?? []))];
+    const storedTriggerLoci = [...new Set(fresh.flatMap((p) => p.locusOfRow(0) ?? []))];
     const withCutouts = new Set(await tx.thumbnails.alertIdsWithThumbnails(storedTriggerLoci));
-    if (fresh.length === 0) return { touched: [], stored: existing, recomputed: { loci: [], positions: [], epoch: -1 } };
+    if (fresh.length === 0) return { touched: [], stored, recomputed: { loci: [], positions: [], epoch: -1 } };
 
     const index = new LocusIndex(
       await tx.loci.findInHtmRanges(fresh.flatMap((p) => associationRanges(p.trigger.ra as number, p.trigger.dec as number))),
@@ -175,11 +172,11 @@ async function storeBatch(
       const ra = p.trigger.ra as number;
       const dec = p.trigger.dec as number;
       // A stored trigger keeps its locus. Loci created earlier in this batch are in the index too.
-      const triggerLocus = existing.get(p.trigger.alert_id);
+      const triggerLocus = p.locusOfRow(0);
       let locus = triggerLocus ? { locus_id: triggerLocus, ra, dec } : index.nearest(ra, dec);
       if (!locus) {
         // No locus within 1": the packet's history may already sit on a locus of the same object.
-        const knownLocusId = p.rows.map((r) => existing.get(r.alert_id)).find((id) => id !== undefined);
+        const knownLocusId = p.rows.map((_, k) => p.locusOfRow(k)).find((id) => id !== undefined);
         locus = knownLocusId ? { locus_id: knownLocusId, ra, dec } : { locus_id: newLocusId(year), ra, dec };
         if (!knownLocusId) {
           newLoci.push(locus);
@@ -189,7 +186,7 @@ async function storeBatch(
       const triggerStored = triggerLocus !== undefined;
       const cutouts =
         triggerStored && withCutouts.has(p.trigger.alert_id) ? noCutouts : packetThumbnails(p.packet, p.trigger.alert_id, locus.locus_id);
-      const newRows = p.rows.filter((r) => !existing.has(r.alert_id));
+      const newRows = p.rows.filter((_, k) => p.locusOfRow(k) === undefined);
       const keptRows = newRows.filter((r) => r === p.rows[0] || historyRowPasses(p.packet, r));
       stats.historyRowsRejected += newRows.length - keptRows.length;
       if (triggerStored && cutouts.thumbnails.length === 0 && keptRows.length === 0) {
@@ -198,8 +195,8 @@ async function storeBatch(
       }
       touched.add(locus.locus_id);
       for (const row of keptRows) {
-        if (existing.has(row.alert_id)) continue; // a row twice in one packet
-        existing.set(row.alert_id, locus.locus_id);
+        if (stored.has(row.alert_id)) continue; // a row twice in one packet
+        stored.set(row.alert_id, locus.locus_id);
         // The triggering alert's properties are read again (watch lists, GW); a history row's are
         // only stored, and go to JSON text directly.
         const alert = row === p.rows[0] ? p.trigger : storedAlertOf(p.packet, row, timeReceived);
@@ -253,7 +250,7 @@ async function storeBatch(
     if (options.watch && watchMatches.length > 0) await recordWatchMatches(tx, options.watch, watchMatches);
     await tx.gravWaves.addAssociations(gwAssociations);
     await cutoutsWritten;
-    return { touched: [...touched], stored: existing, recomputed: { ...recomputed, epoch } };
+    return { touched: [...touched], stored, recomputed: { ...recomputed, epoch } };
   });
 }
 

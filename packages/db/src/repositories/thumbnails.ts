@@ -34,7 +34,7 @@ export class ThumbnailRepository {
     if (this.binaryParameters) {
       // PostgreSQL: bytea parameters, measured twice as fast as one JSON document of base64 text.
       const rows = thumbnails.map(
-        (t) => sql`(${t.filename}, ${t.alert_id}, ${t.locus_id}, ${t.thumbnail_type}, ${Buffer.from(t.cutout)}::bytea)`,
+        (t) => sql`(${t.filename}, ${t.alert_id}, ${t.locus_id}, ${t.thumbnail_type}, ${asBuffer(t.cutout)}::bytea)`,
       );
       await sql`INSERT INTO alert_thumbnail (filename, alert_id, locus_id, thumbnail_type, cutout)
         VALUES ${sql.join(rows)} ON CONFLICT (filename) DO UPDATE SET locus_id = excluded.locus_id
@@ -42,7 +42,7 @@ export class ThumbnailRepository {
       return;
     }
     // PGlite passes binary parameters slowly (measured ten times slower): one JSON document instead.
-    const rows = thumbnails.map((t) => ({ ...t, cutout: Buffer.from(t.cutout).toString('base64') }));
+    const rows = thumbnails.map((t) => ({ ...t, cutout: asBuffer(t.cutout).toString('base64') }));
     await sql`INSERT INTO alert_thumbnail (filename, alert_id, locus_id, thumbnail_type, cutout)
       SELECT filename, alert_id, locus_id, thumbnail_type, decode(cutout, 'base64')
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
@@ -87,4 +87,9 @@ export class ThumbnailRepository {
   async savePng(filename: string, png: Uint8Array): Promise<void> {
     await this.db.updateTable('alert_thumbnail').set({ png }).where('filename', '=', filename).execute();
   }
+}
+
+/** The bytes as a Buffer over the same memory: Buffer.from(bytes) copied every cutout once more (5 % of a Rubin batch's time). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
