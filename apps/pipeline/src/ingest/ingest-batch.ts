@@ -216,11 +216,12 @@ async function storeBatch(
       stats.thumbnailErrors += cutouts.errors;
       stats.packetsStored++;
     }
-    // On a PostgreSQL server the cutouts go in over a second connection while this transaction does the
-    // rest (two cores at work instead of one). They are keyed by file name and written idempotently, so
+    // On a PostgreSQL server the cutouts go in over a second connection, in a transaction of their own (a
+    // binary COPY needs one), while this transaction does the rest (two cores at work instead of one). They are keyed by file name and written idempotently, so
     // a batch that fails after them only leaves cutouts that the next ingestion of the same files reuses.
     // PGlite has one connection: there they are written in the transaction.
-    const cutoutsWritten = repos.kind === 'postgres' ? repos.thumbnails.insertMany(thumbnails) : tx.thumbnails.insertMany(thumbnails);
+    const cutoutsWritten =
+      repos.kind === 'postgres' ? repos.transaction((own) => own.thumbnails.insertMany(thumbnails)) : tx.thumbnails.insertMany(thumbnails);
     cutoutsWritten.catch(() => {});
     // The touched loci's alerts stored before this batch, read before its own are added: a locus is
     // recomputed from them and the batch's new alerts (in memory), not by reading those back too. The

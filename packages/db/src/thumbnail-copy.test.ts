@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { binaryCopyChunks } from './copy-in.ts';
+import type { NewThumbnail } from './repositories/thumbnails.ts';
+import { createTestDatabase, type TestDatabase } from './testing.ts';
+
+// Many cutouts in a transaction go in with a binary COPY on a PostgreSQL server and with INSERT on
+// PGlite: both must store the bytes exactly, and give a cutout stored already the locus given now.
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+function cutouts(prefix: string, count: number, locusId: string): NewThumbnail[] {
+  const types = ['science', 'template', 'difference'] as const;
+  return Array.from({ length: count }, (_, i) => ({
+    filename: `${prefix}_${i}_${types[i % 3]}.fits.gz`,
+    alert_id: `lsst:${prefix}ünï${Math.floor(i / 3)}`,
+    locus_id: locusId,
+    thumbnail_type: types[i % 3],
+    // Sizes on both sides of a chunk's 256 KB, and views into larger buffers.
+    cutout: i === 5 ? new Uint8Array(randomBytes(300_000)) : randomBytes(40 + (i % 7) * 4000).subarray(3),
+  }));
+}
+
+async function stored(
+  prefix: string,
+): Promise<Map<string, { alert_id: string; locus_id: string; thumbnail_type: string; cutout: Uint8Array }>> {
+  const rows = await sql<{ filename: string; alert_id: string; locus_id: string; thumbnail_type: string; cutout: Uint8Array }>`
+    SELECT filename, alert_id, locus_id, thumbnail_type, cutout FROM alert_thumbnail WHERE filename LIKE ${`${prefix}\\_%`}`.execute(
+    database.db,
+  );
+  return new Map(rows.rows.map((r) => [r.filename, r]));
+}
+
+describe('ThumbnailRepository.insertMany in a transaction', () => {
+  it('stores many cutouts byte for byte', async () => {
+    const given = cutouts('copyA', 90, 'ANT2026thumbA');
+    await database.repos.transaction((tx) => tx.thumbnails.insertMany(given));
+    const rows = await stored('copyA');
+    expect(rows.size).toBe(90);
+    for (const t of given) {
+      const row = rows.get(t.filename)!;
+      expect([row.alert_id, row.locus_id, row.thumbnail_type]).toEqual([t.alert_id, t.locus_id, t.thumbnail_type]);
+      expect(Buffer.from(row.cutout).equals(Buffer.from(t.cutout))).toBe(true);
+    }
+  });
+
+  it('gives cutouts stored already the locus given now and keeps their bytes, storing the rest', async () => {
+    const first = cutouts('copyB', 60, 'ANT2026thumbB');
+    await database.repos.thumbnails.insertMany(first.slice(0, 10));
+    const again = cutouts('copyB', 60, 'ANT2026thumbC');
+    await database.repos.transaction(async (tx) => {
+      await tx.thumbnails.insertMany(again);
+      // The transaction goes on after the copy met a stored cutout.
+      await tx.loci.insertMany([{ locus_id: 'ANT2026thumbC', ra: 1, dec: 2, htm16: 3 }]);
+    });
+    const rows = await stored('copyB');
+    expect(rows.size).toBe(60);
+    for (const [i, t] of again.entries()) {
+      expect(rows.get(t.filename)!.locus_id).toBe('ANT2026thumbC');
+      const bytes = Buffer.from(rows.get(t.filename)!.cutout);
+      expect(bytes.equals(Buffer.from(i < 10 ? first[i].cutout : t.cutout))).toBe(true);
+    }
+    expect(await database.repos.loci.findManyPositions(['ANT2026thumbC'])).toHaveLength(1);
+  });
+});
+
+describe('binaryCopyChunks', () => {
+  it("writes PostgreSQL's binary COPY format: signature, rows of length-prefixed fields, end marker", () => {
+    const bytes = Buffer.concat([
+      ...binaryCopyChunks([
+        ['ab', new Uint8Array([1, 2, 3])],
+        ['é', new Uint8Array()],
+      ]),
+    ]);
+    const expected = Buffer.concat([
+      Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'),
+      Buffer.alloc(8),
+      Buffer.from([0, 2, 0, 0, 0, 2, 0x61, 0x62, 0, 0, 0, 3, 1, 2, 3]),
+      Buffer.from([0, 2, 0, 0, 0, 2, 0xc3, 0xa9, 0, 0, 0, 0]),
+      Buffer.from([0xff, 0xff]),
+    ]);
+    expect(bytes.equals(expected)).toBe(true);
+  });
+});
