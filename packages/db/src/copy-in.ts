@@ -127,6 +127,32 @@ export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/**
+ * Runs a COPY in `db`'s transaction on a PostgreSQL server, inside a savepoint; the rows copied, or
+ * undefined when it could not be used: not a connection of ours (embedded PGlite), or a row stored
+ * already (COPY has no ON CONFLICT, so the savepoint undoes it and the caller INSERTs instead).
+ */
+export async function copyUnlessStored(
+  db: Kysely<Database>,
+  text: string,
+  chunks: Iterable<string | Uint8Array>,
+): Promise<number | undefined> {
+  const client = await copyClientOf(db);
+  if (!client) return undefined;
+  await sql`SAVEPOINT copy_in`.execute(db);
+  try {
+    const copied = await client.query(new CopyIn(text, chunks)).done;
+    await sql`RELEASE SAVEPOINT copy_in`.execute(db);
+    return copied;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    await sql`ROLLBACK TO SAVEPOINT copy_in`.execute(db);
+    return undefined;
+  }
+}
+
+const UNIQUE_VIOLATION = '23505';
+
 // The pg client behind each server connection, by backend pid: Kysely does not hand out the client of
 // a transaction, and COPY needs it (AlertRepository.insertMany). Filled as pools connect (open.ts).
 const clientsByPid = new Map<number, pg.ClientBase>();

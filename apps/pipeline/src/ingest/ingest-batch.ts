@@ -217,9 +217,10 @@ async function storeBatch(
       stats.packetsStored++;
     }
     // On a PostgreSQL server the cutouts go in over a second connection, in a transaction of their own (a
-    // binary COPY needs one), while this transaction does the rest (two cores at work instead of one). They are keyed by file name and written idempotently, so
-    // a batch that fails after them only leaves cutouts that the next ingestion of the same files reuses.
-    // PGlite has one connection: there they are written in the transaction.
+    // binary COPY needs one), while this transaction does the rest (two cores at work instead of one).
+    // They are keyed by file name and written idempotently, so a batch that fails after them only leaves
+    // cutouts that the next ingestion of the same files reuses. PGlite has one connection: there they
+    // are written in the transaction.
     const cutoutsWritten =
       repos.kind === 'postgres' ? repos.transaction((own) => own.thumbnails.insertMany(thumbnails)) : tx.thumbnails.insertMany(thumbnails);
     cutoutsWritten.catch(() => {});

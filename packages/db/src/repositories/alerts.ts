@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 
-import { copyClientOf, CopyIn } from '../copy-in.ts';
+import { copyUnlessStored } from '../copy-in.ts';
 import type { AlertTable, Database, JsonObject } from '../schema.ts';
 import { ensureAlertPartitions, spanMjds } from './alert-partitions.ts';
 
@@ -28,7 +28,6 @@ const GRAV_WAVE_EVENTS = sql<JsonObject[]>`(SELECT coalesce(jsonb_agg(jsonb_buil
 
 /** Below this many rows COPY's extra round trips (client lookup, savepoint) cost more than they save. */
 const COPY_MIN_ROWS = 200;
-const UNIQUE_VIOLATION = '23505';
 
 function propertiesText(alert: NewAlert): string {
   const { properties } = alert;
@@ -192,20 +191,8 @@ export class AlertRepository {
    * COPY has no ON CONFLICT: if a row is stored already (another worker stored it since the batch
    * looked), nothing is copied (savepoint) and undefined tells insertMany to INSERT instead.
    */
-  private async copyNew(alerts: NewAlert[]): Promise<number | undefined> {
-    const client = await copyClientOf(this.db);
-    if (!client) return undefined;
-    await sql`SAVEPOINT alert_copy`.execute(this.db);
-    try {
-      const copy = new CopyIn(`COPY alert (alert_id, locus_id, survey, mjd, properties, summary) FROM STDIN`, copyLines(alerts));
-      const copied = await client.query(copy).done;
-      await sql`RELEASE SAVEPOINT alert_copy`.execute(this.db);
-      return copied;
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
-      await sql`ROLLBACK TO SAVEPOINT alert_copy`.execute(this.db);
-      return undefined;
-    }
+  private copyNew(alerts: NewAlert[]): Promise<number | undefined> {
+    return copyUnlessStored(this.db, 'COPY alert (alert_id, locus_id, survey, mjd, properties, summary) FROM STDIN', copyLines(alerts));
   }
 
   /**

@@ -1,11 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 
-import { asBuffer, binaryCopyChunks, copyClientOf, CopyIn } from '../copy-in.ts';
+import { asBuffer, binaryCopyChunks, copyUnlessStored } from '../copy-in.ts';
 import type { Database } from '../schema.ts';
 
 /** From this many cutouts on, a transaction on a PostgreSQL server writes them with COPY. */
 const COPY_MIN_ROWS = 30;
-const UNIQUE_VIOLATION = '23505';
 
 export type ThumbnailType = 'science' | 'template' | 'difference';
 
@@ -66,23 +65,13 @@ export class ThumbnailRepository {
    * insertMany to INSERT them instead.
    */
   private async copyNew(thumbnails: NewThumbnail[]): Promise<boolean> {
-    const client = await copyClientOf(this.db);
-    if (!client) return false;
-    await sql`SAVEPOINT thumbnail_copy`.execute(this.db);
-    try {
-      const rows = thumbnails.map((t) => [t.filename, t.alert_id, t.locus_id, t.thumbnail_type, t.cutout]);
-      const copy = new CopyIn(
-        'COPY alert_thumbnail (filename, alert_id, locus_id, thumbnail_type, cutout) FROM STDIN WITH (FORMAT binary)',
-        binaryCopyChunks(rows),
-      );
-      await client.query(copy).done;
-      await sql`RELEASE SAVEPOINT thumbnail_copy`.execute(this.db);
-      return true;
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
-      await sql`ROLLBACK TO SAVEPOINT thumbnail_copy`.execute(this.db);
-      return false;
-    }
+    const rows = thumbnails.map((t) => [t.filename, t.alert_id, t.locus_id, t.thumbnail_type, t.cutout]);
+    const copied = await copyUnlessStored(
+      this.db,
+      'COPY alert_thumbnail (filename, alert_id, locus_id, thumbnail_type, cutout) FROM STDIN WITH (FORMAT binary)',
+      binaryCopyChunks(rows),
+    );
+    return copied !== undefined;
   }
 
   /** Thumbnail descriptions (no image bytes) of many alerts: listing pages show three per locus. */
