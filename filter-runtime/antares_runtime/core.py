@@ -99,6 +99,28 @@ class Declarations:
         survey = getattr(cls, 'TRIGGERING_SURVEY', None)
         self.triggering_survey = str(getattr(survey, 'value', survey)).lower() if survey else None
         self.error_channel = getattr(cls, 'ERROR_SLACK_CHANNEL', None) or getattr(cls, 'SLACK_CHANNEL', None) or ''
+        self.requirements = self._requirements()
+
+    def _requirements(self):
+        """What a locus must have for the filter to run, as checks in the order skip_reason makes them, each
+        with the reason it gives. The pool gets them with the load outputs and makes the same checks
+        before sending a locus (pool/requirements.ts): a locus it knows the filter would skip is not sent."""
+        checks = [{'check': 'locus_property', 'name': n, 'reason': f'missing {kind} locus property {n}'}
+                  for names, kind in ((self.required_locus_props, 'required'), (self.input_locus_props, 'input'))
+                  for n in names]
+        checks += [{'check': 'tag', 'name': n, 'reason': f'missing {kind} tag {n}'}
+                   for names, kind in ((self.required_tags, 'required'), (self.input_tags, 'input')) for n in names]
+        # Old filters name normalised fields without the ant_ prefix ('passband' for ant_passband).
+        checks += [{'check': 'alert_property', 'name': n, 'reason': f'missing {kind} alert property {n}'}
+                   for names, kind in ((self.required_alert_props, 'required'), (self.input_alert_props, 'input'))
+                   for n in names]
+        if self.triggering_survey:
+            checks.append({'check': 'triggering_survey', 'survey': self.triggering_survey,
+                           'reason': f'triggering alert is not from {self.triggering_survey}'})
+        if self.gw_region is not None:
+            checks.append({'check': 'grav_wave_region', 'region': self.gw_region,
+                           'reason': f'not inside the {self.gw_region}% region of a gravitational-wave event'})
+        return checks
 
     def outputs(self):
         return {
@@ -108,37 +130,39 @@ class Declarations:
             'tags': sorted(self.tags), 'requires_files': self.requires_files,
             'error_channel': self.error_channel, 'triggering_survey': self.triggering_survey,
             'required_grav_wave_prob_region': self.gw_region,
+            'requirements': self.requirements,
         }
 
     def skip_reason(self, raw):
-        """Why the filter must not run on this locus dict, or None. Mirrors the real REQUIRED_* semantics;
-        in class API A the INPUT_* names are the same requirement (published filters declare with them what
-        their code indexes without checking: a ZTF-only filter's INPUT_LOCUS_PROPERTIES = ['ztf_object_id']
-        keeps it off Rubin-only loci)."""
-        wanted_props = [(n, 'required') for n in self.required_locus_props] + [(n, 'input') for n in self.input_locus_props]
-        props = (unpacked_properties(raw) if wanted_props else None) or {}
-        for name, kind in wanted_props:
-            if name not in props:
-                return f'missing {kind} locus property {name}'
-        tags = raw.get('tags') or ()
-        for name, kind in [(n, 'required') for n in self.required_tags] + [(n, 'input') for n in self.input_tags]:
-            if name not in tags:
-                return f'missing {kind} tag {name}'
-        alert = trigger_alert(raw)
-        wanted_alert = [(n, 'required') for n in self.required_alert_props] + [(n, 'input') for n in self.input_alert_props]
-        if wanted_alert:
-            aprops = (unpacked_properties(alert) if alert else None) or {}
-            for name, kind in wanted_alert:
-                # Old filters name normalised fields without the ant_ prefix ('passband' for ant_passband).
-                if name not in aprops and ('ant_' + name) not in aprops:
-                    return f'missing {kind} alert property {name}'
-        if self.triggering_survey and alert_survey(alert) != self.triggering_survey:
-            return f'triggering alert is not from {self.triggering_survey}'
-        if self.gw_region is not None:
-            events = (alert or {}).get('grav_wave_events') or ()
-            if not any((e.get('contour_level') is not None and e['contour_level'] <= self.gw_region)
-                       for e in events if isinstance(e, dict)):
-                return f'not inside the {self.gw_region}% region of a gravitational-wave event'
+        """Why the filter must not run on this locus dict, or None: the first of its requirements the locus
+        fails. Mirrors the real REQUIRED_* semantics; in class API A the INPUT_* names are the same
+        requirement (published filters declare with them what their code indexes without checking: a
+        ZTF-only filter's INPUT_LOCUS_PROPERTIES = ['ztf_object_id'] keeps it off Rubin-only loci)."""
+        props = alert = aprops = None
+        alert_found = False
+        for c in self.requirements:
+            kind = c['check']
+            if kind == 'locus_property':
+                if props is None:
+                    props = unpacked_properties(raw) or {}
+                met = c['name'] in props
+            elif kind == 'tag':
+                met = c['name'] in (raw.get('tags') or ())
+            else:
+                if not alert_found:
+                    alert, alert_found = trigger_alert(raw), True
+                if kind == 'alert_property':
+                    if aprops is None:
+                        aprops = (unpacked_properties(alert) if alert else None) or {}
+                    met = c['name'] in aprops or ('ant_' + c['name']) in aprops
+                elif kind == 'triggering_survey':
+                    met = alert_survey(alert) == c['survey']
+                else:
+                    events = (alert or {}).get('grav_wave_events') or ()
+                    met = any(e.get('contour_level') is not None and e['contour_level'] <= c['region']
+                              for e in events if isinstance(e, dict))
+            if not met:
+                return c['reason']
         return None
 
 

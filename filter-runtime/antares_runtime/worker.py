@@ -190,13 +190,24 @@ def main():
     # (PROTOCOL.md, "Alert references"); it names in `forget` the ones it no longer tracks.
     alert_cache = {}
     kept_alert = _locus.KeptAlert
+    # Each locus' alerts as of its last run here: a locus sent again names how many of them open its
+    # list (`kept`) and sends only the rest (PROTOCOL.md, "Kept alert lists"); `forget_loci` drops lists.
+    locus_alerts = {}
 
     def resolve_alerts(raw):
         """Replace alert ids in a locus by the alerts sent earlier; False if one is unknown."""
         alerts = raw.get('alerts') if isinstance(raw, dict) else None
         if not isinstance(alerts, list):
             return True
-        resolved = []
+        locus_id = raw.get('locus_id')
+        kept = raw.pop('kept', 0)
+        if kept:
+            before = locus_alerts.pop(locus_id, None) if type(locus_id) is str else None
+            if type(kept) is not int or before is None or not 0 < kept <= len(before):
+                return False
+            resolved = before[:kept]
+        else:
+            resolved = []
         append, get = resolved.append, alert_cache.get
         for a in alerts:
             if type(a) is str:
@@ -209,6 +220,8 @@ def main():
                     a = alert_cache[alert_id] = kept_alert(a)
             append(a)
         raw['alerts'] = resolved
+        if type(locus_id) is str:
+            locus_alerts[locus_id] = resolved[:]  # a copy: the locus sorts its own list by mjd
         return True
 
     def closed_in_child():
@@ -312,6 +325,8 @@ def main():
         seconds = float(msg.get('locus_timeout_s') or default_timeout)
         for alert_id in msg.get('forget') or ():
             alert_cache.pop(alert_id, None)
+        for locus_id in msg.get('forget_loci') or ():
+            locus_alerts.pop(locus_id, None)
         times = []
         i = 0
         while True:
@@ -319,7 +334,7 @@ def main():
                 capture.reset()
                 try:
                     if not resolve_alerts(raw):
-                        raise ProtocolMismatch('the locus names an alert this worker was never sent')
+                        raise ProtocolMismatch('the locus names alerts this worker was never sent')
                     report, _ = call_user(seconds, run_one_, instance, decl, raw)
                 except LocusTimeout:
                     in_user[0] = False

@@ -114,6 +114,14 @@ describe.skipIf(missing.length > 0)('Level 2 filters in the pipeline', () => {
     for (const m of messages) expect((m.locus as { tags: string[] }).tags).toContain('multi_detection');
     expect((await database.repos.streams.read('followed', 0, 10_000)).length).toBe(messages.length);
 
+    // Run again on the same alerts, the filters write what the loci hold already: the rows stay as they are.
+    const ids = rows.map((l) => l.locus_id);
+    const updatedAt = () =>
+      database.db.selectFrom('locus').select(['locus_id', 'updated_at']).where('locus_id', 'in', ids).orderBy('locus_id').execute();
+    const before = await updatedAt();
+    await level2.run(ids);
+    expect(await updatedAt()).toEqual(before);
+
     expect(level2.stats.disabled).toEqual(['Broken']);
     const broken = await database.repos.filters.findById(brokenId);
     expect(broken?.enabled_version_id).toBeNull();

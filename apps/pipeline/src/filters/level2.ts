@@ -187,14 +187,18 @@ export class Level2Stage {
     await Promise.all(all);
     const inputs = (await Promise.all(chunks)).flat();
     this.stats.lociRun += inputs.length;
+    const byId = new Map(loci.map((l) => [l.locus_id, l]));
     const updates = [...results]
-      .map(([locus_id, r]) => ({ locus_id, tags: [...r.tags], properties: r.properties }))
+      .map(([locus_id, r]) => ({
+        locus_id,
+        tags: [...r.tags],
+        properties: changedProperties(byId.get(locus_id)!.properties, r.properties),
+      }))
       .filter((u) => u.tags.length > 0 || Object.keys(u.properties).length > 0);
     this.stats.tagsAdded += updates.reduce((n, u) => n + u.tags.length, 0);
     const alertUpdates = inputs
       .map((l) => ({ alert_id: l.alert_id!, properties: results.get(l.locus_id)!.alert }))
       .filter((u) => Object.keys(u.properties).length > 0);
-    const byId = new Map(loci.map((l) => [l.locus_id, l]));
     // Output streams: the locus as it now is, once per tag it was given.
     const messages = inputs.flatMap((input) =>
       [...results.get(input.locus_id)![options.newTagsOnly ? 'tags' : 'emitted']].map((stream) => {
@@ -258,6 +262,18 @@ export class Level2Stage {
     if (!this.options.notifier || filter.errorChannel === '') return;
     await this.options.notifier.send({ channel: filter.errorChannel, text: text.slice(0, 4000) });
   }
+}
+
+/**
+ * The properties filters wrote whose values the stored locus does not have already. A feature extractor
+ * writes every feature at every run, mostly the values it wrote last time (a Rubin locus has no ZTF
+ * features to change): rewriting them updated the locus row and its JSON a second time per batch.
+ * Filters write only numbers, strings and nulls, so `===` is the comparison.
+ */
+function changedProperties(stored: Record<string, unknown>, written: Record<string, unknown>): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(written)) if (!(Object.hasOwn(stored, name) && stored[name] === value)) changed[name] = value;
+  return changed;
 }
 
 function describe(report: LocusReport): string {

@@ -105,14 +105,27 @@ export class AlertRepository {
    */
   async listForFiltersByLoci(locusIds: string[]): Promise<Array<Omit<AlertRow, 'properties' | 'processed_at'>>> {
     if (locusIds.length === 0) return [];
-    return this.db
+    const alerts = await this.db
       .selectFrom('alert')
-      .select(['alert.alert_id', 'alert.locus_id', 'alert.survey', 'alert.mjd', GRAV_WAVE_EVENTS])
+      .select(['alert.alert_id', 'alert.locus_id', 'alert.survey', 'alert.mjd'])
       .where('locus_id', 'in', locusIds)
       .orderBy('locus_id')
       .orderBy('mjd', 'asc')
       .orderBy('alert_id', 'asc')
       .execute();
+    // The GW associations of all these loci in one read of alert_grav_wave by its locus index, not a
+    // subquery per alert: Level 2 reads every alert of each locus it runs (a year of a Rubin object's),
+    // and nearly none has an association.
+    const associations = await sql<{ alert_id: string; gracedb_id: string; contour_level: number; contour_area: number }>`
+      SELECT alert_id, gracedb_id, contour_level, contour_area FROM alert_grav_wave
+      WHERE locus_id = ANY(${locusIds}::text[]) ORDER BY alert_id, gracedb_id`.execute(this.db);
+    const byAlert = new Map<string, JsonObject[]>();
+    for (const { alert_id, gracedb_id, contour_level, contour_area } of associations.rows) {
+      const list = byAlert.get(alert_id) ?? [];
+      list.push({ gracedb_id, contour_level, contour_area });
+      byAlert.set(alert_id, list);
+    }
+    return alerts.map((a) => ({ ...a, grav_wave_events: byAlert.get(a.alert_id) ?? [] }));
   }
 
   /**

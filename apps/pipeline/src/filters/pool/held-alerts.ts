@@ -21,6 +21,17 @@ interface HeldAlert {
 const HELD = Symbol('held alert');
 type AlertWithRecord = AlertForFilter & { [HELD]?: HeldAlert };
 
+/** A locus' alert ids in order, made once for all the workers it is sent to (its alerts array is not edited). */
+const idsOfAlerts = new WeakMap<AlertForFilter[], readonly string[]>();
+function alertIds(locus: LocusForFilter): readonly string[] {
+  let ids = idsOfAlerts.get(locus.alerts);
+  if (ids === undefined) {
+    ids = locus.alerts.map((a) => a.alert_id);
+    idsOfAlerts.set(locus.alerts, ids);
+  }
+  return ids;
+}
+
 /** What could have changed in an alert a worker holds: a new GW notice can change its associations. */
 function alertVersion(alert: AlertForFilter): string {
   return alert.grav_wave_events?.length ? JSON.stringify(alert.grav_wave_events) : '';
@@ -70,14 +81,17 @@ export class HeldAlerts {
   }
 
   private encodeLocus(w: WorkerProcess, locus: LocusForFilter, line: LineBuilder): void {
-    line.add('{"alerts":[');
+    const kept = this.keptPrefix(w, locus);
+    line.add(kept > 0 ? `{"kept":${kept},"alerts":[` : '{"alerts":[');
     let first = true;
-    for (const alert of locus.alerts) {
-      if (!first) line.add(',');
-      first = false;
+    for (let i = 0; i < locus.alerts.length; i++) {
+      const alert = locus.alerts[i];
       const version = alertVersion(alert);
       const held = this.heldRecord(alert);
       held.used = ++this.useCount;
+      if (i < kept) continue; // in the worker's list already (and held as it is now: keptPrefix checked)
+      if (!first) line.add(',');
+      first = false;
       if (held.version === version && (held.holders & w.bit) !== 0) {
         line.add(held.quoted);
         continue;
@@ -96,6 +110,43 @@ export class HeldAlerts {
       line.add(encodedAlert(alert, version));
     }
     line.add(locusBody(locus));
+    this.keep(w, locus);
+  }
+
+  /**
+   * How many of the locus' first alerts the worker has in its list for the locus, each held as it now
+   * is: those go as a count, not as ids (PROTOCOL.md, "Kept alert lists"). A locus comes back with its
+   * new alerts at the end of the same list, and Rubin loci carry hundreds of alerts: their ids were
+   * most of a batch's bytes, written to every worker and parsed by each. The prefix stops at the first
+   * alert the worker no longer holds (evicted, or its properties or GW associations changed).
+   */
+  private keptPrefix(w: WorkerProcess, locus: LocusForFilter): number {
+    const before = w.keptLoci.get(locus.locus_id);
+    if (before === undefined) return 0;
+    const { alerts } = locus;
+    const end = Math.min(before.length, alerts.length);
+    let n = 0;
+    while (n < end && alerts[n].alert_id === before[n] && this.holds(w, alerts[n])) n++;
+    return n;
+  }
+
+  /** The worker now keeps this locus' list; the oldest lists go past `cacheSize` alerts in all. */
+  private keep(w: WorkerProcess, locus: LocusForFilter): void {
+    const before = w.keptLoci.get(locus.locus_id);
+    if (before !== undefined) {
+      w.keptLoci.delete(locus.locus_id);
+      w.keptAlerts -= before.length;
+    }
+    const ids = alertIds(locus);
+    w.keptLoci.set(locus.locus_id, ids);
+    w.keptAlerts += ids.length;
+    w.forgetLoci.delete(locus.locus_id);
+    for (const [locusId, list] of w.keptLoci) {
+      if (w.keptAlerts <= this.cacheSize || locusId === locus.locus_id) break;
+      w.keptLoci.delete(locusId);
+      w.keptAlerts -= list.length;
+      w.forgetLoci.add(locusId);
+    }
   }
 
   /** The pool's record of this alert, made on first sight and kept on the alert object. */

@@ -365,4 +365,63 @@ class Seen(dk.Filter):
       await pair.close();
     }
   });
+  it('sends a locus sent before as the count of the alerts the worker keeps for it, then the rest', async () => {
+    // The filter reports the alert ids it was given, in order, and how many of its alert dicts it has
+    // seen before (the same Python object: kept by the worker).
+    const LIST = `
+import antares.devkit as dk
+SEEN = {}
+class List(dk.Filter):
+    REQUIRED_ALERT_PROPERTIES = ['ant_mag']
+    OUTPUT_LOCUS_PROPERTIES = [{'name': 'ids', 'type': 'str', 'description': ''},
+                               {'name': 'reused', 'type': 'int', 'description': ''}]
+    def run(self, locus):
+        locus.properties['ids'] = ' '.join(a.alert_id.split(':')[1] for a in locus.alerts)
+        locus.properties['reused'] = sum(1 for a in locus.alerts if SEEN.get(a.alert_id) is a._raw)
+        for a in locus.alerts:
+            SEEN[a.alert_id] = a._raw
+`;
+    const pool = new FilterSandboxPool({ maxWorkers: 1, slotOffset: 160, alertCacheSize: 6 });
+    try {
+      expect((await pool.load('list', LIST)).ok).toBe(true);
+      const withAlerts = (id: string, names: string[], mag = 18): LocusForFilter => ({
+        locus_id: id,
+        ra: 1,
+        dec: 2,
+        tags: [],
+        properties: {},
+        alerts: names.map((n, k) => ({ alert_id: `a:${n}`, mjd: 59000 + k, properties: { ant_mag: n === 'b' ? mag : 18 } })),
+      });
+      const seen = async (...loci: LocusForFilter[]) =>
+        (await pool.run('list', loci)).map((r) => [r.status, r.new_locus_properties.ids, r.new_locus_properties.reused]);
+      expect(await seen(withAlerts('L1', ['a', 'b']))).toEqual([['ok', 'a b', 0]]);
+      // New alerts at the end, then one in the middle (an earlier epoch arriving late): each time the
+      // worker's list is used as far as it matches and the rest follows.
+      expect(await seen(withAlerts('L1', ['a', 'b', 'c']))).toEqual([['ok', 'a b c', 2]]);
+      expect(await seen(withAlerts('L1', ['a', 'x', 'b', 'c']))).toEqual([['ok', 'a x b c', 3]]);
+      // An alert whose properties changed ends the kept part: it and what follows come as the pool says.
+      pool.invalidateAlerts(['a:b']);
+      expect(await seen(withAlerts('L1', ['a', 'x', 'b', 'c'], 16))).toEqual([['ok', 'a x b c', 3]]);
+      // A locus the requirements rule out (its triggering alert has no ant_mag) gets the worker's skip
+      // report without being sent: its alerts are new to the worker when the locus next qualifies.
+      const unqualified = {
+        ...withAlerts('L2', ['p', 'q']),
+        alerts: withAlerts('L2', ['p', 'q']).alerts.map((a) => ({ ...a, properties: {} })),
+      };
+      expect((await pool.run('list', [unqualified]))[0]).toMatchObject({
+        status: 'skipped',
+        skip_reason: 'missing required alert property ant_mag',
+      });
+      expect(await seen(withAlerts('L2', ['p', 'q']))).toEqual([['ok', 'p q', 0]]);
+      // Past 6 alerts in the worker's lists, the oldest list is dropped (L1's), and past 6 alerts held
+      // the least recently used (L1's a, x, b): L1 is then sent whole, c as an id and the rest in full.
+      expect(await seen(withAlerts('L3', ['r', 's', 't']))).toEqual([['ok', 'r s t', 0]]);
+      expect(await seen(withAlerts('L1', ['a', 'x', 'b', 'c']), withAlerts('L3', ['r', 's', 't', 'u']))).toEqual([
+        ['ok', 'a x b c', 1],
+        ['ok', 'r s t u', 3],
+      ]);
+    } finally {
+      await pool.close();
+    }
+  });
 });

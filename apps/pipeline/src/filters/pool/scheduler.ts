@@ -9,6 +9,7 @@ import { DEFAULT_WORKER_LIMITS, launcherLimits } from '../sandbox-limits.ts';
 import { HeldAlerts } from './held-alerts.ts';
 import { RUNTIME_DIR } from './prerequisites.ts';
 import { checkedReport, emptyReport } from './reports.ts';
+import { runMeetingRequirements } from './requirements.ts';
 import type {
   AlertForFilter,
   AlertPropertyLoader,
@@ -88,7 +89,12 @@ export class FilterSandboxPool {
   async runBatch(filterId: string, loci: LocusForFilter[], loadProperties?: AlertPropertyLoader, limits?: RunLimits): Promise<BatchResult> {
     const reg = this.filters.get(filterId);
     if (!reg) throw new Error(`filter ${filterId} is not loaded`);
-    return this.serial(reg, () => this.runLoaded(filterId, reg, loci, loadProperties, limits));
+    // Loci the filter's requirements rule out get its skip report here, without going to the worker.
+    return this.serial(reg, () =>
+      runMeetingRequirements(reg.outputs?.requirements, loci, loadProperties, (sent) =>
+        this.runLoaded(filterId, reg, sent, loadProperties, limits),
+      ),
+    );
   }
 
   /** Alerts whose properties changed (Level 2 added some): sent in full again next time. */
@@ -296,9 +302,11 @@ export class FilterSandboxPool {
         try {
           // What earlier batches evicted or invalidated; the worker drops it before reading this batch.
           const forget = [...w.forget];
+          const forget_loci = [...w.forgetLoci];
           w.forget.clear();
+          w.forgetLoci.clear();
           stats = await w.requestChunked<any>(
-            { op: 'run', filter_id: filterId, forget, locus_timeout_s: this.o.locusTimeoutMs / 1000 },
+            { op: 'run', filter_id: filterId, forget, forget_loci, locus_timeout_s: this.o.locusTimeoutMs / 1000 },
             this.held.batchLines(w, segment),
             (m, done) => {
               if (m.op === 'done') return done(m);

@@ -1,6 +1,7 @@
 // What the pool and its callers exchange: loci and alerts handed to filters, their reports, what a
 // loaded filter declares, and the pool's options. Protocol lines are in protocol.ts (PROTOCOL.md).
 import type { WorkerLimits } from '../sandbox-limits.ts';
+import type { Requirement } from './requirements.ts';
 
 export interface AlertForFilter {
   alert_id: string;
@@ -61,6 +62,8 @@ export interface FilterOutputs {
   alert_properties: { name: string; type: 'int' | 'float' | 'str' }[];
   triggering_survey: string | null;
   required_grav_wave_prob_region: number | null;
+  /** Its requirements as checks, in the order the worker makes them (requirements.ts); absent from older workers' outputs. */
+  requirements?: Requirement[];
   /** The filter loaded (the class named, else the last one the code defines) and every one it defines. */
   class_name: string;
   filter_classes: string[];

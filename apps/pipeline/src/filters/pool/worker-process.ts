@@ -32,6 +32,14 @@ export class WorkerProcess {
   heldCount = 0;
   /** Alert ids it no longer counts as held, for the worker to drop too with its next batch. */
   forget = new Set<string>();
+  /**
+   * The alert ids of each locus as last sent to this worker, which keeps that list (PROTOCOL.md, "Kept
+   * alert lists"), oldest sent first; `keptAlerts` counts their entries, `forgetLoci` names the lists
+   * dropped here for the worker to drop with its next batch.
+   */
+  keptLoci = new Map<string, readonly string[]>();
+  keptAlerts = 0;
+  forgetLoci = new Set<string>();
   cpuSeconds = 0;
   lastUsed = Date.now();
   busy = false;

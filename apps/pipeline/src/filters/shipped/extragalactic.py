@@ -96,6 +96,8 @@ class Extragalactic(dk.Filter):
         if abs(galactic_latitude(locus.ra, locus.dec)) < MIN_ABS_GALACTIC_LATITUDE_DEG:
             return
         for alert in reversed(locus.alerts):
+            if alert.survey != 'ztf':
+                continue  # only ZTF packets carry the PS1 fields; other surveys' alerts stay undecoded
             props = alert.properties
             distance = _number(props.get('ztf_distpsnr1'))
             if distance is None:

@@ -10,7 +10,7 @@ The ANTARES default filter of the same name (the devkit notebook's `HighSNR`) wi
   once per batch on a locus' newest alert, so a high-SNR alert that was not the newest of its batch (or
   arrived in a packet's history) would otherwise never be seen. Upper limits have no sigmapsf.
 
-Cost: one pass over the alerts, no numpy.
+Cost: one pass over the ZTF alerts, no numpy; other surveys' alerts are passed over unread.
 """
 import antares.devkit as dk
 
@@ -32,6 +32,8 @@ class HighSNR(dk.Filter):
 
     def run(self, locus):
         for alert in locus.alerts:
+            if alert.survey != 'ztf':
+                continue  # checked first: reading another survey's properties would decode them for nothing
             props = alert.properties
             threshold = SNR_THRESHOLD.get(props.get('ant_passband'))
             sigma = props.get('ztf_sigmapsf')

@@ -111,11 +111,13 @@ class LcFeatureExtractor(dk.Filter):
     def run(self, locus):
         series = {}
         for alert in locus.alerts:  # oldest first
+            if alert.survey != 'ztf':
+                continue  # before reading its properties: another survey's alert is never decoded
             props = alert.properties
             band = PASSBANDS.get(props.get('ant_passband'))
             mag = props.get('ant_mag')
             err = props.get('ant_magerr')
-            if band is None or alert.survey != 'ztf' or not isinstance(mag, (int, float)) \
+            if band is None or not isinstance(mag, (int, float)) \
                     or not isinstance(err, (int, float)) or not err > 0:
                 continue
             series.setdefault(band, ([], [], []))
