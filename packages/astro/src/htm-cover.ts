@@ -19,10 +19,9 @@ import {
   HTM_MAX_LEVEL,
   HTM_ROOT_IDS,
   htmChildTriangles,
-  htmIdOfVector,
   htmPathOfVector,
   htmRootTriangle,
-  htmTrixelVertices,
+  htmTrixelOfVector,
   type Triangle,
 } from './htm.ts';
 import { RAD_PER_DEG, radecToUnitVector } from './sphere.ts';
@@ -252,8 +251,8 @@ export function htmCircleCover(raDeg: number, decDeg: number, radiusDeg: number,
 export function htmTrixelHoldingCap(raDeg: number, decDeg: number, radiusDeg: number, level: number): number | undefined {
   validateCoverArguments(raDeg, decDeg, radiusDeg, level, 1);
   const center = radecToUnitVector(raDeg, decDeg);
-  const id = htmIdOfVector(center, level);
-  return capInsideTriangle(center, radiusDeg, htmTrixelVertices(id)) ? id : undefined;
+  const { id, triangle } = htmTrixelOfVector(center, level);
+  return capInsideTriangle(center, radiusDeg, triangle) ? id : undefined;
 }
 
 /**
@@ -272,11 +271,13 @@ export function htmSmallCapRange(
 ): HtmIdRange | undefined {
   validateCoverArguments(raDeg, decDeg, radiusDeg, level, 1);
   const center = radecToUnitVector(raDeg, decDeg);
-  const path = htmPathOfVector(center, level);
-  for (let l = level; l >= Math.max(0, level - levelsUp); l--) {
-    if (!capInsideTriangle(center, radiusDeg, path[l].triangle)) continue;
+  const lowest = Math.max(0, level - levelsUp);
+  const path = htmPathOfVector(center, level, lowest);
+  for (let l = level; l >= lowest; l--) {
+    const { id, triangle } = path[l - lowest];
+    if (!capInsideTriangle(center, radiusDeg, triangle)) continue;
     const factor = 4 ** (level - l);
-    return [path[l].id * factor, (path[l].id + 1) * factor - 1];
+    return [id * factor, (id + 1) * factor - 1];
   }
   return undefined;
 }

@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
 
-import { htmId, htmIdRangeAtLevel, htmIdToName, htmLevelOfId, htmNameToId, htmTrixelVertices } from './htm.ts';
+import {
+  htmChildTriangles,
+  htmId,
+  htmIdOfVector,
+  htmIdRangeAtLevel,
+  htmIdToName,
+  htmLevelOfId,
+  htmNameToId,
+  htmPathOfVector,
+  htmRootTriangle,
+  htmTrixelOfVector,
+  htmTrixelVertices,
+  type Triangle,
+} from './htm.ts';
+import { radecToUnitVector } from './sphere.ts';
 import { randomGenerator } from './test-random.ts';
+import { add, cross, dot, normalize, type Vec3 } from './vec3.ts';
 
 type V = [number, number, number];
 
@@ -159,6 +174,45 @@ describe('htmId: conventions and structure', () => {
       const [ra, dec] = randomSkyPoint(random);
       expect(htmId(ra, dec)).toBe(Number(naiveHtmId(ra, dec, 16)));
       expect(htmId(ra, dec, 20)).toBe(Number(naiveHtmId(ra, dec, 20)));
+    }
+  });
+
+  it('descends as htmChildTriangles and the JHU child test do, bit for bit, on edges and corners too', () => {
+    // The descent through arrays that htmIdOfVector replaced (it allocated at every level).
+    const insideness = (p: Vec3, [a, b, c]: Triangle) => Math.min(dot(cross(a, b), p), dot(cross(b, c), p), dot(cross(c, a), p));
+    const reference = (p: Vec3, level: number) => {
+      const [x, y, z] = p;
+      let id = z >= 0 ? (x > 0 && y >= 0 ? 15 : x <= 0 && y > 0 ? 14 : x < 0 && y <= 0 ? 13 : x >= 0 && y < 0 ? 12 : 15) : 0;
+      if (z < 0) id = x > 0 && y >= 0 ? 8 : x <= 0 && y > 0 ? 9 : x < 0 && y <= 0 ? 10 : x >= 0 && y < 0 ? 11 : 8;
+      let triangle = htmRootTriangle(id);
+      const path = [{ id, triangle }];
+      for (let depth = 0; depth < level; depth++) {
+        const children = htmChildTriangles(triangle);
+        const values = children.map((child) => insideness(p, child));
+        let k = values.findIndex((v) => v >= -1e-15);
+        if (k < 0) k = values.indexOf(Math.max(...values));
+        id = id * 4 + k;
+        triangle = children[k];
+        path.push({ id, triangle });
+      }
+      return path;
+    };
+    const random = randomGenerator(11);
+    const points: Vec3[] = [];
+    for (let i = 0; i < 2000; i++) points.push(radecToUnitVector(...randomSkyPoint(random)));
+    // Points on trixel edges and corners, where the tolerance and the order of the tests decide.
+    for (let i = 0; i < 300; i++) {
+      const [a, b, c] = htmTrixelVertices(htmId(...randomSkyPoint(random), 1 + (i % 12)));
+      points.push(a, b, c, normalize(add(a, b)), normalize(add(b, c)), normalize(add(c, a)));
+    }
+    points.push([0, 0, 1], [0, 0, -1], [1, 0, 0], [0, 1, 0], [-1, 0, 0], [0, -1, 0], radecToUnitVector(45, 0));
+    for (const p of points) {
+      const expected = reference(p, 20);
+      expect(htmPathOfVector(p, 20)).toEqual(expected);
+      expect(htmIdOfVector(p, 20)).toBe(expected[20].id);
+      expect(htmIdOfVector(p, 7)).toBe(expected[7].id);
+      expect(htmTrixelOfVector(p, 14)).toEqual(expected[14]);
+      expect(htmPathOfVector(p, 16, 14)).toEqual(expected.slice(14, 17));
     }
   });
 

@@ -13,7 +13,7 @@
  * powers of 4 instead of bit shifts because shifts truncate to 32 bits.
  */
 import { radecToUnitVector } from './sphere.ts';
-import { add, cross, dot, normalize, type Vec3 } from './vec3.ts';
+import { add, normalize, type Vec3 } from './vec3.ts';
 
 export type Triangle = readonly [Vec3, Vec3, Vec3];
 
@@ -74,11 +74,6 @@ export function htmChildTriangles(parent: Triangle): [Triangle, Triangle, Triang
   ];
 }
 
-/** How far inside the triangle p is: the smallest of the three edge-plane tests (>= 0 inside). */
-function insideness(p: Vec3, [a, b, c]: Triangle): number {
-  return Math.min(dot(cross(a, b), p), dot(cross(b, c), p), dot(cross(c, a), p));
-}
-
 /**
  * Root selection by octant, as in the JHU library's startpane(): ties on the
  * equator (z = 0) go north, ties on the x/y axes follow the >= / > pattern
@@ -104,52 +99,186 @@ function assertLevel(level: number): void {
 /** HTM id of a unit vector; see htmId. */
 export function htmIdOfVector(point: Vec3, level: number = HTM_DEFAULT_LEVEL): number {
   assertLevel(level);
-  let id = rootIdForVector(point);
-  let triangle = htmRootTriangle(id);
-  for (let depth = 0; depth < level; depth++) {
-    const children = htmChildTriangles(triangle);
-    const chosen = childHolding(point, children);
-    id = id * 4 + chosen;
-    triangle = children[chosen];
-  }
-  return id;
+  return descend(point, level, undefined);
 }
 
 /**
- * The trixels holding a unit vector at every level from 0 to `level` (index = level), as htmIdOfVector
- * picks them, with their corners: one descent for callers that look at several levels.
+ * The trixels holding a unit vector at every level from `fromLevel` (default 0) to `level` (index =
+ * level - fromLevel), as htmIdOfVector picks them, with their corners: one descent for callers that
+ * look at several levels.
  */
-export function htmPathOfVector(point: Vec3, level: number): Array<{ id: number; triangle: Triangle }> {
+export function htmPathOfVector(point: Vec3, level: number, fromLevel = 0): Array<{ id: number; triangle: Triangle }> {
   assertLevel(level);
-  let id = rootIdForVector(point);
-  let triangle = htmRootTriangle(id);
-  const path = [{ id, triangle }];
-  for (let depth = 0; depth < level; depth++) {
-    const children = htmChildTriangles(triangle);
-    const chosen = childHolding(point, children);
-    id = id * 4 + chosen;
-    triangle = children[chosen];
-    path.push({ id, triangle });
-  }
+  const path: Array<{ id: number; triangle: Triangle }> = [];
+  descend(point, level, path, fromLevel);
   return path;
 }
 
+/** The level-`level` trixel holding a unit vector, with its corners (one descent: htmIdOfVector's). */
+export function htmTrixelOfVector(point: Vec3, level: number): { id: number; triangle: Triangle } {
+  assertLevel(level);
+  const id = descend(point, level, undefined);
+  const c = LAST_CORNERS;
+  return {
+    id,
+    triangle: [
+      [c[0], c[1], c[2]],
+      [c[3], c[4], c[5]],
+      [c[6], c[7], c[8]],
+    ],
+  };
+}
+
+/** The corners of the last trixel `descend` reached (v0, v1, v2 as x, y, z each). */
+const LAST_CORNERS = new Float64Array(9);
+
 /**
- * The first child that contains the point (JHU order 0..3). If rounding leaves the point outside all
- * four, the one it is least outside of.
+ * The descent from the root trixel holding `point` to its level-`level` trixel; each level's trixel
+ * from `fromLevel` on is pushed onto `path` when one is given, and the last one's corners are left in LAST_CORNERS. In
+ * plain numbers, with the arithmetic of htmChildTriangles (midpoints) and of the JHU child test (the
+ * first child the point is inside, within INSIDE_TOLERANCE; if rounding leaves it outside all four,
+ * the one it is least outside of) operation for operation, so that ids and corners are bit for bit
+ * those of a descent through htmChildTriangles (htm.test.ts compares them). Written out because every
+ * alert and every locus takes this descent, and the arrays of vertices, children and edge normals
+ * that each level allocated were about 7 % of all that ingestion allocated.
  */
-function childHolding(point: Vec3, children: readonly Triangle[]): number {
-  let bestInsideness = -Infinity;
-  let bestChild = 0;
-  for (let k = 0; k < 4; k++) {
-    const value = insideness(point, children[k]);
-    if (value >= -INSIDE_TOLERANCE) return k;
-    if (value > bestInsideness) {
-      bestInsideness = value;
-      bestChild = k;
+function descend(point: Vec3, level: number, path: Array<{ id: number; triangle: Triangle }> | undefined, fromLevel = 0): number {
+  let id = rootIdForVector(point);
+  const root = htmRootTriangle(id);
+  let [ax, ay, az] = root[0];
+  let [bx, by, bz] = root[1];
+  let [cx, cy, cz] = root[2];
+  const [px, py, pz] = point;
+  if (fromLevel === 0) path?.push({ id, triangle: root });
+  for (let depth = 0; depth < level; depth++) {
+    // w0 = mid(v1, v2), w1 = mid(v0, v2), w2 = mid(v0, v1), each normalize(add(...)) as midpoint() does.
+    let x = bx + cx;
+    let y = by + cy;
+    let z = bz + cz;
+    let f = 1 / Math.hypot(x, y, z);
+    const w0x = x * f;
+    const w0y = y * f;
+    const w0z = z * f;
+    x = ax + cx;
+    y = ay + cy;
+    z = az + cz;
+    f = 1 / Math.hypot(x, y, z);
+    const w1x = x * f;
+    const w1y = y * f;
+    const w1z = z * f;
+    x = ax + bx;
+    y = ay + by;
+    z = az + bz;
+    f = 1 / Math.hypot(x, y, z);
+    const w2x = x * f;
+    const w2y = y * f;
+    const w2z = z * f;
+    // Children in id order: 0 (v0, w2, w1), 1 (v1, w0, w2), 2 (v2, w1, w0), 3 (w0, w1, w2); the first
+    // of equals when the point is outside all four.
+    let chosen = 0;
+    const i0 = insidenessOf(px, py, pz, ax, ay, az, w2x, w2y, w2z, w1x, w1y, w1z);
+    if (!(i0 >= -INSIDE_TOLERANCE)) {
+      let best = i0 > -Infinity ? i0 : -Infinity;
+      const i1 = insidenessOf(px, py, pz, bx, by, bz, w0x, w0y, w0z, w2x, w2y, w2z);
+      if (i1 >= -INSIDE_TOLERANCE) chosen = 1;
+      else {
+        if (i1 > best) {
+          best = i1;
+          chosen = 1;
+        }
+        const i2 = insidenessOf(px, py, pz, cx, cy, cz, w1x, w1y, w1z, w0x, w0y, w0z);
+        if (i2 >= -INSIDE_TOLERANCE) chosen = 2;
+        else {
+          if (i2 > best) {
+            best = i2;
+            chosen = 2;
+          }
+          const i3 = insidenessOf(px, py, pz, w0x, w0y, w0z, w1x, w1y, w1z, w2x, w2y, w2z);
+          if (i3 >= -INSIDE_TOLERANCE || i3 > best) chosen = 3;
+        }
+      }
     }
+    // The chosen child's corners (v0, v1, v2) become the trixel's.
+    if (chosen === 0) {
+      bx = w2x;
+      by = w2y;
+      bz = w2z;
+      cx = w1x;
+      cy = w1y;
+      cz = w1z;
+    } else if (chosen === 1) {
+      ax = bx;
+      ay = by;
+      az = bz;
+      bx = w0x;
+      by = w0y;
+      bz = w0z;
+      cx = w2x;
+      cy = w2y;
+      cz = w2z;
+    } else if (chosen === 2) {
+      ax = cx;
+      ay = cy;
+      az = cz;
+      bx = w1x;
+      by = w1y;
+      bz = w1z;
+      cx = w0x;
+      cy = w0y;
+      cz = w0z;
+    } else {
+      ax = w0x;
+      ay = w0y;
+      az = w0z;
+      bx = w1x;
+      by = w1y;
+      bz = w1z;
+      cx = w2x;
+      cy = w2y;
+      cz = w2z;
+    }
+    id = id * 4 + chosen;
+    if (depth + 1 >= fromLevel)
+      path?.push({
+        id,
+        triangle: [
+          [ax, ay, az],
+          [bx, by, bz],
+          [cx, cy, cz],
+        ],
+      });
   }
-  return bestChild;
+  LAST_CORNERS[0] = ax;
+  LAST_CORNERS[1] = ay;
+  LAST_CORNERS[2] = az;
+  LAST_CORNERS[3] = bx;
+  LAST_CORNERS[4] = by;
+  LAST_CORNERS[5] = bz;
+  LAST_CORNERS[6] = cx;
+  LAST_CORNERS[7] = cy;
+  LAST_CORNERS[8] = cz;
+  return id;
+}
+
+/** How far inside [a, b, c] p is, in plain numbers: min over the edges of dot(cross(u, v), p), as vec3.ts computes them. */
+function insidenessOf(
+  px: number,
+  py: number,
+  pz: number,
+  ax: number,
+  ay: number,
+  az: number,
+  bx: number,
+  by: number,
+  bz: number,
+  cx: number,
+  cy: number,
+  cz: number,
+): number {
+  const ab = (ay * bz - az * by) * px + (az * bx - ax * bz) * py + (ax * by - ay * bx) * pz;
+  const bc = (by * cz - bz * cy) * px + (bz * cx - bx * cz) * py + (bx * cy - by * cx) * pz;
+  const ca = (cy * az - cz * ay) * px + (cz * ax - cx * az) * py + (cx * ay - cy * ax) * pz;
+  return Math.min(ab, bc, ca);
 }
 
 /** HTM id of (RA, Dec) in degrees at the given level (default 16). */

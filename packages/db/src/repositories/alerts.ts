@@ -125,7 +125,10 @@ export class AlertRepository {
       list.push({ gracedb_id, contour_level, contour_area });
       byAlert.set(alert_id, list);
     }
-    return alerts.map((a) => ({ ...a, grav_wave_events: byAlert.get(a.alert_id) ?? [] }));
+    // Set on the rows themselves: a copy of each of tens of thousands of rows per run showed in profiles.
+    const rows = alerts as Array<(typeof alerts)[number] & { grav_wave_events: JsonObject[] }>;
+    for (const row of rows) row.grav_wave_events = byAlert.get(row.alert_id) ?? [];
+    return rows;
   }
 
   /**
