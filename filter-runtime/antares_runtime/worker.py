@@ -201,8 +201,9 @@ def main():
             return True
         locus_id = raw.get('locus_id')
         kept = raw.pop('kept', 0)
+        # Dropped now and kept again only once resolved: after a mismatch no stale list can be used.
+        before = locus_alerts.pop(locus_id, None) if type(locus_id) is str else None
         if kept:
-            before = locus_alerts.pop(locus_id, None) if type(locus_id) is str else None
             if type(kept) is not int or before is None or not 0 < kept <= len(before):
                 return False
             resolved = before[:kept]
