@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { type BacktestJobRow, compileLocusSearch, createTestDatabase, type TestDatabase } from '@antares/db';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { APT_INSTALL, missingSandboxPrerequisites } from '../filters/pool/index.ts';
 import { expandInputs, ingestFiles } from '../ingest/ingest-files.ts';
@@ -104,6 +104,8 @@ describe.skipIf(missing.length > 0)('backtest jobs', () => {
     const job = await queue(TAGGER);
     r.wake();
     reference = await until(job.backtest_id, finished);
+    // The runner tells a state after storing it: its last event may come just after the poll saw it stored.
+    await vi.waitFor(() => expect(events.at(-1)).toBe(reference.state), { timeout: 10_000 });
     off();
     expect(reference.state).toBe('done');
     expect(reference.loci_done).toBe(reference.loci_total);
