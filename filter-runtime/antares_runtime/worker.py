@@ -222,7 +222,7 @@ def main():
             append(a)
         raw['alerts'] = resolved
         if type(locus_id) is str:
-            locus_alerts[locus_id] = resolved[:]  # a copy: the locus sorts its own list by mjd
+            locus_alerts[locus_id] = resolved[:]  # a copy: nothing done to the locus dict reaches the kept list
         return True
 
     def closed_in_child():

@@ -86,10 +86,10 @@ export class HeldAlerts {
     let first = true;
     for (let i = 0; i < locus.alerts.length; i++) {
       const alert = locus.alerts[i];
-      const version = alertVersion(alert);
       const held = this.heldRecord(alert);
       held.used = ++this.useCount;
       if (i < kept) continue; // in the worker's list already (and held as it is now: keptPrefix checked)
+      const version = alertVersion(alert);
       if (!first) line.add(',');
       first = false;
       if (held.version === version && (held.holders & w.bit) !== 0) {

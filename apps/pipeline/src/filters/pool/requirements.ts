@@ -4,6 +4,7 @@
 // these checks, in its order and with its reasons; a locus the pool can tell the filter would skip gets
 // the worker's own report without going to it. A ZTF-only filter (REQUIRED_ALERT_PROPERTIES such as
 // ztf_sigmapsf) then costs nothing on Rubin loci: before, each was sent every new Rubin alert in full.
+import { emptyReport } from './reports.ts';
 import type { AlertForFilter, AlertPropertyLoader, BatchResult, LocusForFilter, LocusReport } from './types.ts';
 
 /**
@@ -98,18 +99,7 @@ export function triggerAlertsLacking(requirements: readonly Requirement[] | unde
 
 /** The report the worker gives a locus it skips. */
 export function skippedReport(locus: LocusForFilter, reason: string): LocusReport {
-  return {
-    locus_id: locus.locus_id,
-    status: 'skipped',
-    skip_reason: reason,
-    t: 0,
-    new_locus_properties: {},
-    new_alert_properties: {},
-    new_tags: [],
-    raised_halt: false,
-    stdout: '',
-    stderr: '',
-  };
+  return { ...emptyReport(locus, 'skipped'), skip_reason: reason };
 }
 
 /** As sent, a key is there when its value survives JSON (undefined values are dropped). */
