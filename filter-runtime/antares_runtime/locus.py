@@ -46,17 +46,27 @@ def _unpack_json(packed):
     return json.loads(base64.b64decode(packed))
 
 
-# The worker replaces this with its own decoder, bound before any filter code runs.
+# The worker replaces these with its own functions, bound before any filter code runs: UNPACK decodes
+# packed properties; FETCH asks the pool for those of an alert sent `deferred` (and of the locus'
+# other deferred alerts); NOTE is told of each alert dict whose properties are decoded.
 UNPACK = [_unpack_json]
+FETCH = [None]
+NOTE = [None]
 
 
 def unpacked_properties(raw):
     """An alert dict's or a locus dict's properties. The pool may send them packed (PROTOCOL.md:
-    base64 of their JSON under `packed`): they are then decoded here, on first use, and kept in the dict."""
+    base64 of their JSON under `packed`), or not at all (`deferred`: the worker asks for them): they
+    are then decoded here, on first use, and kept in the dict."""
     props = raw.get('properties')
     if props is None:
         packed = raw.get('packed')
+        if packed is None and raw.get('deferred') is True and FETCH[0] is not None:
+            FETCH[0](raw)
+            packed = raw.get('packed')
         if packed is not None:
+            if NOTE[0] is not None:
+                NOTE[0](raw)
             props = raw['properties'] = UNPACK[0](packed)
             del raw['packed']
     return props

@@ -24,6 +24,7 @@ from .api import instantiate
 from .discovery import filter_candidates, find_filter_class
 from .capture import Capture
 from .core import format_error, percentiles, run_one
+from .deferred import PropertyFetcher
 from . import locus as _locus
 from .environment import load_astropy_table_with_astropy
 
@@ -305,7 +306,7 @@ def main():
 
     def next_chunk(rid):
         """The continuation line of run `rid` (PROTOCOL.md: a batch may come in several lines)."""
-        line = reader.readline()
+        line = fetcher.next_line()
         if not line:
             raise ProtocolError('the input ended inside a batch')
         msg = decode(line.decode('utf-8'))
@@ -329,10 +330,12 @@ def main():
         for locus_id in msg.get('forget_loci') or ():
             locus_alerts.pop(locus_id, None)
         times = []
-        i = 0
+        i = history_reads = 0
+        fetcher.begin_run(rid, nonce)
         while True:
             for raw in msg.get('batch') or ():
                 capture.reset()
+                fetcher.begin_locus(i, raw)
                 try:
                     if not resolve_alerts(raw):
                         raise ProtocolMismatch('the locus names alerts this worker was never sent')
@@ -347,6 +350,8 @@ def main():
                     report = {'status': 'error', 'error': format_error_(exc)}
                 if getpid() != own_pid:
                     os._exit(0)
+                history_reads += fetcher.read_new
+                fetcher.end_locus()
                 recheck_(report, allowed)
                 if 'locus_id' not in report:
                     report.update(locus_id=raw.get('locus_id') if isinstance(raw, dict) else None, t=seconds,
@@ -364,12 +369,14 @@ def main():
                 break
             msg = next_chunk(rid)
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        done = {'id': rid, 'nonce': nonce, 'op': 'done', 'n': i,
+        done = {'id': rid, 'nonce': nonce, 'op': 'done', 'n': i, 'history_reads': history_reads,
                 'cpu_s': usage.ru_utime + usage.ru_stime, 'maxrss_kb': usage.ru_maxrss}
         done.update(percentiles_(times))
         send(done)
 
     reader = os.fdopen(proto_in, 'rb', buffering=1 << 16)
+    fetcher = PropertyFetcher(send, reader.readline, decode, in_user)
+    _locus.FETCH[0], _locus.NOTE[0] = fetcher.fetch, fetcher.note
     send({'op': 'ready', 'pid': own_pid, 'python': sys.version.split()[0]})
 
     def serve():

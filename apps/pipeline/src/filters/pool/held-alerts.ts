@@ -1,7 +1,7 @@
 // Which worker holds which alert (ADRs 0007, 0011): one record per alert for all workers, reached
 // from the alert object itself after the first look-up, and the batch lines that send each worker the
 // alerts it lacks in full and the ones it holds as ids.
-import { CHUNK_BYTES, encodedAlert, LineBuilder, locusBody } from './protocol.ts';
+import { CHUNK_BYTES, deferredAlert, encodedAlert, LineBuilder, locusBody } from './protocol.ts';
 import type { AlertForFilter, LocusForFilter } from './types.ts';
 import type { WorkerProcess } from './worker-process.ts';
 
@@ -62,8 +62,13 @@ export class HeldAlerts {
    * updates), the rest in full. Loci are resent every time they change, so this cuts what is encoded
    * and decoded per locus run by an order of magnitude. Evictions from what the worker holds are
    * made once the whole batch is encoded (its loci may refer to them) and sent with the next batch.
+   * The `deferred` alerts the worker lacks go without their properties (deferred.ts).
    */
-  batchLines(w: WorkerProcess, loci: LocusForFilter[]): (prefix: string) => { line: Buffer; last: boolean } {
+  batchLines(
+    w: WorkerProcess,
+    loci: LocusForFilter[],
+    deferred?: ReadonlySet<AlertForFilter>,
+  ): (prefix: string) => { line: Buffer; last: boolean } {
     let k = 0;
     return (prefix) => {
       const line = new LineBuilder();
@@ -71,7 +76,7 @@ export class HeldAlerts {
       const end = line.length + CHUNK_BYTES;
       for (let n = 0; k < loci.length && line.length < end; n++) {
         if (n > 0) line.add(',');
-        this.encodeLocus(w, loci[k++], line);
+        this.encodeLocus(w, loci[k++], line, deferred);
       }
       const last = k >= loci.length;
       if (last) this.evict(w);
@@ -80,7 +85,7 @@ export class HeldAlerts {
     };
   }
 
-  private encodeLocus(w: WorkerProcess, locus: LocusForFilter, line: LineBuilder): void {
+  private encodeLocus(w: WorkerProcess, locus: LocusForFilter, line: LineBuilder, deferred?: ReadonlySet<AlertForFilter>): void {
     const kept = this.keptPrefix(w, locus);
     line.add(kept > 0 ? `{"kept":${kept},"alerts":[` : '{"alerts":[');
     let first = true;
@@ -107,7 +112,7 @@ export class HeldAlerts {
       }
       // Sent in full now: a pending "forget" of it (an invalidation) must not drop this copy.
       w.forget.delete(alert.alert_id);
-      line.add(encodedAlert(alert, version));
+      line.add(deferred?.has(alert) ? deferredAlert(alert) : encodedAlert(alert, version));
     }
     line.add(locusBody(locus));
     this.keep(w, locus);

@@ -16,12 +16,26 @@ const alertJson = new WeakMap<AlertForFilter, { version: string; bytes: Buffer }
 export function encodedAlert(alert: AlertForFilter, version: string): Buffer {
   const known = alertJson.get(alert);
   if (known?.version === version) return known.bytes;
-  const { properties, propertiesJson, ...rest } = alert;
-  const head = JSON.stringify(rest);
-  const packed = Buffer.from(propertiesJson ?? JSON.stringify(properties ?? {})).toString('base64');
-  const bytes = Buffer.from(`${head.length > 2 ? `${head.slice(0, -1)},` : '{'}"packed":"${packed}"}`);
+  const bytes = Buffer.from(withField(alert, `"packed":"${packedProperties(alert)}"`));
   alertJson.set(alert, { version, bytes });
   return bytes;
+}
+
+/** An alert sent without its properties, which the worker asks for if its filter reads them (deferred.ts). */
+export function deferredAlert(alert: AlertForFilter): string {
+  return withField(alert, '"deferred":true');
+}
+
+/** The alert's properties as the protocol's `packed`: base64 of their JSON. */
+export function packedProperties(alert: AlertForFilter): string {
+  return Buffer.from(alert.propertiesJson ?? JSON.stringify(alert.properties ?? {})).toString('base64');
+}
+
+/** The alert's JSON without its properties, and one more field. */
+function withField(alert: AlertForFilter, field: string): string {
+  const { properties: _properties, propertiesJson: _json, ...rest } = alert;
+  const head = JSON.stringify(rest);
+  return `${head.length > 2 ? `${head.slice(0, -1)},` : '{'}${field}}`;
 }
 
 /**

@@ -108,7 +108,7 @@ function has(object: Record<string, unknown>, name: string): boolean {
 }
 
 /** The locus' `alert_id` among its alerts, else its last alert (core.py's trigger_alert). */
-function triggerAlert(locus: LocusForFilter): AlertForFilter | undefined {
+export function triggerAlert(locus: LocusForFilter): AlertForFilter | undefined {
   if (locus.alert_id !== undefined) {
     const found = locus.alerts.find((a) => a.alert_id === locus.alert_id);
     if (found) return found;

@@ -48,7 +48,8 @@ describe.skipIf(missing.length > 0)('FilterSandboxPool', () => {
   // Slot offsets keep each pool on uids of its own: the pytest suite (run at the same time by
   // python-runtime.test.ts) uses slots 0-40, and a fork bomb exhausts the process limit of its uid.
   beforeAll(() => {
-    pool = new FilterSandboxPool({ maxWorkers: 6, locusTimeoutMs: 1500, stallGraceMs: 1500, slotOffset: 100 });
+    // Alerts a worker lacks go in full here (deferProperties: false); deferred-properties.test.ts sends them deferred.
+    pool = new FilterSandboxPool({ maxWorkers: 6, locusTimeoutMs: 1500, stallGraceMs: 1500, slotOffset: 100, deferProperties: false });
   });
   afterAll(async () => {
     await pool.close();
@@ -267,7 +268,7 @@ class Idle(dk.Filter):
         if locus.locus_id == 'L3':
             threading.Timer(0.2, os._exit, (3,)).start()
 `;
-    const lone = new FilterSandboxPool({ maxWorkers: 1, slotOffset: 170 });
+    const lone = new FilterSandboxPool({ maxWorkers: 1, slotOffset: 170, deferProperties: false });
     try {
       expect((await lone.load('idle', code)).ok).toBe(true);
       const loci = [1, 2, 3].map((i) => locus(i));

@@ -6,6 +6,7 @@
 // and re-spawned (and re-loaded) on demand. A batch runs in chunks (ADR 0010) under the limits of
 // sandbox-limits.ts; the alerts a worker already holds go as ids (held-alerts.ts).
 import { DEFAULT_WORKER_LIMITS, launcherLimits } from '../sandbox-limits.ts';
+import { alertsToSend, answerFetch, deferNext } from './deferred.ts';
 import { HeldAlerts } from './held-alerts.ts';
 import { RUNTIME_DIR } from './prerequisites.ts';
 import { checkedReport, emptyReport } from './reports.ts';
@@ -30,6 +31,8 @@ type Registered = {
   outputs?: FilterOutputs;
   worker?: WorkerProcess;
   queue: Promise<unknown>;
+  /** Its last batch said it reads earlier alerts' properties on many loci: all go in full (deferred.ts). */
+  eagerProperties?: boolean;
 };
 
 export class FilterSandboxPool {
@@ -54,6 +57,7 @@ export class FilterSandboxPool {
       maxLineBytes: 8 << 20,
       maxRestartsPerBatch: 3,
       slotOffset: 0,
+      deferProperties: true,
       niceness: 0,
       alertCacheSize: 50_000,
       ...opts,
@@ -284,13 +288,14 @@ export class FilterSandboxPool {
       }
       const w = reg.worker!;
       const segment = loci.slice(start);
+      // With a loader the alerts may come without properties: those the worker lacks are loaded now,
+      // or, but for each locus' triggering one, sent deferred (the worker asks if its filter reads them).
+      let deferred: Set<AlertForFilter> | undefined;
       if (loadProperties) {
-        const lacking: AlertForFilter[] = [];
-        for (const locus of segment) {
-          for (const a of locus.alerts)
-            if (a.properties === undefined && a.propertiesJson === undefined && !this.held.holds(w, a)) lacking.push(a);
-        }
-        if (lacking.length > 0) await loadProperties(lacking);
+        const lacks = (a: AlertForFilter) => !this.held.holds(w, a);
+        const send = alertsToSend(segment, lacks, this.o.deferProperties && !reg.eagerProperties);
+        if (send.load.length > 0) await loadProperties(send.load);
+        deferred = send.deferred;
       }
       let received = 0;
       w.busy = true;
@@ -307,9 +312,15 @@ export class FilterSandboxPool {
           w.forgetLoci.clear();
           stats = await w.requestChunked<any>(
             { op: 'run', filter_id: filterId, forget, forget_loci, locus_timeout_s: this.o.locusTimeoutMs / 1000 },
-            this.held.batchLines(w, segment),
+            this.held.batchLines(w, segment, deferred),
             (m, done) => {
               if (m.op === 'done') return done(m);
+              if (m.op === 'fetch') {
+                void answerFetch(w, m, received, segment[received], loadProperties).then(() =>
+                  w.watch(stall, 'timeout', `no answer from the filter for ${stall} ms (hung outside Python)`),
+                );
+                return;
+              }
               if (m.op !== 'report' || m.i !== received) return w.fail(new WorkerFailure('protocol', 'report out of order'));
               reports[start + received] = checkedReport(reg.outputs!, this.o.outputLimit, segment[received], m);
               timeoutsInARow = reports[start + received].status === 'timeout' ? timeoutsInARow + 1 : 0;
@@ -323,6 +334,7 @@ export class FilterSandboxPool {
         } finally {
           clearTimeout(guard);
         }
+        if (loadProperties) reg.eagerProperties = !deferNext(stats);
         w.cpuSeconds = stats.cpu_s ?? 0;
         if (w.cpuSeconds > 0.8 * this.o.cpuSeconds) await this.retire(w); // before RLIMIT_CPU would kill it
         start = loci.length;

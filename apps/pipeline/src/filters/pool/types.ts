@@ -106,6 +106,12 @@ export interface SandboxPoolOptions extends Partial<WorkerLimits> {
   bwrap?: string;
   stallGraceMs?: number;
   batchTimeoutMs?: number;
+  /**
+   * With a property loader, send the alerts a worker lacks (but each locus' triggering one) without their
+   * properties, which the worker asks for if its filter reads them (deferred.ts; default true). False:
+   * every alert a worker lacks is loaded and sent in full.
+   */
+  deferProperties?: boolean;
   /** Alerts each worker keeps so that they are sent once (about 3 kB each in the worker). */
   alertCacheSize?: number;
   outputLimit?: number;

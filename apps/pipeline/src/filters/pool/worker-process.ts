@@ -186,6 +186,11 @@ export class WorkerProcess {
     });
   }
 
+  /** One line for the request in flight that is not a chunk of its batch (an answer to the worker's `fetch`). */
+  send(line: string): void {
+    if (!this.dead) this.proc.stdin!.write(line);
+  }
+
   async stop(): Promise<void> {
     if (this.dead || this.proc.exitCode !== null || this.proc.signalCode !== null) return;
     this.dead = new WorkerFailure('crash', 'stopped by the pool');

@@ -1,0 +1,77 @@
+// Deferred alert properties (filter-runtime/PROTOCOL.md, "Deferred properties"): an alert other than a
+// locus' triggering one may go to a worker without its properties, which the worker asks for (`fetch`)
+// the first time its filter reads them. A Rubin locus brings a year of alerts and most filters read
+// only the triggering alert's properties: reading every alert's from the database, writing them to
+// every worker and having each scan them cost more than running the filters (ADR 0040).
+import { packedProperties } from './protocol.ts';
+import { triggerAlert } from './requirements.ts';
+import type { AlertForFilter, AlertPropertyLoader, LocusForFilter } from './types.ts';
+import { WorkerFailure, type WorkerProcess } from './worker-process.ts';
+
+/**
+ * Above this share of a batch's loci on which the filter read the properties of alerts other than the
+ * triggering one that it had not decoded before, its next batch goes with every alert in full: a
+ * round trip per locus would cost more than sending them.
+ */
+const EAGER_ABOVE = 0.25;
+
+/**
+ * Which alerts the worker lacks (it holds the others) must be loaded before the batch is sent, and
+ * which go deferred: with `defer`, all but each locus' triggering alert (its properties are checked
+ * against requirements, and nearly every filter reads them).
+ */
+export function alertsToSend(
+  segment: LocusForFilter[],
+  lacks: (alert: AlertForFilter) => boolean,
+  defer: boolean,
+): { load: AlertForFilter[]; deferred: Set<AlertForFilter> } {
+  const load: AlertForFilter[] = [];
+  const deferred = new Set<AlertForFilter>();
+  for (const locus of segment) {
+    const trigger = defer ? triggerAlert(locus) : undefined;
+    for (const a of locus.alerts) {
+      if (!lacks(a)) continue;
+      if (defer && a !== trigger) deferred.add(a);
+      else if (a.properties === undefined && a.propertiesJson === undefined) load.push(a);
+    }
+  }
+  return { load, deferred };
+}
+
+/** Whether the filter's next batch may go deferred, from what its worker said in `done` of this one. */
+export function deferNext(done: { n?: unknown; history_reads?: unknown }): boolean {
+  const n = typeof done.n === 'number' ? done.n : 0;
+  const reads = typeof done.history_reads === 'number' ? done.history_reads : 0;
+  return n === 0 || reads <= EAGER_ABOVE * n;
+}
+
+/**
+ * Answers a worker's `fetch` for the locus in flight: only alerts of that locus may be asked for (a
+ * forged line naming others fails the worker). Properties come from the alerts if loaded, else from
+ * `loadProperties`; if that fails, the answer says so and the worker reports that locus' error.
+ */
+export async function answerFetch(
+  w: WorkerProcess,
+  msg: { id: unknown; i: unknown; alert_ids: unknown },
+  inFlight: number,
+  locus: LocusForFilter | undefined,
+  loadProperties: AlertPropertyLoader | undefined,
+): Promise<void> {
+  const ids = msg.alert_ids;
+  const byId = new Map(locus?.alerts.map((a) => [a.alert_id, a]));
+  const wanted = Array.isArray(ids) ? ids.map((id) => byId.get(id as string)) : [];
+  if (msg.i !== inFlight || !loadProperties || wanted.length === 0 || wanted.some((a) => a === undefined)) {
+    return w.fail(new WorkerFailure('protocol', 'the worker asked for properties of alerts outside the locus in flight'));
+  }
+  const alerts = wanted as AlertForFilter[];
+  let answer: string;
+  try {
+    const missing = alerts.filter((a) => a.properties === undefined && a.propertiesJson === undefined);
+    if (missing.length > 0) await loadProperties(missing);
+    const packed = alerts.map((a) => `${JSON.stringify(a.alert_id)}:"${packedProperties(a)}"`).join(',');
+    answer = `{"op":"fetched","id":${JSON.stringify(msg.id)},"i":${inFlight},"packed":{${packed}}}\n`;
+  } catch (e) {
+    answer = `${JSON.stringify({ op: 'fetched', id: msg.id, i: inFlight, error: (e as Error).message ?? String(e) })}\n`;
+  }
+  w.send(answer);
+}

@@ -1,0 +1,112 @@
+"""Alert properties the pool sends only when a filter reads them (PROTOCOL.md, "Deferred properties").
+
+A Rubin locus brings a year of alerts, and most filters read only its triggering alert's properties:
+sending every alert's properties in full to every worker cost more than running the filters. The pool
+may send an alert `deferred` (its id, mjd, survey and GW associations only). The first time a filter
+reads a deferred alert's properties, the worker asks the pool for those of every deferred alert of the
+locus in flight, in one `fetch` line, and reads the answer from its input; the batch's next chunks that
+come first are kept for later. The worker also counts the loci where a filter read the properties of an
+alert other than the triggering one that it had not decoded before: the pool sends a filter that reads
+those on many loci every alert in full instead (one round trip per locus would cost more).
+"""
+import os
+from _thread import allocate_lock
+
+from .core import trigger_alert, format_error
+from .locus import KeptAlert
+
+
+class PropertyFetcher:
+    """The worker's side of deferred properties, for the run in flight. `readline` reads the channel;
+    `send` writes one answer; `in_user` is the worker's flag that lets the alarm raise."""
+
+    def __init__(self, send, readline, decode, in_user):
+        self._send, self._readline, self._decode, self._in_user = send, readline, decode, in_user
+        self.queued = []  # continuation lines of the batch read while waiting for an answer
+        self.rid = self.nonce = self.raw = None
+        self.i = 0
+        self.read_new = False
+        self._trigger = None
+        self._lock = allocate_lock()  # a filter's threads reading at once ask one at a time
+
+    def begin_run(self, rid, nonce):
+        self.rid, self.nonce = rid, nonce
+        self.queued.clear()
+
+    def begin_locus(self, i, raw):
+        self.i, self.raw = i, raw
+        self.read_new = False
+        self._trigger = None
+
+    def end_locus(self):
+        self.raw = self._trigger = None
+
+    def next_line(self):
+        """The next line of the channel: one kept while waiting for an answer, else a new one."""
+        return self.queued.pop(0) if self.queued else self._readline()
+
+    def note(self, raw):
+        """An alert's properties are being decoded: a read of other than the triggering alert's counts."""
+        if self.raw is None or type(raw) is not KeptAlert:
+            return
+        if self._trigger is None:
+            self._trigger = trigger_alert(self.raw)
+        if raw is not self._trigger:
+            self.read_new = True
+
+    def fetch(self, raw):
+        """Fill in `packed` of this deferred alert and of the other deferred alerts of the locus in flight."""
+        with self._lock:
+            alerts = self.raw.get('alerts') if self.raw is not None else None
+            wanted = [a for a in alerts or () if type(a) is KeptAlert and a.get('deferred') is True]
+            # Only the locus in flight's alerts are asked for: an alert of another (a filter's thread
+            # still reading after its locus ended, a copy) has no properties to give.
+            if any(a is raw for a in wanted):
+                self._fetch(wanted)
+
+    def _fetch(self, wanted):
+        # The alarm must not cut a line of the channel in two: it is held off while the answer is read
+        # (it repeats every second, so a filter past its time is still stopped once the answer is in).
+        in_user = self._in_user[0]
+        self._in_user[0] = False
+        try:
+            self._send({'id': self.rid, 'nonce': self.nonce, 'op': 'fetch', 'i': self.i,
+                        'alert_ids': [a.get('alert_id') for a in wanted]})
+            answer = self._answer()
+        finally:
+            self._in_user[0] = in_user
+        if answer.get('error'):
+            raise RuntimeError(f"the alerts' properties could not be read: {answer['error']}")
+        packed = answer.get('packed')
+        for a in wanted:
+            value = packed.get(a.get('alert_id')) if type(packed) is dict else None
+            if type(value) is not str:
+                self._fatal('the answer lacks properties that were asked for')
+            a['packed'] = value
+            del a['deferred']
+
+    def _answer(self):
+        while True:
+            line = self._readline()
+            if not line:
+                self._fatal('the input ended while waiting for alert properties')
+            try:
+                msg = self._decode(line.decode('utf-8'))
+            except ValueError:  # UnicodeDecodeError included
+                msg = None
+            if not isinstance(msg, dict) or msg.get('id') != self.rid:
+                self._fatal('expected the alert properties asked for')
+            if msg.get('op') == 'more':
+                self.queued.append(line)
+            elif msg.get('op') == 'fetched' and msg.get('i') == self.i:
+                return msg
+            else:
+                self._fatal('expected the alert properties asked for')
+
+    def _fatal(self, message):
+        # Raised inside a filter's call, an exception could be caught by the filter and the channel
+        # left out of step: the worker ends at once instead, as for any line it cannot follow.
+        try:
+            self._send({'op': 'fatal', 'error': format_error(RuntimeError(message))})
+        finally:
+            os._exit(70)
