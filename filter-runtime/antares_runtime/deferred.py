@@ -3,11 +3,12 @@
 A Rubin locus brings a year of alerts, and most filters read only its triggering alert's properties:
 sending every alert's properties in full to every worker cost more than running the filters. The pool
 may send an alert `deferred` (its id, mjd, survey and GW associations only). The first time a filter
-reads a deferred alert's properties, the worker asks the pool for those of every deferred alert of the
-locus in flight, in one `fetch` line, and reads the answer from its input; the batch's next chunks that
-come first are kept for later. The worker also counts the loci where a filter read the properties of an
-alert other than the triggering one that it had not decoded before: the pool sends a filter that reads
-those on many loci every alert in full instead (one round trip per locus would cost more).
+reads a deferred alert's properties, the worker asks the pool for them in one `fetch` line (for the
+triggering alert, its own; for another, those of every deferred alert of the locus in flight) and
+reads the answer from its input; the batch's next chunks that come first are kept for later. The
+worker also counts the loci where a filter read properties it had not decoded before, the triggering
+alert's and the others' apart: the pool sends a filter that reads either on many loci those in full
+instead (one round trip per locus would cost more).
 """
 import os
 from _thread import allocate_lock
@@ -25,7 +26,7 @@ class PropertyFetcher:
         self.queued = []  # continuation lines of the batch read while waiting for an answer
         self.rid = self.nonce = self.raw = None
         self.i = 0
-        self.read_new = False
+        self.read_new = self.read_trigger = False
         self._trigger = None
         self._lock = allocate_lock()  # a filter's threads reading at once ask one at a time
 
@@ -35,7 +36,7 @@ class PropertyFetcher:
 
     def begin_locus(self, i, raw):
         self.i, self.raw = i, raw
-        self.read_new = False
+        self.read_new = self.read_trigger = False
         self._trigger = None
 
     def end_locus(self):
@@ -45,24 +46,30 @@ class PropertyFetcher:
         """The next line of the channel: one kept while waiting for an answer, else a new one."""
         return self.queued.pop(0) if self.queued else self._readline()
 
-    def note(self, raw):
-        """An alert's properties are being decoded: a read of other than the triggering alert's counts."""
-        if self.raw is None or type(raw) is not KeptAlert:
-            return
+    def _is_trigger(self, raw):
         if self._trigger is None:
             self._trigger = trigger_alert(self.raw)
-        if raw is not self._trigger:
+        return raw is self._trigger
+
+    def note(self, raw):
+        """An alert's properties are being decoded: counted as a read of the triggering alert's or another's."""
+        if self.raw is None or type(raw) is not KeptAlert:
+            return
+        if self._is_trigger(raw):
+            self.read_trigger = True
+        else:
             self.read_new = True
 
     def fetch(self, raw):
-        """Fill in `packed` of this deferred alert and of the other deferred alerts of the locus in flight."""
+        """Fill in `packed` of this deferred alert: the triggering one alone, another with every deferred
+        alert of the locus in flight (a filter reading one earlier alert reads the light curve)."""
         with self._lock:
             alerts = self.raw.get('alerts') if self.raw is not None else None
             wanted = [a for a in alerts or () if type(a) is KeptAlert and a.get('deferred') is True]
             # Only the locus in flight's alerts are asked for: an alert of another (a filter's thread
             # still reading after its locus ended, a copy) has no properties to give.
             if any(a is raw for a in wanted):
-                self._fetch(wanted)
+                self._fetch([raw] if self._is_trigger(raw) else wanted)
 
     def _fetch(self, wanted):
         # The alarm must not cut a line of the channel in two: it is held off while the answer is read

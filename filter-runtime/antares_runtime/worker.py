@@ -330,7 +330,7 @@ def main():
         for locus_id in msg.get('forget_loci') or ():
             locus_alerts.pop(locus_id, None)
         times = []
-        i = history_reads = 0
+        i = history_reads = trigger_reads = 0
         fetcher.begin_run(rid, nonce)
         while True:
             for raw in msg.get('batch') or ():
@@ -351,6 +351,7 @@ def main():
                 if getpid() != own_pid:
                     os._exit(0)
                 history_reads += fetcher.read_new
+                trigger_reads += fetcher.read_trigger
                 fetcher.end_locus()
                 recheck_(report, allowed)
                 if 'locus_id' not in report:
@@ -369,7 +370,7 @@ def main():
                 break
             msg = next_chunk(rid)
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        done = {'id': rid, 'nonce': nonce, 'op': 'done', 'n': i, 'history_reads': history_reads,
+        done = {'id': rid, 'nonce': nonce, 'op': 'done', 'n': i, 'history_reads': history_reads, 'trigger_reads': trigger_reads,
                 'cpu_s': usage.ru_utime + usage.ru_stime, 'maxrss_kb': usage.ru_maxrss}
         done.update(percentiles_(times))
         send(done)

@@ -90,3 +90,16 @@ def test_an_answer_that_lacks_what_was_asked_for_ends_the_worker(plain_worker):
     fatal = plain_worker._line(10)
     assert fatal['op'] == 'fatal' and 'lacks properties' in fatal['error']['message']
     assert plain_worker.proc.wait(10) == 70
+
+
+def test_a_deferred_triggering_alert_is_asked_for_alone_and_its_reads_counted_apart(plain_worker):
+    assert plain_worker.load('t', READ_TRIGGER)['ok']
+    locus = _deferred_locus(1)
+    locus['alerts'][-1] = {'alert_id': 'ztf_candidate:12', 'mjd': 59002.0, 'deferred': True}
+    msg = plain_worker._send({'op': 'run', 'filter_id': 't', 'batch': [locus]})
+    fetch = plain_worker._line(10)
+    assert (fetch['op'], fetch['alert_ids']) == ('fetch', ['ztf_candidate:12'])
+    _send_raw(plain_worker, {'op': 'fetched', 'id': msg['id'], 'i': 0, 'packed': {'ztf_candidate:12': _packed({'ant_mag': 16.5})}})
+    report, done = plain_worker._line(10), plain_worker._line(10)
+    assert report['new_locus_properties'] == {'mag': 16.5}
+    assert (done['trigger_reads'], done['history_reads']) == (1, 0)

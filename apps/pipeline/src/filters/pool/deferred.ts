@@ -1,48 +1,57 @@
-// Deferred alert properties (filter-runtime/PROTOCOL.md, "Deferred properties"): an alert other than a
-// locus' triggering one may go to a worker without its properties, which the worker asks for (`fetch`)
-// the first time its filter reads them. A Rubin locus brings a year of alerts and most filters read
-// only the triggering alert's properties: reading every alert's from the database, writing them to
-// every worker and having each scan them cost more than running the filters (ADR 0040).
+// Deferred alert properties (filter-runtime/PROTOCOL.md, "Deferred properties"): an alert may go to a
+// worker without its properties, which the worker asks for (`fetch`) the first time its filter reads
+// them. A Rubin locus brings a year of alerts and most filters read only the triggering alert's
+// properties, if any: reading every alert's from the database, writing them to every worker and having
+// each scan them cost more than running the filters (ADR 0040).
 import { packedProperties } from './protocol.ts';
 import { triggerAlert } from './requirements.ts';
 import type { AlertForFilter, AlertPropertyLoader, LocusForFilter } from './types.ts';
 import { WorkerFailure, type WorkerProcess } from './worker-process.ts';
 
 /**
- * Above this share of a batch's loci on which the filter read the properties of alerts other than the
- * triggering one that it had not decoded before, its next batch goes with every alert in full: a
- * round trip per locus would cost more than sending them.
+ * Above this share of a batch's loci on which the filter read properties it had not read before (the
+ * triggering alert's, or the others', counted apart), its next batch sends those in full: a round trip
+ * per locus would cost more than sending them.
  */
 const EAGER_ABOVE = 0.25;
 
+/** What a filter's next batch sends deferred: its triggering alerts' properties, the others'. */
+export interface Deferral {
+  triggers: boolean;
+  others: boolean;
+}
+
 /**
  * Which alerts the worker lacks (it holds the others) must be loaded before the batch is sent, and
- * which go deferred: with `defer`, all but each locus' triggering alert (its properties are checked
- * against requirements, and nearly every filter reads them).
+ * which go deferred. A triggering alert is loaded even when deferred: its properties are checked
+ * against requirements, and a fetch of them is then answered without the database.
  */
 export function alertsToSend(
   segment: LocusForFilter[],
   lacks: (alert: AlertForFilter) => boolean,
-  defer: boolean,
+  defer: Deferral,
 ): { load: AlertForFilter[]; deferred: Set<AlertForFilter> } {
   const load: AlertForFilter[] = [];
   const deferred = new Set<AlertForFilter>();
   for (const locus of segment) {
-    const trigger = defer ? triggerAlert(locus) : undefined;
+    const trigger = triggerAlert(locus);
     for (const a of locus.alerts) {
       if (!lacks(a)) continue;
-      if (defer && a !== trigger) deferred.add(a);
-      else if (a.properties === undefined && a.propertiesJson === undefined) load.push(a);
+      const isTrigger = a === trigger;
+      if (isTrigger ? defer.triggers : defer.others) deferred.add(a);
+      if (isTrigger || !defer.others) {
+        if (a.properties === undefined && a.propertiesJson === undefined) load.push(a);
+      }
     }
   }
   return { load, deferred };
 }
 
-/** Whether the filter's next batch may go deferred, from what its worker said in `done` of this one. */
-export function deferNext(done: { n?: unknown; history_reads?: unknown }): boolean {
+/** What the filter's next batch may send deferred, from what its worker said in `done` of this one. */
+export function deferralAfter(done: { n?: unknown; history_reads?: unknown; trigger_reads?: unknown }): Deferral {
   const n = typeof done.n === 'number' ? done.n : 0;
-  const reads = typeof done.history_reads === 'number' ? done.history_reads : 0;
-  return n === 0 || reads <= EAGER_ABOVE * n;
+  const few = (reads: unknown) => n === 0 || (typeof reads === 'number' ? reads : 0) <= EAGER_ABOVE * n;
+  return { triggers: few(done.trigger_reads), others: few(done.history_reads) };
 }
 
 /**

@@ -6,7 +6,7 @@
 // and re-spawned (and re-loaded) on demand. A batch runs in chunks (ADR 0010) under the limits of
 // sandbox-limits.ts; the alerts a worker already holds go as ids (held-alerts.ts).
 import { DEFAULT_WORKER_LIMITS, launcherLimits } from '../sandbox-limits.ts';
-import { alertsToSend, answerFetch, deferNext } from './deferred.ts';
+import { alertsToSend, answerFetch, type Deferral, deferralAfter } from './deferred.ts';
 import { HeldAlerts } from './held-alerts.ts';
 import { RUNTIME_DIR } from './prerequisites.ts';
 import { checkedReport, emptyReport } from './reports.ts';
@@ -31,8 +31,8 @@ type Registered = {
   outputs?: FilterOutputs;
   worker?: WorkerProcess;
   queue: Promise<unknown>;
-  /** Its last batch said it reads earlier alerts' properties on many loci: all go in full (deferred.ts). */
-  eagerProperties?: boolean;
+  /** Which alerts' properties its next batch sends deferred, from what its last batch said (deferred.ts). */
+  deferral?: Deferral;
 };
 
 export class FilterSandboxPool {
@@ -288,12 +288,13 @@ export class FilterSandboxPool {
       }
       const w = reg.worker!;
       const segment = loci.slice(start);
-      // With a loader the alerts may come without properties: those the worker lacks are loaded now,
-      // or, but for each locus' triggering one, sent deferred (the worker asks if its filter reads them).
+      // With a loader the alerts may come without properties: those the worker lacks are loaded now, or
+      // sent deferred (the worker asks if its filter reads them): at first all, then as its batches say.
       let deferred: Set<AlertForFilter> | undefined;
       if (loadProperties) {
         const lacks = (a: AlertForFilter) => !this.held.holds(w, a);
-        const send = alertsToSend(segment, lacks, this.o.deferProperties && !reg.eagerProperties);
+        const defer = this.o.deferProperties ? (reg.deferral ?? { triggers: true, others: true }) : { triggers: false, others: false };
+        const send = alertsToSend(segment, lacks, defer);
         if (send.load.length > 0) await loadProperties(send.load);
         deferred = send.deferred;
       }
@@ -334,7 +335,7 @@ export class FilterSandboxPool {
         } finally {
           clearTimeout(guard);
         }
-        if (loadProperties) reg.eagerProperties = !deferNext(stats);
+        if (loadProperties) reg.deferral = deferralAfter(stats);
         w.cpuSeconds = stats.cpu_s ?? 0;
         if (w.cpuSeconds > 0.8 * this.o.cpuSeconds) await this.retire(w); // before RLIMIT_CPU would kill it
         start = loci.length;
