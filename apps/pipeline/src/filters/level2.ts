@@ -1,7 +1,8 @@
-import type { Repositories } from '@antares/db';
+import type { LocusRow, Repositories } from '@antares/db';
 
+import { locusAlertsCacheOf } from '../ingest/locus-alerts-cache.ts';
 import type { ChatNotifier } from '../sinks/chat.ts';
-import { alertPropertyLoader, locusInputsFor } from './locus-inputs.ts';
+import { alertPropertyLoader, type ListedAlert, locusInputsFor } from './locus-inputs.ts';
 import type { FilterSandboxPool, LocusForFilter, LocusReport } from './pool/index.ts';
 
 /** Level 2 runs only on loci with at least this many measurements (wire format section 5). */
@@ -108,6 +109,17 @@ export class Level2Stage {
     this.filters = wanted;
   }
 
+  /**
+   * The alert lists that this process's ingestion keeps (ingest/locus-alerts-cache.ts) of the loci still
+   * at the revision they were kept at: exactly their alerts now, so Level 2 does not read them again. A
+   * batch's loci were just recomputed by it, so nearly all of them are there.
+   */
+  private async alertListsKept(loci: LocusRow[]): Promise<Map<string, readonly ListedAlert[]>> {
+    const revisions = await this.repos.loci.alertsRevisions(loci.map((l) => l.locus_id));
+    const epoch = await this.repos.alertPartitions.archiveEpoch();
+    return locusAlertsCacheOf(this.repos.db).lookup(revisions, epoch).cached;
+  }
+
   /** Filter versions loaded and running, in priority order. */
   get versionIds(): number[] {
     return this.filters.map((f) => f.versionId);
@@ -138,8 +150,10 @@ export class Level2Stage {
     // its own process) and this thread's encoding work at once. The chunks' inputs are all asked for
     // now (as one query would be), and the first filter starts on a chunk as soon as it has arrived.
     const size = Math.max(LEVEL2_MIN_CHUNK, Math.ceil(loci.length / LEVEL2_CHUNKS));
+    const listed = await this.alertListsKept(loci);
     const chunks: Promise<LocusForFilter[]>[] = [];
-    for (let start = 0; start < loci.length; start += size) chunks.push(locusInputsFor(this.repos, loci.slice(start, start + size)));
+    for (let start = 0; start < loci.length; start += size)
+      chunks.push(locusInputsFor(this.repos, loci.slice(start, start + size), listed));
     // Which loci each version ran on (whatever the outcome): recorded with the results (level2_run).
     const ran: Array<{ filter_version_id: number; locus_id: string }> = [];
     const loadProperties = alertPropertyLoader(this.repos);

@@ -2,15 +2,38 @@ import type { LocusRow, Repositories } from '@antares/db';
 
 import type { AlertForFilter, AlertPropertyLoader, LocusForFilter } from './pool/index.ts';
 
+/** An alert of a locus' list as ingestion keeps it (ingest/locus-alerts-cache.ts). */
+export interface ListedAlert {
+  alert_id: string;
+  survey: string;
+  mjd: number;
+}
+
 /**
  * Loci as filters see them (filter-runtime/PROTOCOL.md): every alert, oldest first, the newest as the
  * triggering one, and the catalog objects it matches. One query for all the alerts of the batch, one
  * for the matches. The alerts come without their properties: the pool asks `alertPropertyLoader` for
- * those of the alerts a worker does not hold yet.
+ * those of the alerts a worker does not hold yet. `listed`: the alerts of some of the loci, exactly as
+ * they are now and oldest first (as ingestion keeps them): those are not read again.
  */
-export async function locusInputsFor(repos: Repositories, loci: LocusRow[]): Promise<LocusForFilter[]> {
+export async function locusInputsFor(
+  repos: Repositories,
+  loci: LocusRow[],
+  listed: ReadonlyMap<string, readonly ListedAlert[]> = new Map(),
+): Promise<LocusForFilter[]> {
   const ids = loci.map((l) => l.locus_id);
-  const alerts = await repos.alerts.listForFiltersByLoci(ids);
+  const alerts = await repos.alerts.listForFiltersByLoci(ids.filter((id) => !listed.has(id)));
+  const withList = ids.filter((id) => listed.has(id));
+  const gravWaveEvents = await repos.alerts.gravWaveEventsByLoci(withList);
+  for (const id of withList)
+    for (const a of listed.get(id)!)
+      alerts.push({
+        alert_id: a.alert_id,
+        locus_id: id,
+        survey: a.survey,
+        mjd: a.mjd,
+        grav_wave_events: gravWaveEvents.get(a.alert_id) ?? [],
+      });
   const catalogObjects = await catalogObjectsOf(repos, ids);
   const byLocus = new Map<string, typeof alerts>();
   for (const alert of alerts) {

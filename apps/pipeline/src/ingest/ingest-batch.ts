@@ -240,7 +240,9 @@ async function storeBatch(
     stats.lociUpdated += touched.size - newLoci.length;
     for (const a of read) alertsByLocus.get(a.locus_id)?.push(a);
     for (const a of alertsToStore)
-      alertsByLocus.get(a.locus_id)?.push({ alert_id: a.alert_id, locus_id: a.locus_id, mjd: a.mjd, properties: a.summary });
+      alertsByLocus
+        .get(a.locus_id)
+        ?.push({ alert_id: a.alert_id, locus_id: a.locus_id, survey: a.survey, mjd: a.mjd, properties: a.summary });
     const recomputed = await recomputeLoci(
       tx,
       alertsByLocus,

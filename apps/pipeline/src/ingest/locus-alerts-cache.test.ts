@@ -16,7 +16,13 @@ import { LocusAlertsCache, locusAlertsCacheOf, type SummaryAlert } from './locus
 // were kept at, and forgotten when alert partitions are archived or restored.
 
 function alerts(locusId: string, n: number): SummaryAlert[] {
-  return Array.from({ length: n }, (_, i) => ({ alert_id: `${locusId}-${i}`, locus_id: locusId, mjd: 60000 + i, properties: {} }));
+  return Array.from({ length: n }, (_, i) => ({
+    alert_id: `${locusId}-${i}`,
+    locus_id: locusId,
+    survey: 'lsst',
+    mjd: 60000 + i,
+    properties: {},
+  }));
 }
 
 describe('LocusAlertsCache', () => {

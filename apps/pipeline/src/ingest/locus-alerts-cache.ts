@@ -15,6 +15,7 @@ import { perDatabase } from './per-database.ts';
 export interface SummaryAlert {
   alert_id: string;
   locus_id: string;
+  survey: string;
   mjd: number;
   properties: Record<string, unknown>;
 }

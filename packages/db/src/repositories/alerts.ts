@@ -102,6 +102,8 @@ export class AlertRepository {
    * The alerts of many loci, oldest first, without their properties (Level 2 input): the filter
    * workers hold most alerts from earlier updates, so only the few they lack are read, with
    * propertyTextByIds. Reading every alert's properties cost more than anything else in Level 2.
+   * Alerts of the same MJD are in the byte order of their ids (`COLLATE "C"`, whatever the database's
+   * collation), the order JavaScript's string comparison gives: ingestion keeps lists in that order.
    */
   async listForFiltersByLoci(locusIds: string[]): Promise<Array<Omit<AlertRow, 'properties' | 'processed_at'>>> {
     if (locusIds.length === 0) return [];
@@ -111,24 +113,32 @@ export class AlertRepository {
       .where('locus_id', 'in', locusIds)
       .orderBy('locus_id')
       .orderBy('mjd', 'asc')
-      .orderBy('alert_id', 'asc')
+      .orderBy(sql`alert_id COLLATE "C"`)
       .execute();
-    // The GW associations of all these loci in one read of alert_grav_wave by its locus index, not a
-    // subquery per alert: Level 2 reads every alert of each locus it runs (a year of a Rubin object's),
-    // and nearly none has an association.
+    const byAlert = await this.gravWaveEventsByLoci(locusIds);
+    // Set on the rows themselves: a copy of each of tens of thousands of rows per run showed in profiles.
+    const rows = alerts as Array<(typeof alerts)[number] & { grav_wave_events: JsonObject[] }>;
+    for (const row of rows) row.grav_wave_events = byAlert.get(row.alert_id) ?? [];
+    return rows;
+  }
+
+  /**
+   * The GW associations of the alerts of these loci, by alert id (alerts without any are not in the
+   * map), in one read of alert_grav_wave by its locus index, not a subquery per alert: Level 2 reads
+   * every alert of each locus it runs (a year of a Rubin object's), and nearly none has an association.
+   */
+  async gravWaveEventsByLoci(locusIds: string[]): Promise<Map<string, JsonObject[]>> {
+    const byAlert = new Map<string, JsonObject[]>();
+    if (locusIds.length === 0) return byAlert;
     const associations = await sql<{ alert_id: string; gracedb_id: string; contour_level: number; contour_area: number }>`
       SELECT alert_id, gracedb_id, contour_level, contour_area FROM alert_grav_wave
       WHERE locus_id = ANY(${locusIds}::text[]) ORDER BY alert_id, gracedb_id`.execute(this.db);
-    const byAlert = new Map<string, JsonObject[]>();
     for (const { alert_id, gracedb_id, contour_level, contour_area } of associations.rows) {
       const list = byAlert.get(alert_id) ?? [];
       list.push({ gracedb_id, contour_level, contour_area });
       byAlert.set(alert_id, list);
     }
-    // Set on the rows themselves: a copy of each of tens of thousands of rows per run showed in profiles.
-    const rows = alerts as Array<(typeof alerts)[number] & { grav_wave_events: JsonObject[] }>;
-    for (const row of rows) row.grav_wave_events = byAlert.get(row.alert_id) ?? [];
-    return rows;
+    return byAlert;
   }
 
   /**
@@ -143,10 +153,10 @@ export class AlertRepository {
   }
 
   /** The alerts of many loci, oldest first, with their summary fields only (see NewAlert.summary). */
-  async listSummariesByLoci(locusIds: string[]): Promise<Array<Pick<AlertRow, 'alert_id' | 'locus_id' | 'mjd' | 'properties'>>> {
+  async listSummariesByLoci(locusIds: string[]): Promise<Array<Pick<AlertRow, 'alert_id' | 'locus_id' | 'survey' | 'mjd' | 'properties'>>> {
     if (locusIds.length === 0) return [];
-    const result = await sql<Pick<AlertRow, 'alert_id' | 'locus_id' | 'mjd' | 'properties'>>`
-      SELECT alert_id, locus_id, mjd, summary AS properties FROM alert
+    const result = await sql<Pick<AlertRow, 'alert_id' | 'locus_id' | 'survey' | 'mjd' | 'properties'>>`
+      SELECT alert_id, locus_id, survey, mjd, summary AS properties FROM alert
       WHERE locus_id = ANY(${locusIds}::text[]) ORDER BY locus_id, mjd, alert_id`.execute(this.db);
     return result.rows;
   }
