@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { htmId, htmIdOfVector, htmPathOfVector, htmTrixelVertices } from './htm.ts';
-import { htmCircleCover, type HtmIdRange, htmSmallCapRange, htmTrixelHoldingCap } from './htm-cover.ts';
+import { htmCircleCover, type HtmIdRange, htmSmallCapCover, htmSmallCapRange, htmTrixelHoldingCap } from './htm-cover.ts';
 import { angularSeparationDeg, ARCSEC, radecToUnitVector } from './sphere.ts';
 import { randomGenerator } from './test-random.ts';
 
@@ -286,3 +286,27 @@ function htmTrixelHoldingCapOf(id: number, center: Center, radius: number): bool
   const random = randomGenerator(id % 1000);
   return pointsInCircle(random, center, radius, 200).some(([ra, dec]) => htmId(ra, dec) === id);
 }
+
+describe('htmSmallCapCover', () => {
+  it("gives htmCircleCover's ranges for small caps, walked from the deepest trixel holding the cap", () => {
+    const random = randomGenerator(41);
+    let walked = 0;
+    for (let circle = 0; circle < 3000; circle++) {
+      const [ra, dec] = randomCenter(random, circle);
+      const radius = ARCSEC * (0.5 + 3 * random());
+      const cover = htmSmallCapCover(ra, dec, radius);
+      const range = htmSmallCapRange(ra, dec, radius);
+      if (range) expect(cover).toEqual([range]);
+      else {
+        walked++;
+        expect(cover).toEqual(htmCircleCover(ra, dec, radius));
+      }
+    }
+    expect(walked).toBeGreaterThan(500);
+  });
+
+  it('walks from the root trixels when no trixel holds the cap, and covers large caps too', () => {
+    expect(htmSmallCapCover(0, 0, ARCSEC)).toEqual(htmCircleCover(0, 0, ARCSEC));
+    expect(htmSmallCapCover(10, 20, 3)).toEqual(htmCircleCover(10, 20, 3));
+  });
+});

@@ -189,8 +189,12 @@ export function htmCircleCover(raDeg: number, decDeg: number, radiusDeg: number,
   const targetLevel = options.level ?? HTM_DEFAULT_LEVEL;
   const maxRanges = options.maxRanges ?? HTM_COVER_DEFAULT_MAX_RANGES;
   validateCoverArguments(raDeg, decDeg, radiusDeg, targetLevel, maxRanges);
+  const roots = HTM_ROOT_IDS.map((id) => ({ id, level: 0, triangle: htmRootTriangle(id) }));
+  return walkCover(roots, radecToUnitVector(raDeg, decDeg), radiusDeg, targetLevel, maxRanges);
+}
 
-  const center = radecToUnitVector(raDeg, decDeg);
+/** The cover's walk down to `targetLevel`, from trixels that together hold every trixel touching the cap. */
+function walkCover(start: Trixel[], center: Vec3, radiusDeg: number, targetLevel: number, maxRanges: number): HtmIdRange[] {
   const radius = Math.min(radiusDeg, 180) * RAD_PER_DEG;
   const circle: SphericalCap = { center, radius: radius + RADIUS_MARGIN_RAD };
   const outsideOfCircle: SphericalCap = { center: negate(center), radius: Math.PI - radius + RADIUS_MARGIN_RAD };
@@ -202,7 +206,7 @@ export function htmCircleCover(raDeg: number, decDeg: number, radiusDeg: number,
     if (verdict === 'inside') insideList.push(trixel);
     else if (verdict === 'partial') partialList.push(trixel);
   };
-  for (const id of HTM_ROOT_IDS) sortInto({ id, level: 0, triangle: htmRootTriangle(id) }, inside, partial);
+  for (const trixel of start) sortInto(trixel, inside, partial);
 
   const childrenOf = (parent: Trixel): { inside: Trixel[]; partial: Trixel[] } => {
     const result = { inside: [] as Trixel[], partial: [] as Trixel[] };
@@ -212,7 +216,7 @@ export function htmCircleCover(raDeg: number, decDeg: number, radiusDeg: number,
     return result;
   };
 
-  for (let level = 0; level < targetLevel && partial.length > 0; level++) {
+  for (let level = Math.min(...start.map((t) => t.level)); level < targetLevel && partial.length > 0; level++) {
     const refined = partial.map(childrenOf);
     const nextInside = refined.flatMap((r) => r.inside);
     const nextPartial = refined.flatMap((r) => r.partial);
@@ -272,13 +276,35 @@ export function htmSmallCapRange(
   validateCoverArguments(raDeg, decDeg, radiusDeg, level, 1);
   const center = radecToUnitVector(raDeg, decDeg);
   const lowest = Math.max(0, level - levelsUp);
-  const path = htmPathOfVector(center, level, lowest);
-  for (let l = level; l >= lowest; l--) {
-    const { id, triangle } = path[l - lowest];
-    if (!capInsideTriangle(center, radiusDeg, triangle)) continue;
-    const factor = 4 ** (level - l);
-    return [id * factor, (id + 1) * factor - 1];
-  }
+  const holder = deepestHolding(center, radiusDeg, htmPathOfVector(center, level, lowest), lowest);
+  return holder && rangeOf(holder, level);
+}
+
+/**
+ * htmCircleCover of a small cap (association's 1"): htmSmallCapRange's one range when a trixel at most
+ * `levelsUp` levels above `level` holds the whole cap, else the cover walked down from the deepest
+ * trixel that does (on the centre's own path) rather than from the 8 root trixels, since every trixel
+ * touching the cap lies inside it. The same superset, for a fraction of the work: the walk's levels
+ * above that trixel each held it alone.
+ */
+export function htmSmallCapCover(raDeg: number, decDeg: number, radiusDeg: number, level = HTM_DEFAULT_LEVEL, levelsUp = 2): HtmIdRange[] {
+  validateCoverArguments(raDeg, decDeg, radiusDeg, level, 1);
+  const center = radecToUnitVector(raDeg, decDeg);
+  const holder = deepestHolding(center, radiusDeg, htmPathOfVector(center, level, 0), 0);
+  if (!holder) return htmCircleCover(raDeg, decDeg, radiusDeg, { level });
+  if (holder.level >= level - levelsUp) return [rangeOf(holder, level)];
+  return walkCover([holder], center, radiusDeg, level, HTM_COVER_DEFAULT_MAX_RANGES);
+}
+
+/** The deepest trixel of a path (htmPathOfVector's, from level `lowest`) that holds the whole cap, if any. */
+function deepestHolding(
+  center: Vec3,
+  radiusDeg: number,
+  path: Array<{ id: number; triangle: Triangle }>,
+  lowest: number,
+): Trixel | undefined {
+  for (let k = path.length - 1; k >= 0; k--)
+    if (capInsideTriangle(center, radiusDeg, path[k].triangle)) return { ...path[k], level: lowest + k };
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { angularSeparationDeg, htmCircleCover, htmSmallCapRange } from '@antares/astro';
+import { angularSeparationDeg, htmSmallCapCover } from '@antares/astro';
 
 /** An alert joins the nearest locus within 1 arcsecond, else it starts a new one (wire format section 5). */
 export const ASSOCIATION_RADIUS_DEG = 1 / 3600;
@@ -50,12 +50,12 @@ export class LocusIndex {
 
 /**
  * The htm16 id ranges in which association candidates for this position can lie: most often those of the
- * one level-16 to level-14 trixel holding the whole 1" cap (one descent), else the cap's cover (a walk
- * from the root trixels, which was a tenth of a Rubin batch's time). Candidates are filtered by distance.
+ * one level-16 to level-14 trixel holding the whole 1" cap (one descent), else the cap's cover walked
+ * down from the deepest trixel holding it (from the root trixels, that walk was a tenth of a Rubin
+ * batch's time). Candidates are filtered by distance.
  */
 export function associationRanges(ra: number, dec: number): Array<[number, number]> {
-  const range = htmSmallCapRange(ra, dec, ASSOCIATION_RADIUS_DEG);
-  return range ? [range] : htmCircleCover(ra, dec, ASSOCIATION_RADIUS_DEG);
+  return htmSmallCapCover(ra, dec, ASSOCIATION_RADIUS_DEG);
 }
 
 const LOCUS_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
