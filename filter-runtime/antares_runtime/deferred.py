@@ -5,9 +5,10 @@ sending every alert's properties in full to every worker cost more than running 
 may send an alert `deferred` (its id, mjd, survey and GW associations only). The first time a filter
 reads a deferred alert's properties, the worker asks the pool for them in one `fetch` line (for the
 triggering alert, its own; for another, those of every deferred alert of the locus in flight) and
-reads the answer from its input; the batch's next chunks that come first are kept for later. The
-worker also counts the loci where a filter read properties it had not decoded before, the triggering
-alert's and the others' apart: the pool sends a filter that reads either on many loci those in full
+reads the answer from its input; the batch's next chunks that come first are kept for later. A locus'
+own properties (some 150 light-curve features) may come deferred the same way. The worker also counts
+the loci where a filter read properties it had not decoded before (the locus', the triggering alert's
+and the other alerts' apart): the pool sends a filter that reads some on many loci those in full
 instead (one round trip per locus would cost more).
 """
 import os
@@ -26,7 +27,7 @@ class PropertyFetcher:
         self.queued = []  # continuation lines of the batch read while waiting for an answer
         self.rid = self.nonce = self.raw = None
         self.i = 0
-        self.read_new = self.read_trigger = False
+        self.read_new = self.read_trigger = self.read_locus = False
         self._trigger = None
         self._lock = allocate_lock()  # a filter's threads reading at once ask one at a time
 
@@ -36,7 +37,7 @@ class PropertyFetcher:
 
     def begin_locus(self, i, raw):
         self.i, self.raw = i, raw
-        self.read_new = self.read_trigger = False
+        self.read_new = self.read_trigger = self.read_locus = False
         self._trigger = None
 
     def end_locus(self):
@@ -52,10 +53,14 @@ class PropertyFetcher:
         return raw is self._trigger
 
     def note(self, raw):
-        """An alert's properties are being decoded: counted as a read of the triggering alert's or another's."""
-        if self.raw is None or type(raw) is not KeptAlert:
+        """Properties are being decoded: counted as a read of the locus', the triggering alert's or another's."""
+        if self.raw is None:
             return
-        if self._is_trigger(raw):
+        if raw is self.raw:
+            self.read_locus = True
+        elif type(raw) is not KeptAlert:
+            return
+        elif self._is_trigger(raw):
             self.read_trigger = True
         else:
             self.read_new = True
@@ -64,6 +69,9 @@ class PropertyFetcher:
         """Fill in `packed` of this deferred alert: the triggering one alone, another with every deferred
         alert of the locus in flight (a filter reading one earlier alert reads the light curve)."""
         with self._lock:
+            if raw is self.raw and raw.get('deferred') is True:
+                self._fetch([], locus=True)  # the locus' own properties
+                return
             alerts = self.raw.get('alerts') if self.raw is not None else None
             wanted = [a for a in alerts or () if type(a) is KeptAlert and a.get('deferred') is True]
             # Only the locus in flight's alerts are asked for: an alert of another (a filter's thread
@@ -71,19 +79,28 @@ class PropertyFetcher:
             if any(a is raw for a in wanted):
                 self._fetch([raw] if self._is_trigger(raw) else wanted)
 
-    def _fetch(self, wanted):
+    def _fetch(self, wanted, locus=False):
         # The alarm must not cut a line of the channel in two: it is held off while the answer is read
         # (it repeats every second, so a filter past its time is still stopped once the answer is in).
         in_user = self._in_user[0]
         self._in_user[0] = False
         try:
-            self._send({'id': self.rid, 'nonce': self.nonce, 'op': 'fetch', 'i': self.i,
-                        'alert_ids': [a.get('alert_id') for a in wanted]})
+            ask = {'id': self.rid, 'nonce': self.nonce, 'op': 'fetch', 'i': self.i,
+                   'alert_ids': [a.get('alert_id') for a in wanted]}
+            if locus:
+                ask['locus'] = True
+            self._send(ask)
             answer = self._answer()
         finally:
             self._in_user[0] = in_user
         if answer.get('error'):
-            raise RuntimeError(f"the alerts' properties could not be read: {answer['error']}")
+            raise RuntimeError(f"the properties asked for could not be read: {answer['error']}")
+        if locus:
+            value = answer.get('locus_packed')
+            if type(value) is not str:
+                self._fatal("the answer lacks the locus' properties that were asked for")
+            self.raw['packed'] = value
+            del self.raw['deferred']
         packed = answer.get('packed')
         for a in wanted:
             value = packed.get(a.get('alert_id')) if type(packed) is dict else None

@@ -330,7 +330,7 @@ def main():
         for locus_id in msg.get('forget_loci') or ():
             locus_alerts.pop(locus_id, None)
         times = []
-        i = history_reads = trigger_reads = 0
+        i = history_reads = trigger_reads = locus_reads = 0
         fetcher.begin_run(rid, nonce)
         while True:
             for raw in msg.get('batch') or ():
@@ -352,6 +352,7 @@ def main():
                     os._exit(0)
                 history_reads += fetcher.read_new
                 trigger_reads += fetcher.read_trigger
+                locus_reads += fetcher.read_locus
                 fetcher.end_locus()
                 recheck_(report, allowed)
                 if 'locus_id' not in report:
@@ -370,7 +371,8 @@ def main():
                 break
             msg = next_chunk(rid)
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        done = {'id': rid, 'nonce': nonce, 'op': 'done', 'n': i, 'history_reads': history_reads, 'trigger_reads': trigger_reads,
+        done = {'id': rid, 'nonce': nonce, 'op': 'done', 'n': i, 'history_reads': history_reads,
+                'trigger_reads': trigger_reads, 'locus_reads': locus_reads,
                 'cpu_s': usage.ru_utime + usage.ru_stime, 'maxrss_kb': usage.ru_maxrss}
         done.update(percentiles_(times))
         send(done)

@@ -103,3 +103,26 @@ def test_a_deferred_triggering_alert_is_asked_for_alone_and_its_reads_counted_ap
     report, done = plain_worker._line(10), plain_worker._line(10)
     assert report['new_locus_properties'] == {'mag': 16.5}
     assert (done['trigger_reads'], done['history_reads']) == (1, 0)
+
+
+def test_a_locus_own_deferred_properties_are_asked_for_when_read(plain_worker):
+    reads_locus = '''
+import antares.devkit as dk
+class ReadsLocus(dk.Filter):
+    OUTPUT_LOCUS_PROPERTIES = [{'name': 'twice', 'type': 'int', 'description': ''}]
+    def run(self, locus):
+        if locus.locus_id == 'L1':
+            locus.properties['twice'] = 2 * locus.properties['num_alerts']
+'''
+    assert plain_worker.load('l', reads_locus)['ok']
+    loci = [dict(tiny_locus(i), deferred=True) for i in (1, 2)]
+    for locus in loci:
+        del locus['properties']
+    msg = plain_worker._send({'op': 'run', 'filter_id': 'l', 'batch': loci})
+    fetch = plain_worker._line(10)
+    assert (fetch['op'], fetch['i'], fetch['locus'], fetch['alert_ids']) == ('fetch', 0, True, [])
+    _send_raw(plain_worker, {'op': 'fetched', 'id': msg['id'], 'i': 0, 'locus_packed': _packed({'num_alerts': 7})})
+    first, second, done = plain_worker._line(10), plain_worker._line(10), plain_worker._line(10)
+    assert first['new_locus_properties'] == {'twice': 14}
+    assert (second['status'], second['new_locus_properties']) == ('ok', {})  # L2: never read, never asked for
+    assert (done['locus_reads'], done['trigger_reads'], done['history_reads']) == (1, 0, 0)

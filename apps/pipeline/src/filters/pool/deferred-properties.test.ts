@@ -21,6 +21,14 @@ class All(dk.Filter):
         locus.properties['total'] = sum(a.properties['ant_mag'] for a in locus.alerts)
 `;
 
+const READ_LOCUS = `
+import antares.devkit as dk
+class Locus(dk.Filter):
+    OUTPUT_LOCUS_PROPERTIES = [{'name': 'twice', 'type': 'int', 'description': ''}]
+    def run(self, locus):
+        locus.properties['twice'] = 2 * locus.properties['n']
+`;
+
 /** Locus `i` of `round`: five alerts, as Level 2 gives them (no properties: the loader has them). */
 function bareLocus(round: number, i: number): LocusForFilter {
   return {
@@ -28,7 +36,7 @@ function bareLocus(round: number, i: number): LocusForFilter {
     ra: 10 + i,
     dec: -5,
     tags: [],
-    properties: {},
+    properties: { n: 10 * round + i },
     alerts: Array.from({ length: 5 }, (_, k) => ({ alert_id: `lsst:${round}${i}${k}`, mjd: 60000 + k, survey: 'lsst' })),
     catalog_objects: {},
   };
@@ -49,6 +57,7 @@ describe.skipIf(missing.length > 0)('deferred alert properties (PROTOCOL.md)', (
     pool = new FilterSandboxPool({ maxWorkers: 2, slotOffset: 400 });
     expect((await pool.load('trigger', READ_TRIGGER)).ok).toBe(true);
     expect((await pool.load('all', READ_ALL)).ok).toBe(true);
+    expect((await pool.load('locus', READ_LOCUS)).ok).toBe(true);
   });
   afterAll(() => pool?.close());
 
@@ -91,5 +100,15 @@ describe.skipIf(missing.length > 0)('deferred alert properties (PROTOCOL.md)', (
       'ok',
       loci[1].alerts.reduce((sum, a) => sum + magOf(a.alert_id), 0),
     ]);
+  });
+
+  it("gives a filter that reads the locus' own properties what it asks for, batch after batch", async () => {
+    asked = [];
+    failFor = new Set();
+    for (const round of [4, 5]) {
+      const loci = [0, 1, 2].map((i) => bareLocus(round, i));
+      const { reports } = await pool.runBatch('locus', loci, loader);
+      expect(reports.map((r) => [r.status, r.new_locus_properties.twice])).toEqual(loci.map((l) => ['ok', 2 * (l.properties.n as number)]));
+    }
   });
 });

@@ -3,7 +3,7 @@
 // them. A Rubin locus brings a year of alerts and most filters read only the triggering alert's
 // properties, if any: reading every alert's from the database, writing them to every worker and having
 // each scan them cost more than running the filters (ADR 0040).
-import { packedProperties } from './protocol.ts';
+import { packedLocusProperties, packedProperties } from './protocol.ts';
 import { triggerAlert } from './requirements.ts';
 import type { AlertForFilter, AlertPropertyLoader, LocusForFilter } from './types.ts';
 import { WorkerFailure, type WorkerProcess } from './worker-process.ts';
@@ -15,10 +15,11 @@ import { WorkerFailure, type WorkerProcess } from './worker-process.ts';
  */
 const EAGER_ABOVE = 0.25;
 
-/** What a filter's next batch sends deferred: its triggering alerts' properties, the others'. */
+/** What a filter's next batch sends deferred: the properties of its triggering alerts, of the others, of the loci. */
 export interface Deferral {
   triggers: boolean;
   others: boolean;
+  loci: boolean;
 }
 
 /**
@@ -48,20 +49,20 @@ export function alertsToSend(
 }
 
 /** What the filter's next batch may send deferred, from what its worker said in `done` of this one. */
-export function deferralAfter(done: { n?: unknown; history_reads?: unknown; trigger_reads?: unknown }): Deferral {
+export function deferralAfter(done: { n?: unknown; history_reads?: unknown; trigger_reads?: unknown; locus_reads?: unknown }): Deferral {
   const n = typeof done.n === 'number' ? done.n : 0;
   const few = (reads: unknown) => n === 0 || (typeof reads === 'number' ? reads : 0) <= EAGER_ABOVE * n;
-  return { triggers: few(done.trigger_reads), others: few(done.history_reads) };
+  return { triggers: few(done.trigger_reads), others: few(done.history_reads), loci: few(done.locus_reads) };
 }
 
 /**
- * Answers a worker's `fetch` for the locus in flight: only alerts of that locus may be asked for (a
- * forged line naming others fails the worker). Properties come from the alerts if loaded, else from
+ * Answers a worker's `fetch` for the locus in flight: its own properties (`locus: true`) and those of
+ * alerts of that locus only (a forged line naming others fails the worker). Properties come from the alerts if loaded, else from
  * `loadProperties`; if that fails, the answer says so and the worker reports that locus' error.
  */
 export async function answerFetch(
   w: WorkerProcess,
-  msg: { id: unknown; i: unknown; alert_ids: unknown },
+  msg: { id: unknown; i: unknown; alert_ids: unknown; locus?: unknown },
   inFlight: number,
   locus: LocusForFilter | undefined,
   loadProperties: AlertPropertyLoader | undefined,
@@ -69,8 +70,9 @@ export async function answerFetch(
   const ids = msg.alert_ids;
   const byId = new Map(locus?.alerts.map((a) => [a.alert_id, a]));
   const wanted = Array.isArray(ids) ? ids.map((id) => byId.get(id as string)) : [];
-  if (msg.i !== inFlight || !loadProperties || wanted.length === 0 || wanted.some((a) => a === undefined)) {
-    return w.fail(new WorkerFailure('protocol', 'the worker asked for properties of alerts outside the locus in flight'));
+  const withLocus = msg.locus === true;
+  if (msg.i !== inFlight || !locus || !loadProperties || (wanted.length === 0 && !withLocus) || wanted.some((a) => a === undefined)) {
+    return w.fail(new WorkerFailure('protocol', 'the worker asked for properties outside the locus in flight'));
   }
   const alerts = wanted as AlertForFilter[];
   let answer: string;
@@ -78,7 +80,8 @@ export async function answerFetch(
     const missing = alerts.filter((a) => a.properties === undefined && a.propertiesJson === undefined);
     if (missing.length > 0) await loadProperties(missing);
     const packed = alerts.map((a) => `${JSON.stringify(a.alert_id)}:"${packedProperties(a)}"`).join(',');
-    answer = `{"op":"fetched","id":${JSON.stringify(msg.id)},"i":${inFlight},"packed":{${packed}}}\n`;
+    const own = withLocus ? `,"locus_packed":"${packedLocusProperties(locus)}"` : '';
+    answer = `{"op":"fetched","id":${JSON.stringify(msg.id)},"i":${inFlight},"packed":{${packed}}${own}}\n`;
   } catch (e) {
     answer = `${JSON.stringify({ op: 'fetched', id: msg.id, i: inFlight, error: (e as Error).message ?? String(e) })}\n`;
   }

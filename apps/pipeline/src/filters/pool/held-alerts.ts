@@ -62,12 +62,14 @@ export class HeldAlerts {
    * updates), the rest in full. Loci are resent every time they change, so this cuts what is encoded
    * and decoded per locus run by an order of magnitude. Evictions from what the worker holds are
    * made once the whole batch is encoded (its loci may refer to them) and sent with the next batch.
-   * The `deferred` alerts the worker lacks go without their properties (deferred.ts).
+   * The `deferred` alerts the worker lacks go without their properties, and with `deferLoci` so do the
+   * loci's own (deferred.ts).
    */
   batchLines(
     w: WorkerProcess,
     loci: LocusForFilter[],
     deferred?: ReadonlySet<AlertForFilter>,
+    deferLoci = false,
   ): (prefix: string) => { line: Buffer; last: boolean } {
     let k = 0;
     return (prefix) => {
@@ -76,7 +78,7 @@ export class HeldAlerts {
       const end = line.length + CHUNK_BYTES;
       for (let n = 0; k < loci.length && line.length < end; n++) {
         if (n > 0) line.add(',');
-        this.encodeLocus(w, loci[k++], line, deferred);
+        this.encodeLocus(w, loci[k++], line, deferred, deferLoci);
       }
       const last = k >= loci.length;
       if (last) this.evict(w);
@@ -85,7 +87,13 @@ export class HeldAlerts {
     };
   }
 
-  private encodeLocus(w: WorkerProcess, locus: LocusForFilter, line: LineBuilder, deferred?: ReadonlySet<AlertForFilter>): void {
+  private encodeLocus(
+    w: WorkerProcess,
+    locus: LocusForFilter,
+    line: LineBuilder,
+    deferred?: ReadonlySet<AlertForFilter>,
+    deferLoci = false,
+  ): void {
     const kept = this.keptPrefix(w, locus);
     line.add(kept > 0 ? `{"kept":${kept},"alerts":[` : '{"alerts":[');
     let first = true;
@@ -112,9 +120,9 @@ export class HeldAlerts {
       }
       // Sent in full now: a pending "forget" of it (an invalidation) must not drop this copy.
       w.forget.delete(alert.alert_id);
-      line.add(deferred?.has(alert) ? deferredAlert(alert) : encodedAlert(alert, version));
+      line.add(deferred?.has(alert) ? deferredAlert(alert, version) : encodedAlert(alert, version));
     }
-    line.add(locusBody(locus));
+    line.add(locusBody(locus, deferLoci));
     this.keep(w, locus);
   }
 

@@ -14,16 +14,26 @@ export const CHUNK_BYTES = 48 << 10;
  */
 const alertJson = new WeakMap<AlertForFilter, { version: string; bytes: Buffer }>();
 export function encodedAlert(alert: AlertForFilter, version: string): Buffer {
-  const known = alertJson.get(alert);
-  if (known?.version === version) return known.bytes;
-  const bytes = Buffer.from(withField(alert, `"packed":"${packedProperties(alert)}"`));
-  alertJson.set(alert, { version, bytes });
-  return bytes;
+  return encodedOnce(alertJson, alert, version, () => `"packed":"${packedProperties(alert)}"`);
 }
 
-/** An alert sent without its properties, which the worker asks for if its filter reads them (deferred.ts). */
-export function deferredAlert(alert: AlertForFilter): string {
-  return withField(alert, '"deferred":true');
+/** An alert sent without its properties, which the worker asks for if its filter reads them (deferred.ts); made once too. */
+const deferredJson = new WeakMap<AlertForFilter, { version: string; bytes: Buffer }>();
+export function deferredAlert(alert: AlertForFilter, version: string): Buffer {
+  return encodedOnce(deferredJson, alert, version, () => '"deferred":true');
+}
+
+function encodedOnce(
+  made: WeakMap<AlertForFilter, { version: string; bytes: Buffer }>,
+  alert: AlertForFilter,
+  version: string,
+  field: () => string,
+): Buffer {
+  const known = made.get(alert);
+  if (known?.version === version) return known.bytes;
+  const bytes = Buffer.from(withField(alert, field()));
+  made.set(alert, { version, bytes });
+  return bytes;
 }
 
 /** The alert's properties as the protocol's `packed`: base64 of their JSON. */
@@ -43,18 +53,29 @@ function withField(alert: AlertForFilter, field: string): string {
  * locus to each filter in turn, and its properties (light-curve features) and catalog rows are most of
  * the line: the text is made once and reused while the locus' properties object and tags array stay the
  * same ones. So a locus is changed by giving it new ones, never by editing them in place. Its
- * properties travel packed, as an alert's do (most filters never read them).
+ * properties travel packed, as an alert's do (most filters never read them), or not at all when
+ * `deferred` (the worker asks for them if its filter reads them: deferred.ts).
  */
-const locusJson = new WeakMap<LocusForFilter, { properties: object; tags: string[]; bytes: Buffer }>();
-export function locusBody(locus: LocusForFilter): Buffer {
-  const known = locusJson.get(locus);
-  if (known && known.properties === locus.properties && known.tags === locus.tags) return known.bytes;
-  const { alerts: _alerts, properties, ...rest } = locus;
+const locusJson = new WeakMap<LocusForFilter, { properties: object; tags: string[]; bytes: Buffer; deferred?: Buffer }>();
+export function locusBody(locus: LocusForFilter, deferred = false): Buffer {
+  let known = locusJson.get(locus);
+  if (!known || known.properties !== locus.properties || known.tags !== locus.tags) {
+    known = { properties: locus.properties, tags: locus.tags, bytes: bodyWith(locus, `"packed":"${packedLocusProperties(locus)}"`) };
+    locusJson.set(locus, known);
+  }
+  if (!deferred) return known.bytes;
+  return (known.deferred ??= bodyWith(locus, '"deferred":true'));
+}
+
+/** The locus' own properties as the protocol's `packed`: base64 of their JSON. */
+export function packedLocusProperties(locus: LocusForFilter): string {
+  return Buffer.from(JSON.stringify(locus.properties ?? {})).toString('base64');
+}
+
+function bodyWith(locus: LocusForFilter, field: string): Buffer {
+  const { alerts: _alerts, properties: _properties, ...rest } = locus;
   const body = JSON.stringify(rest);
-  const packed = Buffer.from(JSON.stringify(properties ?? {})).toString('base64');
-  const bytes = Buffer.from(`],"packed":"${packed}"${body === '{}' ? '}' : `,${body.slice(1)}`}`);
-  locusJson.set(locus, { properties: locus.properties, tags: locus.tags, bytes });
-  return bytes;
+  return Buffer.from(`],${field}${body === '{}' ? '}' : `,${body.slice(1)}`}`);
 }
 
 /**

@@ -24,6 +24,9 @@ import type {
 } from './types.ts';
 import { WorkerFailure, WorkerProcess } from './worker-process.ts';
 
+const DEFER_ALL: Deferral = { triggers: true, others: true, loci: true };
+const DEFER_NONE: Deferral = { triggers: false, others: false, loci: false };
+
 type Registered = {
   code: string;
   files: Record<string, string>;
@@ -291,12 +294,14 @@ export class FilterSandboxPool {
       // With a loader the alerts may come without properties: those the worker lacks are loaded now, or
       // sent deferred (the worker asks if its filter reads them): at first all, then as its batches say.
       let deferred: Set<AlertForFilter> | undefined;
+      let deferLoci = false;
       if (loadProperties) {
         const lacks = (a: AlertForFilter) => !this.held.holds(w, a);
-        const defer = this.o.deferProperties ? (reg.deferral ?? { triggers: true, others: true }) : { triggers: false, others: false };
+        const defer = this.o.deferProperties ? (reg.deferral ?? DEFER_ALL) : DEFER_NONE;
         const send = alertsToSend(segment, lacks, defer);
         if (send.load.length > 0) await loadProperties(send.load);
         deferred = send.deferred;
+        deferLoci = defer.loci;
       }
       let received = 0;
       w.busy = true;
@@ -313,7 +318,7 @@ export class FilterSandboxPool {
           w.forgetLoci.clear();
           stats = await w.requestChunked<any>(
             { op: 'run', filter_id: filterId, forget, forget_loci, locus_timeout_s: this.o.locusTimeoutMs / 1000 },
-            this.held.batchLines(w, segment, deferred),
+            this.held.batchLines(w, segment, deferred, deferLoci),
             (m, done) => {
               if (m.op === 'done') return done(m);
               if (m.op === 'fetch') {
