@@ -56,15 +56,15 @@ function withField(alert: AlertForFilter, field: string): string {
  * properties travel packed, as an alert's do (most filters never read them), or not at all when
  * `deferred` (the worker asks for them if its filter reads them: deferred.ts).
  */
-const locusJson = new WeakMap<LocusForFilter, { properties: object; tags: string[]; bytes: Buffer; deferred?: Buffer }>();
+const locusJson = new WeakMap<LocusForFilter, { properties: object; tags: string[]; packed?: Buffer; deferred?: Buffer }>();
 export function locusBody(locus: LocusForFilter, deferred = false): Buffer {
   let known = locusJson.get(locus);
   if (!known || known.properties !== locus.properties || known.tags !== locus.tags) {
-    known = { properties: locus.properties, tags: locus.tags, bytes: bodyWith(locus, `"packed":"${packedLocusProperties(locus)}"`) };
+    known = { properties: locus.properties, tags: locus.tags };
     locusJson.set(locus, known);
   }
-  if (!deferred) return known.bytes;
-  return (known.deferred ??= bodyWith(locus, '"deferred":true'));
+  if (deferred) return (known.deferred ??= bodyWith(locus, '"deferred":true'));
+  return (known.packed ??= bodyWith(locus, `"packed":"${packedLocusProperties(locus)}"`));
 }
 
 /** The locus' own properties as the protocol's `packed`: base64 of their JSON. */
