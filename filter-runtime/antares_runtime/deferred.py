@@ -20,14 +20,14 @@ from .locus import KeptAlert
 
 class PropertyFetcher:
     """The worker's side of deferred properties, for the run in flight. `readline` reads the channel;
-    `send` writes one answer; `in_user` is the worker's flag that lets the alarm raise."""
+    `send` writes one line; `in_user` is the worker's flag that lets the alarm raise."""
 
     def __init__(self, send, readline, decode, in_user):
         self._send, self._readline, self._decode, self._in_user = send, readline, decode, in_user
         self.queued = []  # continuation lines of the batch read while waiting for an answer
         self.rid = self.nonce = self.raw = None
         self.i = 0
-        self.read_new = self.read_trigger = self.read_locus = False
+        self.read_others = self.read_trigger = self.read_locus = False
         self._trigger = None
         self._lock = allocate_lock()  # a filter's threads reading at once ask one at a time
 
@@ -37,7 +37,7 @@ class PropertyFetcher:
 
     def begin_locus(self, i, raw):
         self.i, self.raw = i, raw
-        self.read_new = self.read_trigger = self.read_locus = False
+        self.read_others = self.read_trigger = self.read_locus = False
         self._trigger = None
 
     def end_locus(self):
@@ -63,7 +63,7 @@ class PropertyFetcher:
         elif self._is_trigger(raw):
             self.read_trigger = True
         else:
-            self.read_new = True
+            self.read_others = True
 
     def fetch(self, raw):
         """Fill in `packed` of this deferred alert: the triggering one alone, another with every deferred

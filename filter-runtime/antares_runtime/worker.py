@@ -350,7 +350,7 @@ def main():
                     report = {'status': 'error', 'error': format_error_(exc)}
                 if getpid() != own_pid:
                     os._exit(0)
-                history_reads += fetcher.read_new
+                history_reads += fetcher.read_others
                 trigger_reads += fetcher.read_trigger
                 locus_reads += fetcher.read_locus
                 fetcher.end_locus()

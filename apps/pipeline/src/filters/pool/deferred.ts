@@ -10,12 +10,12 @@ import { WorkerFailure, type WorkerProcess } from './worker-process.ts';
 
 /**
  * Above this share of a batch's loci on which the filter read properties it had not read before (the
- * triggering alert's, or the others', counted apart), its next batch sends those in full: a round trip
- * per locus would cost more than sending them.
+ * locus' own, the triggering alert's, the other alerts', counted apart), its next batch sends those in
+ * full: a round trip per locus would cost more than sending them.
  */
 const EAGER_ABOVE = 0.25;
 
-/** What a filter's next batch sends deferred: the properties of its triggering alerts, of the others, of the loci. */
+/** What a filter's next batch sends deferred: the properties of its loci, of their triggering alerts, of the others. */
 export interface Deferral {
   triggers: boolean;
   others: boolean;
@@ -57,8 +57,9 @@ export function deferralAfter(done: { n?: unknown; history_reads?: unknown; trig
 
 /**
  * Answers a worker's `fetch` for the locus in flight: its own properties (`locus: true`) and those of
- * alerts of that locus only (a forged line naming others fails the worker). Properties come from the alerts if loaded, else from
- * `loadProperties`; if that fails, the answer says so and the worker reports that locus' error.
+ * alerts of that locus only (a forged line naming others fails the worker). Alerts' properties come
+ * from the alert objects if loaded, else from `loadProperties`; if that fails, the answer says so and
+ * the worker reports that locus' error.
  */
 export async function answerFetch(
   w: WorkerProcess,
