@@ -27,20 +27,24 @@ class PropertyFetcher:
         self.queued = []  # continuation lines of the batch read while waiting for an answer
         self.rid = self.nonce = self.raw = None
         self.i = 0
-        self.read_others = self.read_trigger = self.read_locus = False
+        self.reads = {}  # the run's counts of loci where properties were read, by kind (`done` says them)
+        self._read = set()  # the kinds read on the locus in flight
         self._trigger = None
         self._lock = allocate_lock()  # a filter's threads reading at once ask one at a time
 
     def begin_run(self, rid, nonce):
         self.rid, self.nonce = rid, nonce
         self.queued.clear()
+        self.reads = dict.fromkeys(('locus_reads', 'trigger_reads', 'history_reads'), 0)
 
     def begin_locus(self, i, raw):
         self.i, self.raw = i, raw
-        self.read_others = self.read_trigger = self.read_locus = False
+        self._read.clear()
         self._trigger = None
 
     def end_locus(self):
+        for kind in self._read:
+            self.reads[kind] += 1
         self.raw = self._trigger = None
 
     def next_line(self):
@@ -57,13 +61,13 @@ class PropertyFetcher:
         if self.raw is None:
             return
         if raw is self.raw:
-            self.read_locus = True
+            self._read.add('locus_reads')
         elif type(raw) is not KeptAlert:
             return
         elif self._is_trigger(raw):
-            self.read_trigger = True
+            self._read.add('trigger_reads')
         else:
-            self.read_others = True
+            self._read.add('history_reads')
 
     def fetch(self, raw):
         """Fill in `packed` of this deferred alert: the triggering one alone, another with every deferred

@@ -47,8 +47,8 @@ def _unpack_json(packed):
 
 
 # The worker replaces these with its own functions, bound before any filter code runs: UNPACK decodes
-# packed properties; FETCH asks the pool for those of an alert sent `deferred` (and of the locus'
-# other deferred alerts); NOTE is told of each alert dict whose properties are decoded.
+# packed properties; FETCH asks the pool for those of an alert or a locus sent `deferred`; NOTE is
+# told of each dict whose properties are decoded.
 UNPACK = [_unpack_json]
 FETCH = [None]
 NOTE = [None]

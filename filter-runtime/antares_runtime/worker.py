@@ -330,7 +330,7 @@ def main():
         for locus_id in msg.get('forget_loci') or ():
             locus_alerts.pop(locus_id, None)
         times = []
-        i = history_reads = trigger_reads = locus_reads = 0
+        i = 0
         fetcher.begin_run(rid, nonce)
         while True:
             for raw in msg.get('batch') or ():
@@ -350,9 +350,6 @@ def main():
                     report = {'status': 'error', 'error': format_error_(exc)}
                 if getpid() != own_pid:
                     os._exit(0)
-                history_reads += fetcher.read_others
-                trigger_reads += fetcher.read_trigger
-                locus_reads += fetcher.read_locus
                 fetcher.end_locus()
                 recheck_(report, allowed)
                 if 'locus_id' not in report:
@@ -371,8 +368,7 @@ def main():
                 break
             msg = next_chunk(rid)
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        done = {'id': rid, 'nonce': nonce, 'op': 'done', 'n': i, 'history_reads': history_reads,
-                'trigger_reads': trigger_reads, 'locus_reads': locus_reads,
+        done = {'id': rid, 'nonce': nonce, 'op': 'done', 'n': i, **fetcher.reads,
                 'cpu_s': usage.ru_utime + usage.ru_stime, 'maxrss_kb': usage.ru_maxrss}
         done.update(percentiles_(times))
         send(done)

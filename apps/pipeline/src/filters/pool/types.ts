@@ -107,9 +107,9 @@ export interface SandboxPoolOptions extends Partial<WorkerLimits> {
   stallGraceMs?: number;
   batchTimeoutMs?: number;
   /**
-   * With a property loader, send the alerts a worker lacks (but each locus' triggering one) without their
-   * properties, which the worker asks for if its filter reads them (deferred.ts; default true). False:
-   * every alert a worker lacks is loaded and sent in full.
+   * With a property loader, send the alerts a worker lacks, and the loci, without their properties,
+   * which the worker asks for if its filter reads them; after each batch, as its worker says
+   * (deferred.ts; default true). False: every alert a worker lacks is loaded and sent in full.
    */
   deferProperties?: boolean;
   /** Alerts each worker keeps so that they are sent once (about 3 kB each in the worker). */
