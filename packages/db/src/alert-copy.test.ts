@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { copyClientOf } from './copy-in.ts';
+import { copyClientOf, CopyTextChunks } from './copy-in.ts';
 import type { NewAlert } from './repositories/alerts.ts';
 import type { JsonObject } from './schema.ts';
 import { createTestDatabase, type TestDatabase } from './testing.ts';
@@ -77,6 +77,18 @@ describe('AlertRepository.insertMany in a transaction', () => {
     expect(await database.repos.loci.findManyPositions(['ANT2026copy2'])).toHaveLength(1);
   });
 
+  it('stores rows that span many chunks, and a row larger than a chunk, whatever their UTF-8 length', async () => {
+    // Three-byte characters across every 1 MB chunk boundary, and one row of 2.4 MB of two-byte ones.
+    const alerts = Array.from({ length: 220 }, (_, i) => {
+      const alert = alertNumber(3000 + i, 'ANT2026copy4');
+      const text = (i === 100 ? 'ü'.repeat(1_200_000) : '✓'.repeat(4000 + i)) + AWKWARD[i % AWKWARD.length];
+      return { ...alert, properties: { ...(alert.properties as JsonObject), text } };
+    });
+    expect(await database.repos.transaction((tx) => tx.alerts.insertMany(alerts))).toBe(220);
+    const stored = await storedProperties('ANT2026copy4');
+    for (const alert of alerts) expect(stored.get(alert.alert_id)?.properties).toEqual(alert.properties);
+  });
+
   it('finds the connection of a transaction for COPY on a PostgreSQL server, and none on PGlite', async () => {
     const client = await database.repos.transaction((tx) => copyClientOf(tx.db));
     expect(client !== undefined).toBe(database.kind === 'postgres');
@@ -103,5 +115,22 @@ describe('migration 0018_alert_lz4', () => {
       WHERE a.attname = 'properties' AND (c.relname = 'alert' OR c.relname LIKE 'alert\\_p%')`.execute(database.db);
     expect(rows.rows.map((r) => r.relname)).toContain('alert_p61980');
     for (const row of rows.rows) expect(row.compression, row.relname).toBe(database.kind === 'postgres' ? 'l' : '');
+  });
+});
+
+describe('CopyTextChunks', () => {
+  it('gives back exactly the UTF-8 of what was written, in chunks of about 1 MB, growing for a larger text', () => {
+    const chunks = new CopyTextChunks();
+    const texts = ['tab\tand ✓ ', 'ü'.repeat(700_000), 'plain', '✓'.repeat(500_000), '\n'];
+    const taken: Buffer[] = [];
+    for (const text of texts) {
+      chunks.write(text);
+      if (chunks.full) taken.push(chunks.take());
+    }
+    expect(chunks.empty).toBe(false);
+    taken.push(chunks.take());
+    expect(chunks.empty).toBe(true);
+    expect(taken.length).toBe(3);
+    expect(Buffer.concat(taken).toString('utf8')).toBe(texts.join(''));
   });
 });

@@ -8,7 +8,6 @@ import type { Database } from './schema.ts';
 
 /** The parts of pg's connection a COPY FROM STDIN drives, which its type declarations leave out. */
 interface CopyConnection {
-  sendCopyFromChunk(chunk: Buffer): void;
   endCopyFrom(): void;
   sendCopyFail(message: string): void;
   stream: Writable;
@@ -53,7 +52,7 @@ export class CopyIn implements pg.Submittable {
       // An error reported by the server mid-copy (a duplicate key) ends it: stop producing. The server
       // still waits for the end of the copy before it answers again, so it is always sent.
       if (this.error) break;
-      connection.sendCopyFromChunk(typeof chunk === 'string' ? Buffer.from(chunk) : asBuffer(chunk));
+      writeCopyData(connection.stream, typeof chunk === 'string' ? Buffer.from(chunk) : asBuffer(chunk));
       if (connection.stream.writableNeedDrain) await once(connection.stream, 'drain');
     }
     if (this.error) connection.sendCopyFail(this.error.message);
@@ -83,6 +82,68 @@ export class CopyIn implements pg.Submittable {
   handlePortalSuspended(): void {}
   handleCopyData(): void {}
 }
+
+/**
+ * A CopyData message ('d', its length, the bytes) written straight to the socket. pg's own
+ * sendCopyFromChunk first copies every chunk into its growing message buffer (0.3 s of a Rubin year's
+ * 100 MB of alert rows). Corked, the header and the bytes leave in one write: as two, the server spent
+ * a third more CPU on the same COPY (the Rubin benchmark's first five nights: 2.9 s against 2.2 s).
+ */
+function writeCopyData(stream: Writable, bytes: Buffer): void {
+  if (!stream.writable) throw new Error('the database connection closed during COPY');
+  const header = Buffer.allocUnsafe(5);
+  header[0] = 0x64;
+  header.writeInt32BE(bytes.length + 4, 1);
+  stream.cork();
+  stream.write(header);
+  stream.write(bytes);
+  stream.uncork();
+}
+
+/**
+ * COPY data written as UTF-8 straight into buffers of about 1 MB, each taken when full. Concatenating
+ * strings and encoding them afterwards flattened and copied every row's text twice more (0.8 s of a
+ * Rubin year's rows, with the garbage it left).
+ */
+export class CopyTextChunks {
+  private buffer = Buffer.allocUnsafe(TEXT_CHUNK_BYTES + TEXT_CHUNK_SLACK);
+  private used = 0;
+
+  write(text: string): void {
+    const room = this.buffer.length - this.used;
+    // A UTF-16 code unit is at most 3 bytes of UTF-8: only a text that might not fit is measured.
+    if (text.length * 3 > room) {
+      const bytes = Buffer.byteLength(text);
+      if (bytes > room) this.grow(bytes);
+    }
+    this.used += this.buffer.write(text, this.used);
+  }
+
+  get full(): boolean {
+    return this.used >= TEXT_CHUNK_BYTES;
+  }
+
+  get empty(): boolean {
+    return this.used === 0;
+  }
+
+  /** The bytes written so far; the next ones go to a new buffer (the socket may still hold this one). */
+  take(): Buffer {
+    const taken = this.buffer.subarray(0, this.used);
+    this.buffer = Buffer.allocUnsafe(TEXT_CHUNK_BYTES + TEXT_CHUNK_SLACK);
+    this.used = 0;
+    return taken;
+  }
+
+  private grow(bytes: number): void {
+    const bigger = Buffer.allocUnsafe(this.used + bytes + TEXT_CHUNK_SLACK);
+    this.buffer.copy(bigger, 0, 0, this.used);
+    this.buffer = bigger;
+  }
+}
+
+const TEXT_CHUNK_BYTES = 1 << 20;
+const TEXT_CHUNK_SLACK = 256 << 10;
 
 /**
  * Rows in COPY's binary format (`WITH (FORMAT binary)`), each field text (sent as UTF-8) or bytes, none

@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 
-import { copyUnlessStored } from '../copy-in.ts';
+import { CopyTextChunks, copyUnlessStored } from '../copy-in.ts';
 import type { AlertTable, Database, JsonObject } from '../schema.ts';
 import { ensureAlertPartitions, spanMjds } from './alert-partitions.ts';
 
@@ -46,17 +46,15 @@ function copyJson(json: string): string {
 }
 
 /** The alerts as COPY text lines, in chunks of about 1 MB, made only as the connection takes them. */
-function* copyLines(alerts: NewAlert[]): Generator<string> {
-  let chunk = '';
+function* copyLines(alerts: NewAlert[]): Generator<Buffer> {
+  const chunks = new CopyTextChunks();
   for (const a of alerts) {
-    chunk += `${copyText(a.alert_id)}\t${copyText(a.locus_id)}\t${copyText(a.survey)}\t${a.mjd}\t`;
-    chunk += `${copyJson(propertiesText(a))}\t${copyJson(JSON.stringify(a.summary))}\n`;
-    if (chunk.length >= 1 << 20) {
-      yield chunk;
-      chunk = '';
-    }
+    chunks.write(`${copyText(a.alert_id)}\t${copyText(a.locus_id)}\t${copyText(a.survey)}\t${a.mjd}\t`);
+    chunks.write(copyJson(propertiesText(a)));
+    chunks.write(`\t${copyJson(JSON.stringify(a.summary))}\n`);
+    if (chunks.full) yield chunks.take();
   }
-  if (chunk.length > 0) yield chunk;
+  if (!chunks.empty) yield chunks.take();
 }
 
 export class AlertRepository {
