@@ -81,7 +81,7 @@ export function lsstHistoryRowPasses(row: PacketRow): boolean {
 
 export function lsstAlertFromRow(row: PacketRow, timeReceived: number): AlertRecord {
   const parts = alertParts(row, timeReceived);
-  const properties = Object.assign(prefixedFields(parts.prefix, parts.source), parts.extra);
+  const properties = prefixedFields(parts.prefix, parts.source, parts.extra);
   return { alert_id: row.alert_id, survey: 'lsst', mjd: row.mjd, properties, ra: parts.ra, dec: parts.dec };
 }
 
@@ -98,7 +98,7 @@ export function lsstStoredAlert(row: PacketRow, timeReceived: number): StoredAle
     alert_id: row.alert_id,
     survey: 'lsst',
     mjd: row.mjd,
-    writeProperties: () => JSON.stringify(Object.assign(prefixedFields(parts.prefix, parts.source), parts.extra)),
+    writeProperties: () => JSON.stringify(prefixedFields(parts.prefix, parts.source, parts.extra)),
     summary: summaryOf(summaryFields),
   };
 }
