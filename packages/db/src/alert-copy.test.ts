@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { copyClientOf, CopyTextChunks } from './copy-in.ts';
+import { CopyChunks, copyClientOf } from './copy-in.ts';
 import type { NewAlert } from './repositories/alerts.ts';
 import type { JsonObject } from './schema.ts';
 import { createTestDatabase, type TestDatabase } from './testing.ts';
@@ -37,7 +37,8 @@ function alertNumber(i: number, locusId: string): NewAlert {
     mjd: 61000 + i / 100 + 1e-9,
     // Every other row gives its properties as JSON text, as the pipeline does for history rows.
     properties: i % 2 === 0 ? properties : JSON.stringify(properties),
-    summary: { ant_mag: 18 + i / 1000 },
+    // And every third its summary as a function, as the pipeline does for history rows.
+    summary: i % 3 === 1 ? () => ({ ant_mag: 18 + i / 1000 }) : { ant_mag: 18 + i / 1000 },
   };
 }
 
@@ -58,7 +59,7 @@ describe('AlertRepository.insertMany in a transaction', () => {
       const row = stored.get(alert.alert_id)!;
       expect(row.mjd).toBe(alert.mjd);
       expect(row.properties).toEqual(typeof alert.properties === 'string' ? JSON.parse(alert.properties) : alert.properties);
-      expect(row.summary).toEqual(alert.summary);
+      expect(row.summary).toEqual(typeof alert.summary === 'function' ? alert.summary() : alert.summary);
     }
   });
 
@@ -118,13 +119,13 @@ describe('migration 0018_alert_lz4', () => {
   });
 });
 
-describe('CopyTextChunks', () => {
+describe('CopyChunks', () => {
   it('gives back exactly the UTF-8 of what was written, in chunks of about 1 MB, growing for a larger text', () => {
-    const chunks = new CopyTextChunks();
+    const chunks = new CopyChunks();
     const texts = ['tab\tand ✓ ', 'ü'.repeat(700_000), 'plain', '✓'.repeat(500_000), '\n'];
     const taken: Buffer[] = [];
     for (const text of texts) {
-      chunks.write(text);
+      chunks.text(text);
       if (chunks.full) taken.push(chunks.take());
     }
     expect(chunks.empty).toBe(false);

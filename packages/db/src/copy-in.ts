@@ -101,26 +101,48 @@ function writeCopyData(stream: Writable, bytes: Buffer): void {
 }
 
 /**
- * COPY data written as UTF-8 straight into buffers of about 1 MB, each taken when full. Concatenating
- * strings and encoding them afterwards flattened and copied every row's text twice more (0.8 s of a
- * Rubin year's rows, with the garbage it left).
+ * COPY data written straight into buffers of about 1 MB, each taken when full: text as UTF-8, and for
+ * the binary format, integers and bytes. Concatenating strings and encoding them afterwards flattened
+ * and copied every row's text twice more (0.8 s of a Rubin year's rows, with the garbage it left);
+ * binary rows were a few small buffers per field, concatenated again.
  */
-export class CopyTextChunks {
-  private buffer = Buffer.allocUnsafe(TEXT_CHUNK_BYTES + TEXT_CHUNK_SLACK);
+export class CopyChunks {
+  private buffer = Buffer.allocUnsafe(CHUNK_BYTES + CHUNK_SLACK);
   private used = 0;
 
-  write(text: string): void {
-    const room = this.buffer.length - this.used;
+  text(text: string): void {
     // A UTF-16 code unit is at most 3 bytes of UTF-8: only a text that might not fit is measured.
-    if (text.length * 3 > room) {
-      const bytes = Buffer.byteLength(text);
-      if (bytes > room) this.grow(bytes);
-    }
+    if (text.length * 3 > this.buffer.length - this.used) this.room(Buffer.byteLength(text));
     this.used += this.buffer.write(text, this.used);
   }
 
+  /** Binary format: a field's length, then its bytes; text as UTF-8. */
+  field(value: string | Uint8Array): void {
+    const lengthAt = this.used;
+    this.int32(0);
+    if (typeof value === 'string') this.text(value);
+    else this.bytes(value);
+    this.buffer.writeInt32BE(this.used - lengthAt - 4, lengthAt);
+  }
+
+  bytes(value: Uint8Array): void {
+    this.room(value.length);
+    this.buffer.set(value, this.used);
+    this.used += value.length;
+  }
+
+  int16(value: number): void {
+    this.room(2);
+    this.used = this.buffer.writeInt16BE(value, this.used);
+  }
+
+  int32(value: number): void {
+    this.room(4);
+    this.used = this.buffer.writeInt32BE(value, this.used);
+  }
+
   get full(): boolean {
-    return this.used >= TEXT_CHUNK_BYTES;
+    return this.used >= CHUNK_BYTES;
   }
 
   get empty(): boolean {
@@ -130,58 +152,42 @@ export class CopyTextChunks {
   /** The bytes written so far; the next ones go to a new buffer (the socket may still hold this one). */
   take(): Buffer {
     const taken = this.buffer.subarray(0, this.used);
-    this.buffer = Buffer.allocUnsafe(TEXT_CHUNK_BYTES + TEXT_CHUNK_SLACK);
+    this.buffer = Buffer.allocUnsafe(CHUNK_BYTES + CHUNK_SLACK);
     this.used = 0;
     return taken;
   }
 
-  private grow(bytes: number): void {
-    const bigger = Buffer.allocUnsafe(this.used + bytes + TEXT_CHUNK_SLACK);
+  /** Makes room for `bytes` more: a larger buffer holding what was written, for a value larger than the slack. */
+  private room(bytes: number): void {
+    if (bytes <= this.buffer.length - this.used) return;
+    const bigger = Buffer.allocUnsafe(this.used + bytes + CHUNK_SLACK);
     this.buffer.copy(bigger, 0, 0, this.used);
     this.buffer = bigger;
   }
 }
 
-const TEXT_CHUNK_BYTES = 1 << 20;
-const TEXT_CHUNK_SLACK = 256 << 10;
+const CHUNK_BYTES = 1 << 20;
+const CHUNK_SLACK = 256 << 10;
 
 /**
  * Rows in COPY's binary format (`WITH (FORMAT binary)`), each field text (sent as UTF-8) or bytes, none
- * NULL, in chunks of about 256 KB: bytes are copied once into a chunk (a bytea parameter was copied four
+ * NULL, in chunks of about 1 MB: bytes are copied once into a chunk (a bytea parameter was copied four
  * times over by the driver's growing buffers), and the socket gets a few large writes.
  */
 export function* binaryCopyChunks(rows: Iterable<ReadonlyArray<string | Uint8Array>>): Generator<Buffer> {
-  let parts: Buffer[] = [BINARY_HEADER];
-  let size = BINARY_HEADER.length;
-  const add = (part: Buffer): void => {
-    parts.push(part);
-    size += part.length;
-  };
+  const chunks = new CopyChunks();
+  chunks.bytes(BINARY_HEADER);
   for (const row of rows) {
-    const count = Buffer.allocUnsafe(2);
-    count.writeInt16BE(row.length);
-    add(count);
-    for (const field of row) {
-      const bytes = typeof field === 'string' ? Buffer.from(field) : asBuffer(field);
-      const length = Buffer.allocUnsafe(4);
-      length.writeInt32BE(bytes.length);
-      add(length);
-      add(bytes);
-    }
-    if (size >= BINARY_CHUNK_BYTES) {
-      yield Buffer.concat(parts, size);
-      parts = [];
-      size = 0;
-    }
+    chunks.int16(row.length);
+    for (const field of row) chunks.field(field);
+    if (chunks.full) yield chunks.take();
   }
-  add(BINARY_TRAILER);
-  yield Buffer.concat(parts, size);
+  chunks.int16(-1); // the end of data
+  yield chunks.take();
 }
 
-/** Signature, flags and header extension length of COPY's binary format; its end of data. */
+/** Signature, flags and header extension length of COPY's binary format. */
 const BINARY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
-const BINARY_TRAILER = Buffer.from([0xff, 0xff]);
-const BINARY_CHUNK_BYTES = 256 << 10;
 
 /** The bytes as a Buffer over the same memory: Buffer.from(bytes) would copy them (5 % of a Rubin batch's time for its cutouts). */
 export function asBuffer(bytes: Uint8Array): Buffer {

@@ -91,4 +91,23 @@ describe('binaryCopyChunks', () => {
     ]);
     expect(bytes.equals(expected)).toBe(true);
   });
+
+  it('gives the same bytes in chunks of about 1 MB, with a field larger than a chunk and text of any UTF-8 length', () => {
+    const rows = Array.from({ length: 400 }, (_, i) => [`cutout ✓ ${i}`, new Uint8Array(i === 200 ? 2_500_000 : 9000 + i).fill(i % 251)]);
+    const chunks = [...binaryCopyChunks(rows)];
+    expect(chunks.length).toBeGreaterThan(3);
+    const expected: Buffer[] = [Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)];
+    for (const [text, bytes] of rows) {
+      const t = Buffer.from(text as string);
+      expected.push(Buffer.from([0, 2]), int32(t.length), t, int32(bytes.length), Buffer.from(bytes as Uint8Array));
+    }
+    expected.push(Buffer.from([0xff, 0xff]));
+    expect(Buffer.concat(chunks).equals(Buffer.concat(expected))).toBe(true);
+  });
 });
+
+function int32(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeInt32BE(n);
+  return b;
+}

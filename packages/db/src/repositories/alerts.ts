@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 
-import { CopyTextChunks, copyUnlessStored } from '../copy-in.ts';
+import { CopyChunks, copyUnlessStored } from '../copy-in.ts';
 import type { AlertTable, Database, JsonObject } from '../schema.ts';
 import { ensureAlertPartitions, spanMjds } from './alert-partitions.ts';
 
@@ -16,8 +16,11 @@ export interface NewAlert {
    * large batch's text is written while the server parses the rows before it (the pipeline's history rows).
    */
   properties: JsonObject | string | (() => string);
-  /** The few properties locus summaries are computed from (listSummariesByLoci). */
-  summary: JsonObject;
+  /**
+   * The few properties locus summaries are computed from (listSummariesByLoci), or a function that makes
+   * them, called as the row is sent (the caller memoises it if it needs them again).
+   */
+  summary: JsonObject | (() => JsonObject);
 }
 
 /** An alert's columns, with its GW associations from alert_grav_wave (migration 0009). */
@@ -34,6 +37,10 @@ function propertiesText(alert: NewAlert): string {
   return typeof properties === 'string' ? properties : typeof properties === 'function' ? properties() : JSON.stringify(properties);
 }
 
+function summaryText(alert: NewAlert): string {
+  return JSON.stringify(typeof alert.summary === 'function' ? alert.summary() : alert.summary);
+}
+
 // COPY's text format: a backslash, tab, newline or carriage return in a value is escaped.
 const COPY_SPECIALS = /[\\\t\n\r]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
@@ -47,11 +54,11 @@ function copyJson(json: string): string {
 
 /** The alerts as COPY text lines, in chunks of about 1 MB, made only as the connection takes them. */
 function* copyLines(alerts: NewAlert[]): Generator<Buffer> {
-  const chunks = new CopyTextChunks();
+  const chunks = new CopyChunks();
   for (const a of alerts) {
-    chunks.write(`${copyText(a.alert_id)}\t${copyText(a.locus_id)}\t${copyText(a.survey)}\t${a.mjd}\t`);
-    chunks.write(copyJson(propertiesText(a)));
-    chunks.write(`\t${copyJson(JSON.stringify(a.summary))}\n`);
+    chunks.text(`${copyText(a.alert_id)}\t${copyText(a.locus_id)}\t${copyText(a.survey)}\t${a.mjd}\t`);
+    chunks.text(copyJson(propertiesText(a)));
+    chunks.text(`\t${copyJson(summaryText(a))}\n`);
     if (chunks.full) yield chunks.take();
   }
   if (!chunks.empty) yield chunks.take();
@@ -198,7 +205,7 @@ export class AlertRepository {
     const rows = alerts.map(
       (a) =>
         `{"alert_id":${JSON.stringify(a.alert_id)},"locus_id":${JSON.stringify(a.locus_id)},"survey":${JSON.stringify(a.survey)},` +
-        `"mjd":${JSON.stringify(a.mjd)},"properties":${propertiesText(a)},"summary":${JSON.stringify(a.summary)}}`,
+        `"mjd":${JSON.stringify(a.mjd)},"properties":${propertiesText(a)},"summary":${summaryText(a)}}`,
     );
     const result = await sql`INSERT INTO alert (alert_id, locus_id, survey, mjd, properties, summary)
       SELECT alert_id, locus_id, survey, mjd, properties, summary
