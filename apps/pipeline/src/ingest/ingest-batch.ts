@@ -239,10 +239,12 @@ async function storeBatch(
     stats.lociCreated += newLoci.length;
     stats.lociUpdated += touched.size - newLoci.length;
     for (const a of read) alertsByLocus.get(a.locus_id)?.push(a);
-    for (const a of alertsToStore)
+    for (const a of alertsToStore) {
+      const summary = typeof a.summary === 'function' ? a.summary() : a.summary;
       alertsByLocus
         .get(a.locus_id)
-        ?.push({ alert_id: a.alert_id, locus_id: a.locus_id, survey: a.survey, mjd: a.mjd, properties: a.summary });
+        ?.push({ alert_id: a.alert_id, locus_id: a.locus_id, survey: a.survey, mjd: a.mjd, properties: summary });
+    }
     const recomputed = await recomputeLoci(
       tx,
       alertsByLocus,

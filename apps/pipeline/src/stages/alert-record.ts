@@ -26,13 +26,14 @@ export interface PacketRow {
 
 /**
  * An alert as ingestion stores it when nothing else reads it (a history row): the few properties that
- * locus summaries are computed from, and all of them only as JSON text, written when the row is sent
- * (on a PostgreSQL server while the database parses the rows before it, ADR 0037).
+ * locus summaries are computed from, and all of them only as JSON text. Both are made when the row is
+ * sent (on a PostgreSQL server while the database parses the rows before it, ADR 0037), not when the
+ * batch decides to store it, when the server has nothing to do; `summary` is made once.
  */
 export interface StoredAlert {
   alert_id: string;
   survey: 'ztf' | 'lsst';
   mjd: number;
   writeProperties: () => string;
-  summary: Record<string, unknown>;
+  summary: () => Record<string, unknown>;
 }

@@ -90,16 +90,24 @@ export function lsstAlertFromRow(row: PacketRow, timeReceived: number): AlertRec
  * only the few fields that locus summaries read as an object (ADR 0037).
  */
 export function lsstStoredAlert(row: PacketRow, timeReceived: number): StoredAlert {
-  const parts = alertParts(row, timeReceived);
-  const summaryFields: Record<string, unknown> = { ...parts.extra };
-  for (const name of SUMMARY_ALERT_PROPERTIES)
-    if (name.startsWith(parts.prefix)) summaryFields[name] = parts.source[name.slice(parts.prefix.length)];
+  let parts: AlertParts | undefined;
+  let summary: Record<string, unknown> | undefined;
+  const partsOf = () => (parts ??= alertParts(row, timeReceived));
   return {
     alert_id: row.alert_id,
     survey: 'lsst',
     mjd: row.mjd,
-    writeProperties: () => JSON.stringify(prefixedFields(parts.prefix, parts.source, parts.extra)),
-    summary: summaryOf(summaryFields),
+    writeProperties: () => {
+      const { prefix, source, extra } = partsOf();
+      return JSON.stringify(prefixedFields(prefix, source, extra));
+    },
+    summary: () => {
+      if (summary) return summary;
+      const { prefix, source, extra } = partsOf();
+      const summaryFields: Record<string, unknown> = { ...extra };
+      for (const name of SUMMARY_ALERT_PROPERTIES) if (name.startsWith(prefix)) summaryFields[name] = source[name.slice(prefix.length)];
+      return (summary = summaryOf(summaryFields));
+    },
   };
 }
 

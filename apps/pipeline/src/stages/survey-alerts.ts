@@ -30,5 +30,6 @@ export function alertOf(packet: AlertPacket, row: PacketRow, timeReceived: numbe
 export function storedAlertOf(packet: AlertPacket, row: PacketRow, timeReceived: number): StoredAlert {
   if (packet.survey === 'lsst') return lsstStoredAlert(row, timeReceived);
   const alert = alertOf(packet, row, timeReceived);
-  return { ...alert, writeProperties: () => JSON.stringify(alert.properties), summary: summaryOf(alert.properties) };
+  const summary = summaryOf(alert.properties);
+  return { ...alert, writeProperties: () => JSON.stringify(alert.properties), summary: () => summary };
 }
