@@ -16,7 +16,7 @@ export {
   PARTITION_DAYS,
   spanMjds,
 } from './repositories/alert-partitions.ts';
-export { AlertRepository, type AlertRow, type NewAlert } from './repositories/alerts.ts';
+export { AlertRepository, type AlertRow, alertSummary, type NewAlert } from './repositories/alerts.ts';
 export { AnnotationRepository, type AnnotationRow } from './repositories/annotations.ts';
 export { AnnouncementRepository, type AnnouncementRow } from './repositories/announcements.ts';
 export {

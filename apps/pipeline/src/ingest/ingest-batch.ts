@@ -1,5 +1,5 @@
 import { htmId } from '@antares/astro';
-import type { NewThumbnail, Repositories, WatchTarget } from '@antares/db';
+import { alertSummary, type NewThumbnail, type Repositories, type WatchTarget } from '@antares/db';
 
 import { crossmatchPositions } from '../catalogs/crossmatch.ts';
 import type { GwMatcher } from '../gw/association.ts';
@@ -239,12 +239,10 @@ async function storeBatch(
     stats.lociCreated += newLoci.length;
     stats.lociUpdated += touched.size - newLoci.length;
     for (const a of read) alertsByLocus.get(a.locus_id)?.push(a);
-    for (const a of alertsToStore) {
-      const summary = typeof a.summary === 'function' ? a.summary() : a.summary;
+    for (const a of alertsToStore)
       alertsByLocus
         .get(a.locus_id)
-        ?.push({ alert_id: a.alert_id, locus_id: a.locus_id, survey: a.survey, mjd: a.mjd, properties: summary });
-    }
+        ?.push({ alert_id: a.alert_id, locus_id: a.locus_id, survey: a.survey, mjd: a.mjd, properties: alertSummary(a) });
     const recomputed = await recomputeLoci(
       tx,
       alertsByLocus,

@@ -101,14 +101,15 @@ export function lsstStoredAlert(row: PacketRow, timeReceived: number): StoredAle
       const { prefix, source, extra } = partsOf();
       return JSON.stringify(prefixedFields(prefix, source, extra));
     },
-    summary: () => {
-      if (summary) return summary;
-      const { prefix, source, extra } = partsOf();
-      const summaryFields: Record<string, unknown> = { ...extra };
-      for (const name of SUMMARY_ALERT_PROPERTIES) if (name.startsWith(prefix)) summaryFields[name] = source[name.slice(prefix.length)];
-      return (summary = summaryOf(summaryFields));
-    },
+    summary: () => (summary ??= summaryOfParts(partsOf())),
   };
+}
+
+/** The summary fields of an alert in parts: the ant_* ones and the few of the source's that summaries read. */
+function summaryOfParts({ prefix, source, extra }: AlertParts): Record<string, unknown> {
+  const summaryFields: Record<string, unknown> = { ...extra };
+  for (const name of SUMMARY_ALERT_PROPERTIES) if (name.startsWith(prefix)) summaryFields[name] = source[name.slice(prefix.length)];
+  return summaryOf(summaryFields);
 }
 
 /** An alert's properties in parts: the source's fields (stored under a prefix) and the ant_* ones. */

@@ -37,8 +37,13 @@ function propertiesText(alert: NewAlert): string {
   return typeof properties === 'string' ? properties : typeof properties === 'function' ? properties() : JSON.stringify(properties);
 }
 
+/** An alert's summary fields, made now if they were given as a function. */
+export function alertSummary(alert: NewAlert): JsonObject {
+  return typeof alert.summary === 'function' ? alert.summary() : alert.summary;
+}
+
 function summaryText(alert: NewAlert): string {
-  return JSON.stringify(typeof alert.summary === 'function' ? alert.summary() : alert.summary);
+  return JSON.stringify(alertSummary(alert));
 }
 
 // COPY's text format: a backslash, tab, newline or carriage return in a value is escaped.
