@@ -4,10 +4,11 @@ import path from 'node:path';
 
 import { createTestDatabase, Repositories, type TestDatabase } from '@antares/db';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { simulateSurvey } from '../simulate/index.ts';
 import { type AlertPacket, decodeAvroFile } from '../sources/alert-avro.ts';
+import { IncrementalLocusSummary, summarizeLocus } from '../stages/locus-properties.ts';
 import { expandInputs } from './ingest-files.ts';
 import { ingestPackets } from './ingest-packets.ts';
 import { LocusAlertsCache, locusAlertsCacheOf, type SummaryAlert } from './locus-alerts-cache.ts';
@@ -40,7 +41,7 @@ describe('LocusAlertsCache', () => {
     expect(cached.get('L1')?.map((a) => a.alert_id)).toEqual(['L1-0', 'L1-1']);
     expect(missing).toEqual(['L2']);
     // Another worker recomputed L1 since: its alerts are read again.
-    expect(cache.lookup(new Map([['L1', 4]]), 0)).toEqual({ cached: new Map(), missing: ['L1'] });
+    expect(cache.lookup(new Map([['L1', 4]]), 0)).toEqual({ cached: new Map(), summaries: new Map(), missing: ['L1'] });
   });
 
   it('forgets everything when the archive epoch moves, and keeps nothing of a batch that saw another epoch', () => {
@@ -136,6 +137,31 @@ describe('recomputing loci with the alerts kept between batches', () => {
     } finally {
       await single.close();
       await shared.close();
+    }
+  }, 120_000);
+
+  it('goes on from a kept locus summary when the new alerts are newer, and stores what summarizeLocus gives for all', async () => {
+    const database = await createTestDatabase();
+    const goneOnFrom = vi.spyOn(IncrementalLocusSummary.prototype, 'clone');
+    try {
+      // Night 5 before nights 3 and 4: their rows then come older than the kept ones (summarized again).
+      for (const night of [0, 1, 2, 5, 3, 4]) await ingestPackets(database.repos, nights[night], { batchSize: 40 });
+      expect(goneOnFrom.mock.calls.length).toBeGreaterThanOrEqual(3);
+      const loci = await database.db.selectFrom('locus').select(['locus_id', 'ra', 'dec', 'properties']).execute();
+      const stored = await database.repos.alerts.listSummariesByLoci(loci.map((l) => l.locus_id));
+      const byLocus = new Map<string, SummaryAlert[]>();
+      for (const a of stored) byLocus.set(a.locus_id, [...(byLocus.get(a.locus_id) ?? []), a]);
+      const compared = loci.filter((locus) => {
+        const own = (byLocus.get(locus.locus_id) ?? []).sort((a, b) => a.mjd - b.mjd || (a.alert_id < b.alert_id ? -1 : 1));
+        const want = JSON.parse(JSON.stringify(summarizeLocus(own, locus))) as { ra: number; dec: number; properties: object };
+        expect({ ra: locus.ra, dec: locus.dec }).toEqual({ ra: want.ra, dec: want.dec });
+        expect(locus.properties).toMatchObject(want.properties);
+        return own.length > 0;
+      });
+      expect(compared.length).toBe(loci.length);
+    } finally {
+      goneOnFrom.mockRestore();
+      await database.close();
     }
   }, 120_000);
 

@@ -9,6 +9,7 @@
 // adds none), and only where the batch's update gave the locus the revision after the one it read:
 // another revision means another worker wrote the locus in between, and its alerts may be missing.
 
+import type { IncrementalLocusSummary } from '../stages/locus-properties.ts';
 import { perDatabase } from './per-database.ts';
 
 /** An alert as a locus is recomputed from it: its summary fields as `properties`. */
@@ -27,6 +28,13 @@ interface Entry {
   revision: number;
   /** Oldest first, as recomputeLoci orders them. */
   alerts: SummaryAlert[];
+  /** The locus's summary of exactly these alerts, to go on from when the next ones are newer (never changed). */
+  summary?: IncrementalLocusSummary;
+}
+
+/** A committed locus as the cache takes it. */
+export interface CommittedLocus extends Entry {
+  locus_id: string;
 }
 
 export class LocusAlertsCache {
@@ -40,12 +48,16 @@ export class LocusAlertsCache {
    * The kept alerts of the loci whose revision is still the one they were kept at (`revisions`: read in
    * the batch's transaction), and the loci to read from the database. `epoch`: the archive epoch now.
    */
-  lookup(revisions: Map<string, number>, epoch: number): { cached: Map<string, SummaryAlert[]>; missing: string[] } {
+  lookup(
+    revisions: Map<string, number>,
+    epoch: number,
+  ): { cached: Map<string, SummaryAlert[]>; summaries: Map<string, IncrementalLocusSummary>; missing: string[] } {
     if (epoch !== this.epoch) {
       this.clear();
       this.epoch = epoch;
     }
     const cached = new Map<string, SummaryAlert[]>();
+    const summaries = new Map<string, IncrementalLocusSummary>();
     const missing: string[] = [];
     for (const [locusId, revision] of revisions) {
       const entry = this.entries.get(locusId);
@@ -54,18 +66,19 @@ export class LocusAlertsCache {
         this.entries.delete(locusId);
         this.entries.set(locusId, entry);
         cached.set(locusId, entry.alerts);
+        if (entry.summary) summaries.set(locusId, entry.summary);
       } else missing.push(locusId);
     }
-    return { cached, missing };
+    return { cached, summaries, missing };
   }
 
-  /** Loci of a committed batch, each with the revision its update gave it and all its alerts, oldest first. */
-  addCommitted(loci: Array<{ locus_id: string; revision: number; alerts: SummaryAlert[] }>, epoch: number): void {
+  /** Loci of a committed batch, each with the revision its update gave it and all its alerts, oldest first (and their summary). */
+  addCommitted(loci: CommittedLocus[], epoch: number): void {
     if (epoch !== this.epoch) return; // an archive or restore came in between: keep nothing of this batch
     for (const locus of loci) {
       this.remove(locus.locus_id);
       if (locus.alerts.length > this.maxAlerts) continue;
-      this.entries.set(locus.locus_id, { revision: locus.revision, alerts: locus.alerts });
+      this.entries.set(locus.locus_id, { revision: locus.revision, alerts: locus.alerts, summary: locus.summary });
       this.alertCount += locus.alerts.length;
     }
     for (const oldest of this.entries.keys()) {

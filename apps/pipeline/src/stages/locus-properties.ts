@@ -46,7 +46,8 @@ export interface LocusSummary {
 /**
  * Recomputes a locus from all of its alerts: its position (mean of the detections), the standard
  * ANTARES locus properties (wire format section 5), the survey block and light-curve features.
- * Pure, so that re-ingesting the same alerts always gives the same result.
+ * Pure, so that re-ingesting the same alerts always gives the same result. This is the definition:
+ * ingestion and backtests compute it with IncrementalLocusSummary, which is tested to equal it.
  */
 export function summarizeLocus(alerts: LocusAlert[], fallback: { ra: number; dec: number }): LocusSummary {
   const detections = alerts
@@ -203,6 +204,25 @@ export class IncrementalLocusSummary {
 
   constructor(private readonly fallback: { ra: number; dec: number }) {}
 
+  /**
+   * An independent copy, to go on from without changing this one (ingestion keeps a locus's summary
+   * until its batch commits). Alerts and light-curve points are shared: neither is ever changed.
+   */
+  clone(): IncrementalLocusSummary {
+    const copy = new IncrementalLocusSummary(this.fallback);
+    Object.assign(copy, this, {
+      detections: [...this.detections],
+      ztfIds: new Set(this.ztfIds),
+      ssnames: new Set(this.ssnames),
+      rcids: new Set(this.rcids),
+      fields: new Set(this.fields),
+      lsstObjectIds: new Set(this.lsstObjectIds),
+      lsstSsIds: new Set(this.lsstSsIds),
+      bands: new Map([...this.bands].map(([band, b]) => [band, { points: [...b.points], features: b.features }])),
+    });
+    return copy;
+  }
+
   /** The next alerts of the locus (in the order summarizeLocus would be given them). */
   add(alerts: readonly LocusAlert[]): void {
     this.count += alerts.length;
@@ -263,10 +283,13 @@ export class IncrementalLocusSummary {
     }
   }
 
-  /** What summarizeLocus gives for the alerts added so far (a new object each time). */
-  summary(): LocusSummary {
+  /**
+   * What summarizeLocus gives for the alerts added so far (a new object each time); `fallback` is the
+   * position without detections, the one given when this was made unless another is.
+   */
+  summary(fallback = this.fallback): LocusSummary {
     const detections = this.detections;
-    let position = this.fallback;
+    let position = fallback;
     if (this.positions > 0) {
       const ra = (Math.atan2(this.y, this.x) * 180) / Math.PI;
       position = { ra: ra < 0 ? ra + 360 : ra, dec: (Math.atan2(this.z, Math.hypot(this.x, this.y)) * 180) / Math.PI };
