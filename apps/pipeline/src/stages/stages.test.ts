@@ -28,6 +28,13 @@ describe('light-curve features (values computed by hand)', () => {
     expect(seriesFeatures(series([1, 2, 4, 8])).skew).toBeCloseTo(1.13763, 4);
   });
 
+  it('computes the skewness and excess kurtosis of a skewed series as pandas does', () => {
+    // pandas Series([1, 2, 4, 8, 3.5]): .skew() 1.1846760609959823, .kurt() 1.7267071759259256
+    const f = seriesFeatures(series([1, 2, 4, 8, 3.5]));
+    expect(f.skew).toBeCloseTo(1.1846760609959823, 13);
+    expect(f.kurtosis).toBeCloseTo(1.7267071759259256, 13);
+  });
+
   it('weights the mean by inverse squared errors', () => {
     expect(seriesFeatures(series([10, 20], [1, 2])).weighted_mean).toBeCloseTo((10 + 20 / 4) / (1 + 1 / 4), 12);
   });
