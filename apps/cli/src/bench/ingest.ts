@@ -10,6 +10,7 @@ import { expandInputs, ingestFiles, type IngestStats } from '@antares/pipeline';
 import { alertRecordSizes, type LsstSchemaVersion, simulateSurvey, sizeSummary } from '@antares/pipeline/simulate';
 import pg from 'pg';
 
+import { CpuMeter } from './cpu-meter.ts';
 import { benchPrefilled } from './ingest-prefill.ts';
 
 /**
@@ -23,7 +24,7 @@ import { benchPrefilled } from './ingest-prefill.ts';
  * PGlite is then skipped; see ingest-prefill.ts), next to the empty-database figure.
  * `--survey rubin` also times the nights after the first `--warm-nights` (default 5): a running broker's
  * case, whose objects' history was stored with their earlier packets (the first night an object is seen
- * brings its whole year of history).
+ * brings its whole year of history). Each PostgreSQL line is followed by the CPU the run used (cpu-meter.ts).
  */
 export async function benchIngest(args: string[]): Promise<void> {
   const survey = argValue(args, '--survey') ?? 'all';
@@ -63,9 +64,11 @@ export async function benchIngest(args: string[]): Promise<void> {
   const url = await freshDatabase(serverUrl, 'antares_bench_ingest');
   const server = await openDatabase({ databaseUrl: url });
   await migrate(server.db);
+  const meter = await CpuMeter.start(serverUrl, 'antares_bench_ingest');
   const started = performance.now();
   const stats = await ingestFiles(new Repositories(server.db, 'postgres'), files);
   report('PostgreSQL server', stats, (performance.now() - started) / 1000);
+  console.log(await meter.line(stats.packetsRead));
   await server.close();
   if (survey === 'rubin' && workers === 1 && prefill === undefined) {
     const warmNights = Number(argValue(args, '--warm-nights') ?? 5);
@@ -95,9 +98,11 @@ async function benchKnownObjects(serverUrl: string, files: string[], warmNights:
     await migrate(server.db);
     const repos = new Repositories(server.db, 'postgres');
     await ingestFiles(repos, files.slice(0, warmNights));
+    const meter = await CpuMeter.start(serverUrl, 'antares_bench_ingest');
     const started = performance.now();
     const stats = await ingestFiles(repos, files.slice(warmNights));
     report(`PG, after ${warmNights} nights`, stats, (performance.now() - started) / 1000);
+    console.log(await meter.line(stats.packetsRead));
   } finally {
     await server.close();
   }

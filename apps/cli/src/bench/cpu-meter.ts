@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+
+import pg from 'pg';
+
+/** Linux's clock ticks per second in /proc/<pid>/stat (USER_HZ: 100 on every common kernel build). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time a benchmark run used: this process's, and that of the PostgreSQL backends serving its
+ * database, read from /proc (so only where the server runs on this Linux machine). On N cores a run
+ * cannot take less than their sum divided by N, however well Node.js and the server overlap: the line
+ * says what bounds the run here, which the wall-clock rate alone does not.
+ */
+export class CpuMeter {
+  private constructor(
+    private readonly serverUrl: string,
+    private readonly database: string,
+    private readonly process0: NodeJS.CpuUsage,
+    private readonly server0: Map<number, number>,
+  ) {}
+
+  static async start(serverUrl: string, database: string): Promise<CpuMeter> {
+    return new CpuMeter(serverUrl, database, process.cpuUsage(), await backendSeconds(serverUrl, database));
+  }
+
+  /** The CPU used since start, as a line; call before the database's connections close. */
+  async line(packets: number): Promise<string> {
+    const used = process.cpuUsage(this.process0);
+    const node = (used.user + used.system) / 1e6;
+    const backends = await backendSeconds(this.serverUrl, this.database);
+    const cores = os.availableParallelism();
+    if (backends.size === 0) return `  CPU: Node.js ${node.toFixed(2)} s (the server's backends cannot be read from /proc here)`;
+    let server = 0;
+    for (const [pid, seconds] of backends) server += seconds - (this.server0.get(pid) ?? 0);
+    const floor = (node + server) / cores;
+    return (
+      `  CPU: Node.js ${node.toFixed(2)} s, PostgreSQL backends ${server.toFixed(2)} s: at least ${floor.toFixed(2)} s on ` +
+      `${cores} cores, at most ${(packets / floor).toFixed(0)} packets/s if nothing ever waited`
+    );
+  }
+}
+
+/** CPU seconds so far of each backend of `database` that is a postgres process of this machine. */
+async function backendSeconds(serverUrl: string, database: string): Promise<Map<number, number>> {
+  const seconds = new Map<number, number>();
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
+    for (const { pid } of rows) {
+      const used = processSeconds(pid);
+      if (used !== undefined) seconds.set(pid, used);
+    }
+  } finally {
+    await client.end();
+  }
+  return seconds;
+}
+
+function processSeconds(pid: number): number | undefined {
+  try {
+    // A server elsewhere has pids of its own: only a local postgres process is counted.
+    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('postgres')) return undefined;
+    // After the command name in parentheses: state is field 3, utime and stime fields 14 and 15.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
