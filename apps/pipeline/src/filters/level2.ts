@@ -34,6 +34,12 @@ export interface Level2RunOptions {
    * not announced again.
    */
   newTagsOnly?: boolean;
+  /**
+   * Called once the loci, their alert lists and the rest of the filters' inputs have been read (or the
+   * run ended without reading): ingestion stores its next batch only then, so that the filters see
+   * each locus as the batch that touched it left it (ADR 0043).
+   */
+  onLociRead?: () => void;
 }
 
 export interface Level2Stats {
@@ -154,6 +160,7 @@ export class Level2Stage {
     const chunks: Promise<LocusForFilter[]>[] = [];
     for (let start = 0; start < loci.length; start += size)
       chunks.push(locusInputsFor(this.repos, loci.slice(start, start + size), listed));
+    if (options.onLociRead) void Promise.allSettled(chunks).then(options.onLociRead);
     // Which loci each version ran on (whatever the outcome): recorded with the results (level2_run).
     const ran: Array<{ filter_version_id: number; locus_id: string }> = [];
     const loadProperties = alertPropertyLoader(this.repos);

@@ -61,6 +61,12 @@ export interface IngestBatchOptions {
   watch?: WatchMatcher;
   /** Gravitational-wave events: new detections inside an event's 90% region within its window. */
   gw?: GwMatcher;
+  /**
+   * The batch's writes become visible only once this settles (Level 2 of the batch before has read its
+   * loci, ADR 0043). On a server the transaction waits for it before committing; on PGlite, whose one
+   * connection the transaction holds from its start, before it begins.
+   */
+  commitAfter?: Promise<void>;
 }
 
 export async function ingestBatch(
@@ -92,6 +98,7 @@ export async function ingestBatch(
   accepted.sort((a, b) => a.trigger.mjd - b.trigger.mjd);
   await repos.refreshPlannerStatsIfGrown();
 
+  if (repos.kind !== 'postgres') await options.commitAfter;
   const trixels = skyLockTrixels(accepted.map((p) => ({ ra: p.trigger.ra as number, dec: p.trigger.dec as number })));
   const statsBefore = structuredClone(stats);
   const caches = { known: knownAlertsOf(repos.db), locusAlerts: locusAlertsCacheOf(repos.db) };
@@ -255,6 +262,7 @@ async function storeBatch(
     if (options.watch && watchMatches.length > 0) await recordWatchMatches(tx, options.watch, watchMatches);
     await tx.gravWaves.addAssociations(gwAssociations);
     await cutoutsWritten;
+    await options.commitAfter;
     return { touched: [...touched], stored, recomputed: { ...recomputed, epoch } };
   });
 }

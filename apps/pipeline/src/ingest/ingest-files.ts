@@ -20,7 +20,7 @@ export interface IngestProgress {
 export interface IngestFilesOptions {
   batchSize?: number;
   /** Level 2 filters, run on the loci of each batch once it is stored. */
-  level2?: Level2Stage;
+  level2?: Pick<Level2Stage, 'run'>;
   /** Watch lists, matched against every new alert. */
   watch?: WatchMatcher;
   /** Gravitational-wave events, associated with new detections. */
@@ -57,24 +57,31 @@ export async function ingestFiles(repos: Repositories, files: string[], options:
   let batch: AlertPacket[] = [];
   // Batches are stored one after another (each needs the loci of the one before) while the next one is
   // decoded; Level 2 of a batch runs while the next batch is stored (its Python workers and the
-  // database work then overlap), one batch behind at most, and Level 2 runs in batch order.
+  // database work then overlap), one batch behind at most, and Level 2 runs in batch order. The next
+  // batch commits only once Level 2 has read the loci of the one before, so the filters see each
+  // locus as its own batch left it, not sometimes with the next batch's alerts (ADR 0043).
   let storing: Promise<string[]> = Promise.resolve([]);
   let filtering: Promise<void> = Promise.resolve();
   let filteringBefore: Promise<void> = Promise.resolve();
+  let lociRead: Promise<void> = Promise.resolve();
   const flush = async () => {
     if (batch.length === 0) return;
     const packets = batch;
     batch = [];
     await storing;
     await filteringBefore;
-    const stored = ingestBatch(repos, packets, stats, { watch: options.watch, gw: options.gw });
+    const stored = ingestBatch(repos, packets, stats, { watch: options.watch, gw: options.gw, commitAfter: lociRead });
     storing = stored;
     filteringBefore = filtering;
     const previous = filtering;
+    let onLociRead = () => {};
+    lociRead = new Promise<void>((resolve) => (onLociRead = resolve));
     filtering = stored.then(async (touched) => {
       await previous;
-      await options.level2?.run(touched);
+      await options.level2?.run(touched, { onLociRead });
     });
+    // A run that failed, or ended without reading, holds nothing back.
+    filtering.then(onLociRead, onLociRead);
     // Keep failures from going unobserved until they are awaited; they are rethrown there.
     stored.catch(() => {});
     filtering.catch(() => {});
