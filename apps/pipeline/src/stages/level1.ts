@@ -57,16 +57,15 @@ const LSST_REJECTING_FLAGS = [
 
 /** Level 1 for a Rubin DiaSource (its own field names). */
 export function level1Lsst(diaSource: Record<string, unknown>): Level1Result {
-  const value = (name: string) => diaSource[name];
-  const snr = numberOrNull(value('snr'));
+  const snr = numberOrNull(diaSource.snr);
   if (snr !== null && snr < LSST_MIN_SNR) return bogus(`snr ${snr} < ${LSST_MIN_SNR}`);
-  const ssObjectId = value('ssObjectId');
+  const ssObjectId = diaSource.ssObjectId;
   if (ssObjectId !== null && ssObjectId !== undefined && ssObjectId !== 0 && ssObjectId !== '0') {
     return { passed: false, stage: 'solar_system', reason: `ssObjectId ${String(ssObjectId)}` };
   }
-  if (value('isDipole') === true) return { passed: false, stage: 'dipole', reason: 'isDipole set' };
+  if (diaSource.isDipole === true) return { passed: false, stage: 'dipole', reason: 'isDipole set' };
   for (const flag of LSST_REJECTING_FLAGS) {
-    if (value(flag) === true) return { passed: false, stage: 'flags', reason: `${flag} set` };
+    if (diaSource[flag] === true) return { passed: false, stage: 'flags', reason: `${flag} set` };
   }
   return { passed: true };
 }

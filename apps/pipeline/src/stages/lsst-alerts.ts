@@ -92,16 +92,19 @@ export function lsstAlertFromRow(row: PacketRow, timeReceived: number): AlertRec
 export function lsstStoredAlert(row: PacketRow, timeReceived: number): StoredAlert {
   let parts: AlertParts | undefined;
   let summary: Record<string, unknown> | undefined;
-  const partsOf = () => (parts ??= alertParts(row, timeReceived));
+  // Methods, not arrow functions: tsx names every arrow function as it is made (esbuild's keepNames),
+  // a property definition per function, three per history row. Neither reads `this`: they may be called detached.
   return {
     alert_id: row.alert_id,
     survey: 'lsst',
     mjd: row.mjd,
-    writeProperties: () => {
-      const { prefix, source, extra } = partsOf();
+    writeProperties() {
+      const { prefix, source, extra } = (parts ??= alertParts(row, timeReceived));
       return JSON.stringify(prefixedFields(prefix, source, extra));
     },
-    summary: () => (summary ??= summaryOfParts(partsOf())),
+    summary() {
+      return (summary ??= summaryOfParts((parts ??= alertParts(row, timeReceived))));
+    },
   };
 }
 
