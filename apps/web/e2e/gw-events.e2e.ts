@@ -50,6 +50,8 @@ describe.skipIf(!enabled)('gravitational-wave events', () => {
     await page.getByRole('heading', { name: 'Gravitational Wave Events' }).waitFor();
     expect(await page.title()).toBe('Gravitational Wave Events | ANTARES');
     const row = page.locator('#gw-events tbody tr', { has: page.getByRole('link', { name: GW_ID, exact: true }) });
+    // allTextContents does not wait: the list may still be loading when the heading shows.
+    await row.waitFor();
     const cells = (await row.locator('td').allTextContents()).map((t) => t.trim());
     const { area50, area90 } = scenario.event;
     expect(cells).toEqual([
