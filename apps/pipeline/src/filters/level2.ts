@@ -35,9 +35,10 @@ export interface Level2RunOptions {
    */
   newTagsOnly?: boolean;
   /**
-   * Called once the loci, their alert lists and the rest of the filters' inputs have been read (or the
-   * run ended without reading): ingestion stores its next batch only then, so that the filters see
-   * each locus as the batch that touched it left it (ADR 0043).
+   * Called once the loci, their alert lists and the rest of the filters' inputs have been read (a run
+   * with nothing to read does not call it: its caller takes the run's end instead). Ingestion commits
+   * its next batch only then, so that the filters see each locus as the batch that touched it left it
+   * (ADR 0043).
    */
   onLociRead?: () => void;
 }
