@@ -104,8 +104,8 @@ export async function ingestBatch(
   const caches = { known: knownAlertsOf(repos.db), locusAlerts: locusAlertsCacheOf(repos.db) };
   for (let attempt = 1; ; attempt++) {
     try {
-      const { touched, stored, recomputed } = await storeBatch(repos, accepted, trixels, timeReceived, stats, options, caches);
-      caches.known.addCommitted(stored);
+      const { touched, stored, looked, recomputed } = await storeBatch(repos, accepted, trixels, timeReceived, stats, options, caches);
+      caches.known.addCommitted(committedByKey(stored, looked));
       caches.locusAlerts.addCommitted(recomputed.loci, recomputed.epoch);
       return touched;
     } catch (error) {
@@ -129,7 +129,12 @@ async function storeBatch(
   stats: IngestStats,
   options: IngestBatchOptions,
   caches: { known: KnownAlerts; locusAlerts: LocusAlertsCache },
-): Promise<{ touched: string[]; stored: Map<string, string>; recomputed: RecomputedLoci & { epoch: number } }> {
+): Promise<{
+  touched: string[];
+  stored: Map<string, string>;
+  looked: Map<string, PacketRow>;
+  recomputed: RecomputedLoci & { epoch: number };
+}> {
   const { known } = caches;
   return repos.transaction(async (tx) => {
     // The sky regions this batch can touch: other workers' batches elsewhere go on at the same time.
@@ -138,7 +143,7 @@ async function storeBatch(
     // Each row's locus when stored: from this process's cache (most of a Rubin packet's history), else
     // looked up once per batch. `stored` (the rows found in the database, then the batch's own as they are
     // assigned) stays small: rows the cache knows are not copied into it (ADR 0037).
-    const cachedLoci = accepted.map((p) => p.rows.map((r) => known.get(r.alert_id)));
+    const cachedLoci = accepted.map((p) => p.rows.map((r) => known.get(r.key)));
     const unknown = new Map<string, PacketRow>();
     for (let i = 0; i < accepted.length; i++) {
       const rows = accepted[i].rows;
@@ -160,7 +165,7 @@ async function storeBatch(
     }
     const storedTriggerLoci = [...new Set(fresh.flatMap((p) => p.locusOfRow(0) ?? []))];
     const withCutouts = new Set(await tx.thumbnails.alertIdsWithThumbnails(storedTriggerLoci));
-    if (fresh.length === 0) return { touched: [], stored, recomputed: { loci: [], positions: [], epoch: -1 } };
+    if (fresh.length === 0) return { touched: [], stored, looked: unknown, recomputed: { loci: [], positions: [], epoch: -1 } };
 
     const index = new LocusIndex(
       await tx.loci.findInHtmRanges(fresh.flatMap((p) => associationRanges(p.trigger.ra as number, p.trigger.dec as number))),
@@ -263,8 +268,21 @@ async function storeBatch(
     await tx.gravWaves.addAssociations(gwAssociations);
     await cutoutsWritten;
     await options.commitAfter;
-    return { touched: [...touched], stored, recomputed: { ...recomputed, epoch } };
+    return { touched: [...touched], stored, looked: unknown, recomputed: { ...recomputed, epoch } };
   });
+}
+
+/**
+ * What the cache of stored rows learns once a batch commits: the rows it did not know (`looked`, looked
+ * up in the database), found there or stored by the batch (`stored`, locus by alert id), by row key.
+ */
+function committedByKey(stored: Map<string, string>, looked: Map<string, PacketRow>): Map<string, string> {
+  const byKey = new Map<string, string>();
+  for (const row of looked.values()) {
+    const locusId = stored.get(row.alert_id);
+    if (locusId !== undefined) byKey.set(row.key, locusId);
+  }
+  return byKey;
 }
 
 interface WatchMatch {

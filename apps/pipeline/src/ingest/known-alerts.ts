@@ -1,6 +1,7 @@
 // Alert rows this process knows are stored, and their loci. A Rubin packet repeats up to a year of its
 // object's sources, so each batch looked up tens of thousands of rows that an earlier batch had
 // stored or found (ADR 0037). Rows are looked up here first, and in the database only when missing.
+// They are looked up by their key (PacketRow.key): a Rubin row's is made without its id's digits.
 //
 // An entry is true for good once its batch has committed: no statement deletes an alert row or moves
 // it to another locus. So entries are added only after the commit (a rolled-back batch adds none),
@@ -25,32 +26,32 @@ export class KnownAlerts {
 
   constructor(private readonly max = KNOWN_ALERTS_MAX) {}
 
-  /** The locus of a row known to be stored. */
-  get(alertId: string): string | undefined {
-    const locusId = this.current.get(alertId);
+  /** The locus of a row known to be stored, by the row's key. */
+  get(key: string): string | undefined {
+    const locusId = this.current.get(key);
     if (locusId !== undefined) return locusId;
-    const old = this.previous.get(alertId);
-    if (old !== undefined) this.keep(alertId, old);
+    const old = this.previous.get(key);
+    if (old !== undefined) this.keep(key, old);
     return old;
   }
 
-  /** Rows of a committed batch: stored by it, or found stored. */
+  /** Rows of a committed batch, stored by it or found stored: locus by row key. */
   addCommitted(rows: Map<string, string>): void {
-    for (const [alertId, locusId] of rows) if (this.current.get(alertId) !== locusId) this.keep(alertId, locusId);
+    for (const [key, locusId] of rows) if (this.current.get(key) !== locusId) this.keep(key, locusId);
   }
 
   get size(): number {
     let n = this.current.size;
-    for (const alertId of this.previous.keys()) if (!this.current.has(alertId)) n++;
+    for (const key of this.previous.keys()) if (!this.current.has(key)) n++;
     return n;
   }
 
-  private keep(alertId: string, locusId: string): void {
+  private keep(key: string, locusId: string): void {
     if (this.current.size >= Math.ceil(this.max / 2)) {
       this.previous = this.current;
       this.current = new Map();
     }
-    this.current.set(alertId, locusId);
+    this.current.set(key, locusId);
   }
 }
 

@@ -27,7 +27,7 @@ function normalize(v: bigint): NormalizedLong {
 function readSlow(tap: Tap, start: number): NormalizedLong {
   const buf = tap.buf;
   // Bytes 0 to 6 all have the continuation bit (that is why we are here).
-  let lo = (buf[start] & 0x7f) | ((buf[start + 1] & 0x7f) << 7) | ((buf[start + 2] & 0x7f) << 14) | ((buf[start + 3] & 0x7f) << 21);
+  const lo = (buf[start] & 0x7f) | ((buf[start + 1] & 0x7f) << 7) | ((buf[start + 2] & 0x7f) << 14) | ((buf[start + 3] & 0x7f) << 21);
   let b = buf[start + 7]; // past the end: undefined -> reads as 0, avsc then sees an invalid tap
   const hiLow = (buf[start + 4] & 0x7f) | ((buf[start + 5] & 0x7f) << 7) | ((buf[start + 6] & 0x7f) << 14) | ((b & 0x7f) << 21);
   let hiTop = 0; // bits 28-35 of the high part: byte 8, and the one bit of byte 9 within 64
@@ -42,7 +42,11 @@ function readSlow(tap: Tap, start: number): NormalizedLong {
     }
   }
   tap.pos = pos;
-  let hi = hiTop * LOW + hiLow;
+  return fromZigzag(hiTop * LOW + hiLow, lo);
+}
+
+/** The long whose zigzag encoding is hi * 2^28 + lo (hi < 2^36, lo < 2^28). */
+function fromZigzag(hi: number, lo: number): NormalizedLong {
   // Zigzag: z even is z / 2, z odd is -(z + 1) / 2; halve (hi, lo) as one 64-bit number.
   const negative = (lo & 1) === 1;
   if (negative && ++lo === LOW) {
@@ -80,6 +84,56 @@ export function decimal(hi: number, lo: number): string {
 /** n (0 <= n < 10^7) as exactly seven digits. */
 function sevenDigits(n: number): string {
   return n >= 1e6 ? String(n) : String(n).padStart(7, '0');
+}
+
+/**
+ * A long as a short key: its zigzag encoding's bits 0-27, 28-55 and 56-63 as five 14-bit (or 8-bit)
+ * characters. Equal keys exactly when the longs are equal; made from the varint at the tap without
+ * working out the decimal digits (a Rubin packet repeats hundreds of stored ids, which are only looked
+ * up), and far cheaper to hash than an id's 19 digits (known-alerts.ts).
+ */
+export function readLongKey(tap: { buf: Buffer; pos: number }): string {
+  const buf = tap.buf;
+  let pos = tap.pos;
+  let lo = 0;
+  let mid = 0;
+  let hi = 0;
+  let b: number;
+  let shift = 0;
+  do {
+    // Past the end: undefined -> reads as 0 and ends the loop; the caller's tap is then invalid, as avsc's is.
+    b = buf[pos++];
+    const bits = b & 0x7f;
+    if (shift < 28) lo |= bits << shift;
+    else if (shift < 56) mid |= bits << (shift - 28);
+    else if (shift === 56) hi = bits;
+    // The tenth byte holds one bit within 64 (readSlow reads it so too).
+    else if (shift === 63) hi |= (bits & 1) << 7;
+    else throw new Error('invalid long: varint longer than 10 bytes');
+    shift += 7;
+  } while (b & 0x80);
+  tap.pos = pos;
+  return keyOfParts(lo, mid, hi);
+}
+
+function keyOfParts(lo: number, mid: number, hi: number): string {
+  return String.fromCharCode(lo & 0x3fff, lo >>> 14, mid & 0x3fff, mid >>> 14, hi);
+}
+
+/** The key (readLongKey's) of a long given as a number or decimal string; undefined for anything else. */
+export function longKeyOf(value: unknown): string | undefined {
+  if (!(typeof value === 'number' ? Number.isSafeInteger(value) : typeof value === 'string' && /^-?\d+$/.test(value))) return undefined;
+  const n = BigInt(value as number | string);
+  if (n < -(1n << 63n) || n >= 1n << 63n) return undefined;
+  const z = BigInt.asUintN(64, (n << 1n) ^ (n >> 63n));
+  return keyOfParts(Number(z & 0xfffffffn), Number((z >> 28n) & 0xfffffffn), Number(z >> 56n));
+}
+
+/** The long of a key (readLongKey's, from `offset` in `key`) in decimal digits. */
+export function longKeyDecimal(key: string, offset = 0): string {
+  const lo = key.charCodeAt(offset) | (key.charCodeAt(offset + 1) << 14);
+  const mid = key.charCodeAt(offset + 2) | (key.charCodeAt(offset + 3) << 14);
+  return String(fromZigzag(key.charCodeAt(offset + 4) * LOW + mid, lo));
 }
 
 function toBigInt(v: unknown): bigint {

@@ -11,10 +11,10 @@ import { lsstAlertFromRow, lsstPacketRows, lsstStoredAlert } from '../stages/lss
 import { jsonbKeyOrder } from '../stages/prefixed-fields.ts';
 import { decodeAvroFile } from './alert-avro.ts';
 import { decompressBlock, iterateBlocks, readContainerHeader } from './avro-container.ts';
-import { decimal } from './avro-long.ts';
+import { decimal, longKeyDecimal, longKeyOf, readLongKey } from './avro-long.ts';
 import { buildType } from './avro-schema.ts';
-import { fullRecord } from './lazy-records.ts';
-import { lazyHistorySchema } from './lsst-packet.ts';
+import { fullRecord, lazyIdKey } from './lazy-records.ts';
+import { fullHistory, lazyHistorySchema, type LsstPacket } from './lsst-packet.ts';
 
 // Rubin history decoded lazily (ADR 0037) must give exactly what decoding everything gives: the key
 // fields at once, the rest on demand, and the same stored alerts. Checked on every Rubin packet of
@@ -54,6 +54,7 @@ function bothWays(file: string): Array<{ eager: Record<string, unknown>; lazy: R
 describe('Rubin history decoded lazily', () => {
   it('reads each history record’s id, visit and time at once, and the whole record on demand', () => {
     let items = 0;
+    let idKeys = 0;
     for (const file of files) {
       for (const { eager, lazy } of bothWays(file)) {
         for (const field of ['prvDiaSources', 'prvDiaForcedSources']) {
@@ -64,6 +65,12 @@ describe('Rubin history decoded lazily', () => {
             const keys = Object.keys(lazyItems[k]);
             expect(keys.length).toBeGreaterThanOrEqual(2);
             for (const key of keys) expect(lazyItems[k][key]).toEqual(full[key]);
+            // A plain long id is read as its key, without its digits; any other id as a value.
+            const idField = field === 'prvDiaSources' ? 'diaSourceId' : 'diaForcedSourceId';
+            const idKey = lazyIdKey(lazyItems[k]);
+            if (idKey === undefined) expect(lazyItems[k][idField]).toEqual(full[idField]);
+            else expect([idKey, longKeyDecimal(idKey)]).toEqual([longKeyOf(full[idField]), String(full[idField])]);
+            if (idKey !== undefined) idKeys++;
             expect(fullRecord(lazyItems[k])).toEqual(full);
             items++;
           });
@@ -72,6 +79,24 @@ describe('Rubin history decoded lazily', () => {
       }
     }
     expect(items).toBeGreaterThan(100);
+    // Both ways: the schema's samples have plain long ids, Fink's 7.4 alerts nullable ones.
+    expect(idKeys).toBeGreaterThan(0);
+    expect(items - idKeys).toBeGreaterThan(100);
+  });
+
+  it('gives each row the same alert id and key as the packet decoded in full does', async () => {
+    let rows = 0;
+    for (const file of files) {
+      for await (const record of decodeAvroFile(file)) {
+        if (!('packet' in record) || record.packet.survey !== 'lsst') continue;
+        const idsAndKeys = (packet: LsstPacket) => lsstPacketRows(packet).map((r) => [r.alert_id, r.key]);
+        const lazy = idsAndKeys(record.packet);
+        expect(lazy).toEqual(idsAndKeys(fullHistory(record.packet)));
+        expect(new Set(lazy.map(([, key]) => key)).size).toBe(new Set(lazy.map(([id]) => id)).size);
+        rows += lazy.length;
+      }
+    }
+    expect(rows).toBeGreaterThan(100);
   });
 
   it('stores a history row with the same properties and summary as the alert made from the whole row', async () => {
@@ -167,6 +192,28 @@ describe('64-bit longs', () => {
       }),
       { numRuns: 5000 },
     );
+  });
+
+  it('read as keys that are equal exactly when the longs are, from the bytes or from the value', () => {
+    const edges = [0n, 1n, -1n, 2n ** 28n, 2n ** 53n, 2n ** 56n - 1n, 2n ** 56n, 2n ** 63n - 1n, -(2n ** 63n)];
+    const check = (v: bigint) => {
+      const bytes = longType.toBuffer(v.toString());
+      const tap = { buf: bytes, pos: 0 };
+      const key = readLongKey(tap);
+      expect(tap.pos).toBe(bytes.length);
+      expect(longKeyOf(v.toString())).toBe(key);
+      if (Number.isSafeInteger(Number(v)) && BigInt(Number(v)) === v) expect(longKeyOf(Number(v))).toBe(key);
+      // The digits come back from the key alone: no two longs share one.
+      expect(longKeyDecimal(`x${key}`, 1)).toBe(v.toString());
+    };
+    edges.forEach(check);
+    fc.assert(fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), check), { numRuns: 5000 });
+    expect([longKeyOf(null), longKeyOf('12a'), longKeyOf(1.5), longKeyOf((2n ** 63n).toString())]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('write the decimal digits of two 28-bit-split halves', () => {

@@ -7,10 +7,18 @@
 // building them.
 import avro from 'avsc';
 
+import { readLongKey } from './avro-long.ts';
+
 /** Schema attribute that marks an array for lazy decoding; its value lists the key fields read at once. */
 export const LAZY_KEYS_ATTRIBUTE = 'antaresLazyKeys';
+/**
+ * Schema attribute of a lazy array naming its items' id fields: the first one the record has, when it
+ * is a plain `long`, is read as a key (readLongKey) instead of a value, and given by `lazyIdKey(item)`.
+ */
+export const LAZY_ID_ATTRIBUTE = 'antaresLazyId';
 
 const FULL_RECORD = Symbol('full record');
+const ID_KEY = Symbol('id key');
 
 /** Where a lazy item's bytes are, and once decoded, the whole record. */
 interface Encoded {
@@ -19,7 +27,12 @@ interface Encoded {
   items: avro.Type;
   full?: Record<string, unknown>;
 }
-type Lazy = Record<string, unknown> & { [FULL_RECORD]?: Encoded };
+type Lazy = Record<string, unknown> & { [FULL_RECORD]?: Encoded; [ID_KEY]?: string };
+
+/** The key of a lazy item's id (LAZY_ID_ATTRIBUTE); undefined when it was read as a value or the item is not lazy. */
+export function lazyIdKey(item: Record<string, unknown>): string | undefined {
+  return (item as Lazy)[ID_KEY];
+}
 
 /**
  * An item of a lazily decoded array as a whole record (decoded once, then kept); any other record is
@@ -53,13 +66,14 @@ export function lazyRecordArrayType(
   readCount: (tap: Tap) => number,
 ): avro.Type {
   const keyFields = (schema as unknown as Record<string, string[]>)[LAZY_KEYS_ATTRIBUTE];
+  const idFields = (schema as unknown as Record<string, string[] | undefined>)[LAZY_ID_ATTRIBUTE] ?? [];
   let keyReader: Readable | null | undefined;
 
   class LazyRecordArrayType extends avro.types.ArrayType {
     _read(tap: Tap): unknown[] {
       const items = (this as unknown as { itemsType: avro.Type & Readable }).itemsType;
       // Built on first use: a named item type may be resolved only after this array was made.
-      if (keyReader === undefined) keyReader = buildKeyReader(items, keyFields);
+      if (keyReader === undefined) keyReader = buildKeyReader(items, keyFields, idFields);
       const val: unknown[] = [];
       let n: number;
       while ((n = readCount(tap)))
@@ -110,15 +124,22 @@ function sized(tap: Tap): number {
  * fields. Null for records with nested records, arrays or maps: those are decoded in full, as any
  * other array is (avsc's own skip of a nested array has no guard against a corrupt item count).
  */
-function buildKeyReader(items: avro.Type, keyFields: string[]): Readable | null {
+function buildKeyReader(items: avro.Type, keyFields: string[], idFields: string[]): Readable | null {
   if (items.typeName !== 'record') return null;
   const schema = items.schema() as { fields: Array<{ name: string; type: unknown }> };
   const fieldTypes = (items as unknown as { fields: Array<{ name: string; type: Readable }> }).fields;
   const keyReaders: Readable[] = [];
   const keyNames: string[] = [];
   let body = '';
+  let idRead = false;
   for (const [i, field] of schema.fields.entries()) {
-    if (keyFields.includes(field.name)) {
+    const type = field.type as { type?: unknown } | string;
+    if (!idRead && idFields.includes(field.name) && (type === 'long' || (typeof type === 'object' && type.type === 'long'))) {
+      body += 'tap.pos = pos; const id = readLongKey(tap); pos = tap.pos;\n';
+      idRead = true;
+      continue;
+    }
+    if (keyFields.includes(field.name) || idFields.includes(field.name)) {
       body += `tap.pos = pos; const k${keyReaders.length} = K[${keyReaders.length}]._read(tap); pos = tap.pos;\n`;
       keyReaders.push(fieldTypes[i].type);
       keyNames.push(field.name);
@@ -137,11 +158,13 @@ function buildKeyReader(items: avro.Type, keyFields: string[]): Readable | null 
     for (const [b, code] of branches.entries()) body += `  case ${2 * b}: ${code} break;\n`;
     body += "  default: throw new Error('invalid union index');\n}\n";
   }
-  const result = keyNames.map((name, k) => `${JSON.stringify(name)}: k${k}`).join(', ');
+  const result = [...keyNames.map((name, k) => `${JSON.stringify(name)}: k${k}`), ...(idRead ? ['[ID_KEY]: id'] : [])].join(', ');
   const read = new Function(
     'K',
     'sized',
+    'readLongKey',
+    'ID_KEY',
     `return function readKeys(tap) {\nconst buf = tap.buf;\nlet pos = tap.pos;\n${body}tap.pos = pos;\nreturn { ${result} };\n};`,
   );
-  return { _read: read(keyReaders, sized) as (tap: Tap) => unknown };
+  return { _read: read(keyReaders, sized, readLongKey, ID_KEY) as (tap: Tap) => unknown };
 }

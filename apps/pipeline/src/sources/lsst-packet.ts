@@ -4,7 +4,7 @@
 // re-publish Rubin alerts (Fink) add top-level columns, which are kept aside as `extra`.
 
 import { cutoutBytes, recordOf } from './avro-records.ts';
-import { fullRecord, LAZY_KEYS_ATTRIBUTE } from './lazy-records.ts';
+import { fullRecord, LAZY_ID_ATTRIBUTE, LAZY_KEYS_ATTRIBUTE } from './lazy-records.ts';
 
 export interface LsstCutouts {
   science?: Uint8Array;
@@ -21,8 +21,9 @@ export interface LsstPacket {
   /** Longs are `number` when safe integers, decimal `string` otherwise. */
   diaSource: Record<string, unknown>;
   /**
-   * Earlier sources and forced photometry. Decoded from Avro they hold only their id, `visit` and
-   * `midpointMjdTai` until `fullRecord(item)` decodes the rest (lazyHistorySchema).
+   * Earlier sources and forced photometry. Decoded from Avro they hold only `visit`, `midpointMjdTai`
+   * and their id (as `lazyIdKey(item)` when a plain long) until `fullRecord(item)` decodes the rest
+   * (lazyHistorySchema).
    */
   prvDiaSources: Array<Record<string, unknown>>;
   prvDiaForcedSources: Array<Record<string, unknown>>;
@@ -68,9 +69,13 @@ export function analyseLsstSchema(schema: unknown): LsstShape | undefined {
   return { schemaVersion: versionOf(schema), extraFields: top.map((f) => f.name).filter((n) => !STANDARD_FIELDS.has(n)) };
 }
 
-/** The history fields whose items are read lazily, and the item fields read at once (what lsstPacketRows needs). */
+/**
+ * The history fields whose items are read lazily, the item fields read at once (what lsstPacketRows
+ * needs), and the ids among them, read as keys (lazyIdKey) when they are plain longs.
+ */
 const LAZY_HISTORY_FIELDS = ['prvDiaSources', 'prvDiaForcedSources'];
-const HISTORY_KEY_FIELDS = ['diaSourceId', 'diaForcedSourceId', 'visit', 'midpointMjdTai'];
+const HISTORY_KEY_FIELDS = ['visit', 'midpointMjdTai'];
+const HISTORY_ID_FIELDS = ['diaSourceId', 'diaForcedSourceId'];
 
 /**
  * A copy of a Rubin writer schema whose history arrays decode lazily: ingestion needs the whole of
@@ -83,7 +88,7 @@ export function lazyHistorySchema(schema: unknown): unknown {
     Array.isArray(t)
       ? t.map(markArray)
       : t && typeof t === 'object' && (t as { type?: unknown }).type === 'array'
-        ? { ...t, [LAZY_KEYS_ATTRIBUTE]: HISTORY_KEY_FIELDS }
+        ? { ...t, [LAZY_KEYS_ATTRIBUTE]: HISTORY_KEY_FIELDS, [LAZY_ID_ATTRIBUTE]: HISTORY_ID_FIELDS }
         : t;
   return { ...top, fields: top.fields.map((f) => (LAZY_HISTORY_FIELDS.includes(f.name) ? { ...f, type: markArray(f.type) } : f)) };
 }

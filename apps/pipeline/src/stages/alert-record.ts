@@ -18,6 +18,12 @@ export interface AlertRecord {
  */
 export interface PacketRow {
   alert_id: string;
+  /**
+   * The row's key in this process's cache of stored rows (known-alerts.ts): the same for two rows
+   * exactly when their alert ids are the same, and for a Rubin row made without its id's decimal
+   * digits, short and cheap to hash.
+   */
+  key: string;
   row: Record<string, unknown>;
   isDetection: boolean;
   /** When it was observed, exactly as its alert's mjd will be: stored alerts are looked up by (id, mjd). */

@@ -1,4 +1,5 @@
-import { fullRecord } from '../sources/lazy-records.ts';
+import { longKeyDecimal, longKeyOf } from '../sources/avro-long.ts';
+import { fullRecord, lazyIdKey } from '../sources/lazy-records.ts';
 import type { LsstPacket } from '../sources/lsst-packet.ts';
 import type { AlertRecord, PacketRow, StoredAlert } from './alert-record.ts';
 import { level1Lsst } from './level1.ts';
@@ -38,40 +39,60 @@ function mjdOf(source: Record<string, unknown>): number {
 
 export function lsstPacketRows(packet: LsstPacket): PacketRow[] {
   const rows: PacketRow[] = [
-    { alert_id: lsstDetectionAlertId(packet.diaSourceId), row: packet.diaSource, isDetection: true, mjd: mjdOf(packet.diaSource) },
+    {
+      alert_id: lsstDetectionAlertId(packet.diaSourceId),
+      key: DETECTION_KEY + (longKeyOf(packet.diaSourceId) ?? packet.diaSourceId),
+      row: packet.diaSource,
+      isDetection: true,
+      mjd: mjdOf(packet.diaSource),
+    },
   ];
   const detectedVisits = new Set([packet.diaSource.visit]);
   for (const source of packet.prvDiaSources) {
-    if (source.diaSourceId === null || source.diaSourceId === undefined) continue;
+    const idKey = lazyIdKey(source) ?? longKeyOf(source.diaSourceId);
+    if (idKey === undefined) continue;
     detectedVisits.add(source.visit);
-    rows.push(historyRow(lsstDetectionAlertId(source.diaSourceId), source, true));
+    rows.push(new HistoryRow(DETECTION_KEY + idKey, source, true));
   }
   for (const forced of packet.prvDiaForcedSources) {
-    if (forced.diaForcedSourceId === null || forced.diaForcedSourceId === undefined) continue;
+    const idKey = lazyIdKey(forced) ?? longKeyOf(forced.diaForcedSourceId);
+    if (idKey === undefined) continue;
     if (forced.visit !== undefined && forced.visit !== null && detectedVisits.has(forced.visit)) continue;
-    rows.push(historyRow(lsstForcedAlertId(forced.diaForcedSourceId), forced, false));
+    rows.push(new HistoryRow(FORCED_KEY + idKey, forced, false));
   }
   return rows;
 }
 
-/** A history row whose source is decoded in full only when something reads `row` (a row not stored yet). */
+/** A row's key (PacketRow.key): which of the two id spaces, then its id's long key (readLongKey). */
+const DETECTION_KEY = '\u0001';
+const FORCED_KEY = '\u0002';
+
+/**
+ * A history row whose alert id is written, and whose source decoded in full, only when something reads
+ * them: a row stored already is only looked up by its key.
+ */
 class HistoryRow implements PacketRow {
   readonly mjd: number;
+  private alertId: string | undefined;
   constructor(
-    readonly alert_id: string,
+    readonly key: string,
     private readonly source: Record<string, unknown>,
     readonly isDetection: boolean,
   ) {
     this.mjd = mjdOf(source);
   }
 
+  get alert_id(): string {
+    if (this.alertId === undefined) {
+      const id = longKeyDecimal(this.key, 1);
+      this.alertId = this.isDetection ? lsstDetectionAlertId(id) : lsstForcedAlertId(id);
+    }
+    return this.alertId;
+  }
+
   get row(): Record<string, unknown> {
     return fullRecord(this.source);
   }
-}
-
-function historyRow(alertId: string, source: Record<string, unknown>, isDetection: boolean): PacketRow {
-  return new HistoryRow(alertId, source, isDetection);
 }
 
 /** History DiaSources pass the same Level 1 as the triggering one; forced points have nothing to check. */

@@ -27,17 +27,14 @@ export function upperLimitAlertId(objectId: string, pid: unknown): string {
  * (alertFromRow) only for rows not stored yet.
  */
 export function packetRows(packet: ZtfPacket): PacketRow[] {
+  const triggerId = detectionAlertId(String(packet.candidate.candid));
   const rows: PacketRow[] = [
-    { alert_id: detectionAlertId(String(packet.candidate.candid)), row: packet.candidate, isDetection: true, mjd: mjdOf(packet.candidate) },
+    { alert_id: triggerId, key: triggerId, row: packet.candidate, isDetection: true, mjd: mjdOf(packet.candidate) },
   ];
   for (const row of packet.prvCandidates) {
     const isDetection = row.candid !== null && row.candid !== undefined;
-    rows.push({
-      alert_id: isDetection ? detectionAlertId(String(row.candid)) : upperLimitAlertId(packet.objectId, row.pid),
-      row,
-      isDetection,
-      mjd: mjdOf(row),
-    });
+    const alertId = isDetection ? detectionAlertId(String(row.candid)) : upperLimitAlertId(packet.objectId, row.pid);
+    rows.push({ alert_id: alertId, key: alertId, row, isDetection, mjd: mjdOf(row) });
   }
   return rows;
 }
