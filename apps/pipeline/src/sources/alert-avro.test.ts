@@ -95,6 +95,27 @@ describe('exact longs', () => {
   });
 });
 
+describe('bytes', () => {
+  it('decode as views of the encoded bytes, and a length past the end as a truncated value', () => {
+    const t = buildType({
+      type: 'record',
+      name: 'r',
+      fields: [
+        { name: 'b', type: ['null', 'bytes'] },
+        { name: 'c', type: 'bytes' },
+      ],
+    });
+    const buf = t.toBuffer({ b: Buffer.from([1, 2, 3]), c: Buffer.alloc(0) });
+    const value = t.fromBuffer(buf) as { b: Buffer; c: Buffer };
+    expect([...value.b]).toEqual([1, 2, 3]);
+    expect(value.b.buffer).toBe(buf.buffer); // a view, not a copy
+    expect(value.c.length).toBe(0);
+    // Branch 1, then a length of 4 with only 3 bytes after it.
+    expect(() => t.fromBuffer(Buffer.from([2, 8, 1, 2, 3]))).toThrow(/truncated/);
+    expect(() => t.fromBuffer(Buffer.from([2, 1]))).toThrow(); // a negative length
+  });
+});
+
 describe('decodeAvroBuffer robustness', () => {
   it('turns random bytes into one file-level error', async () => {
     const junk = Buffer.alloc(4096);

@@ -27,6 +27,6 @@ export function recordOf(t: unknown): { fields: SchemaField[] } | undefined {
 export function cutoutBytes(v: unknown): Uint8Array | undefined {
   // Official/Spark ZTF shape: { fileName, stampData }; Rubin and some writers store plain bytes.
   const b = v instanceof Uint8Array ? v : (v as { stampData?: unknown } | null)?.stampData;
-  // Copy: avsc returns views into the block/file buffer, which would keep it alive.
+  // Copy: bytes are decoded as views into the block or file buffer (avro-schema.ts), which would keep it alive.
   return b instanceof Uint8Array && b.length > 0 ? Uint8Array.prototype.slice.call(b) : undefined;
 }

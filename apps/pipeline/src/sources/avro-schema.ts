@@ -64,6 +64,25 @@ class GuardedArrayType extends avro.types.ArrayType {
   }
 }
 
+/**
+ * `bytes` as views into the decoded block instead of copies: avsc zero-fills a new buffer for each value
+ * and copies into it, which cost as much as the rest of decoding a Rubin packet's three cutouts. Where
+ * bytes are kept (cutoutBytes), they are copied once.
+ */
+class ViewBytesType extends avro.types.BytesType {
+  _read(tap: Tap): Buffer | undefined {
+    const length = tap.readLong();
+    const start = tap.pos;
+    if (!(length >= 0) || start + length > tap.buf.length) {
+      tap.pos = tap.buf.length + 1; // an invalid tap, as avsc leaves it
+      return undefined;
+    }
+    tap.pos = start + length;
+    return tap.buf.subarray(start, start + length);
+  }
+}
+const viewBytesType = new ViewBytesType();
+
 class GuardedMapType extends avro.types.MapType {
   _read(tap: Tap): Record<string, unknown> {
     const values = (this as unknown as { valuesType: ReadableType }).valuesType;
@@ -82,9 +101,11 @@ function typeHook(schema: unknown, opts: avro.ForSchemaOptions): avro.Type | und
   // Both "long" and {"type": "long", "logicalType": ...} (Spark timestamps) must use the exact long:
   // avsc builds the object form with its own LongType, bypassing the registry.
   if (schema === 'long') return exactLongType;
+  if (schema === 'bytes') return viewBytesType;
   if (schema && typeof schema === 'object' && !Array.isArray(schema)) {
     const t = (schema as { type?: unknown }).type;
     if (t === 'long') return exactLongType;
+    if (t === 'bytes' && !('logicalType' in schema)) return viewBytesType;
     if (t === 'array' && LAZY_KEYS_ATTRIBUTE in schema)
       return lazyRecordArrayType(schema as unknown as avro.schema.ArrayType, opts, readGuardedCount);
     if (t === 'array') return new GuardedArrayType(schema as avro.schema.ArrayType, opts);
