@@ -99,6 +99,23 @@ describe('Rubin history decoded lazily', () => {
     expect(rows).toBeGreaterThan(100);
   });
 
+  it('keys a row whose id is not a 64-bit integer by its alert id, and leaves out rows without an id', () => {
+    const source = (id: unknown, visit: number) => ({ diaSourceId: id, diaForcedSourceId: id, visit, midpointMjdTai: 61000 + visit });
+    const packet = {
+      survey: 'lsst',
+      diaSourceId: '99999999999999999999', // beyond 64 bits
+      diaSource: source('99999999999999999999', 0),
+      prvDiaSources: [source(12.5, 1), source(null, 2), source(7, 3)],
+      prvDiaForcedSources: [source(8, 4), source(undefined, 5)],
+    } as unknown as LsstPacket;
+    expect(lsstPacketRows(packet).map((r) => [r.alert_id, r.key])).toEqual([
+      ['lsst:99999999999999999999', 'lsst:99999999999999999999'],
+      ['lsst:12.5', 'lsst:12.5'],
+      ['lsst:7', `\u0001${longKeyOf(7)}`],
+      ['lsst_forced:8', `\u0002${longKeyOf(8)}`],
+    ]);
+  });
+
   it('stores a history row with the same properties and summary as the alert made from the whole row', async () => {
     let rows = 0;
     for (const file of files) {

@@ -38,10 +38,12 @@ function mjdOf(source: Record<string, unknown>): number {
 }
 
 export function lsstPacketRows(packet: LsstPacket): PacketRow[] {
+  const triggerId = lsstDetectionAlertId(packet.diaSourceId);
+  const triggerKey = longKeyOf(packet.diaSourceId);
   const rows: PacketRow[] = [
     {
-      alert_id: lsstDetectionAlertId(packet.diaSourceId),
-      key: DETECTION_KEY + (longKeyOf(packet.diaSourceId) ?? packet.diaSourceId),
+      alert_id: triggerId,
+      key: triggerKey === undefined ? triggerId : DETECTION_KEY + triggerKey,
       row: packet.diaSource,
       isDetection: true,
       mjd: mjdOf(packet.diaSource),
@@ -49,23 +51,34 @@ export function lsstPacketRows(packet: LsstPacket): PacketRow[] {
   ];
   const detectedVisits = new Set([packet.diaSource.visit]);
   for (const source of packet.prvDiaSources) {
-    const idKey = lazyIdKey(source) ?? longKeyOf(source.diaSourceId);
-    if (idKey === undefined) continue;
+    const row = historyRow(source, source.diaSourceId, true);
+    if (row === undefined) continue;
     detectedVisits.add(source.visit);
-    rows.push(new HistoryRow(DETECTION_KEY + idKey, source, true));
+    rows.push(row);
   }
   for (const forced of packet.prvDiaForcedSources) {
-    const idKey = lazyIdKey(forced) ?? longKeyOf(forced.diaForcedSourceId);
-    if (idKey === undefined) continue;
     if (forced.visit !== undefined && forced.visit !== null && detectedVisits.has(forced.visit)) continue;
-    rows.push(new HistoryRow(FORCED_KEY + idKey, forced, false));
+    const row = historyRow(forced, forced.diaForcedSourceId, false);
+    if (row !== undefined) rows.push(row);
   }
   return rows;
 }
 
-/** A row's key (PacketRow.key): which of the two id spaces, then its id's long key (readLongKey). */
+/**
+ * A row's key (PacketRow.key): which of the two id spaces, then its id's long key (readLongKey). An id
+ * that is no 64-bit integer (not from an Avro long) has its alert id as key, which never starts so.
+ */
 const DETECTION_KEY = '\u0001';
 const FORCED_KEY = '\u0002';
+
+/** The history row of a source with this id; undefined when it has none. */
+function historyRow(source: Record<string, unknown>, id: unknown, isDetection: boolean): PacketRow | undefined {
+  const idKey = lazyIdKey(source) ?? longKeyOf(id);
+  if (idKey !== undefined) return new HistoryRow((isDetection ? DETECTION_KEY : FORCED_KEY) + idKey, source, isDetection);
+  if (id === null || id === undefined) return undefined;
+  const alertId = isDetection ? lsstDetectionAlertId(id) : lsstForcedAlertId(id);
+  return new HistoryRow(alertId, source, isDetection, alertId);
+}
 
 /**
  * A history row whose alert id is written, and whose source decoded in full, only when something reads
@@ -73,11 +86,11 @@ const FORCED_KEY = '\u0002';
  */
 class HistoryRow implements PacketRow {
   readonly mjd: number;
-  private alertId: string | undefined;
   constructor(
     readonly key: string,
     private readonly source: Record<string, unknown>,
     readonly isDetection: boolean,
+    private alertId?: string,
   ) {
     this.mjd = mjdOf(source);
   }
