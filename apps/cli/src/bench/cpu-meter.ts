@@ -69,3 +69,38 @@ function processSeconds(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * The whole machine's busy CPU time (every process, all cores; /proc/stat), for runs of several
+ * processes whose backends are gone before they can be read: how much of the cores a run kept busy.
+ */
+export class MachineCpu {
+  private constructor(private readonly busy0: number | undefined) {}
+
+  static start(): MachineCpu {
+    return new MachineCpu(machineBusySeconds());
+  }
+
+  /** The share of all cores kept busy since start, over the `seconds` of wall clock since then. */
+  busyShare(seconds: number): number | undefined {
+    return busyShare(this.busy0, machineBusySeconds(), seconds);
+  }
+}
+
+/** The share of all cores busy between two machineBusySeconds readings `seconds` apart; undefined without them. */
+export function busyShare(busyBefore: number | undefined, busyAfter: number | undefined, seconds: number): number | undefined {
+  if (busyBefore === undefined || busyAfter === undefined || seconds <= 0) return undefined;
+  return (busyAfter - busyBefore) / (seconds * os.availableParallelism());
+}
+
+/** Busy CPU seconds of the whole machine since boot, all cores together; undefined without /proc/stat. */
+export function machineBusySeconds(): number | undefined {
+  try {
+    // "cpu  user nice system idle iowait irq softirq steal ...": busy is all but idle and iowait.
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    return (total - ticks[3] - ticks[4]) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}

@@ -13,10 +13,32 @@ export async function benchPrefilled(
   serverUrl: string,
   files: string[],
   alerts: number,
-  survey: { objects: number; nights: number; lsstHistoryDays?: number },
+  survey: PrefillSurvey,
   report: (label: string, stats: IngestStats, seconds: number) => void,
 ): Promise<void> {
-  const archive = `antares_prefill_${alerts}`;
+  const archive = await ensurePrefilledArchive(serverUrl, alerts, survey);
+  await withArchiveCopy(serverUrl, archive, async (runUrl) => {
+    const run = await openDatabase({ databaseUrl: runUrl });
+    try {
+      const started = performance.now();
+      const stats = await ingestFiles(new Repositories(run.db, 'postgres'), files);
+      report(`PostgreSQL, ${shortCount(alerts)} rows`, stats, (performance.now() - started) / 1000);
+    } finally {
+      await run.close();
+    }
+  });
+}
+
+/** The simulated survey whose objects the archive's first loci sit on. */
+export interface PrefillSurvey {
+  objects: number;
+  nights: number;
+  lsstHistoryDays?: number;
+}
+
+/** The archive database of `alerts` rows (`antares_prefill_<N>`): written now unless a finished one is there. Returns its name. */
+export async function ensurePrefilledArchive(serverUrl: string, alerts: number, survey: PrefillSurvey): Promise<string> {
+  const archive = archiveName(alerts);
   const archiveUrl = await ensureArchiveDatabase(serverUrl, archive, alerts);
   const opened = await openDatabase({ databaseUrl: archiveUrl, poolSize: 2 });
   await migrate(opened.db);
@@ -44,23 +66,27 @@ export async function benchPrefilled(
       : `Prefilled archive ${archive} written: ${alerts.toLocaleString('en')} alert rows, ${filled.loci.toLocaleString('en')} loci in ${filled.seconds.toFixed(0)} s ` +
           `(${(alerts / filled.seconds).toFixed(0)} rows/s incl. index builds), ${gb} GB on disk (${perRow} bytes per alert row)`,
   );
+  return archive;
+}
 
+export function archiveName(alerts: number): string {
+  return `antares_prefill_${alerts}`;
+}
+
+/** `run` on a file copy of the archive, dropped afterwards: every run starts from the same history. */
+export async function withArchiveCopy<T>(serverUrl: string, archive: string, run: (url: string) => Promise<T>): Promise<T> {
   const runName = `${archive}_run`;
   const copyStarted = performance.now();
   const runUrl = await copyDatabase(serverUrl, archive, runName);
   console.log(`  working copy ${runName} made in ${((performance.now() - copyStarted) / 1000).toFixed(1)} s`);
-  const run = await openDatabase({ databaseUrl: runUrl });
   try {
-    const started = performance.now();
-    const stats = await ingestFiles(new Repositories(run.db, 'postgres'), files);
-    report(`PostgreSQL, ${shortCount(alerts)} rows`, stats, (performance.now() - started) / 1000);
+    return await run(runUrl);
   } finally {
-    await run.close();
     await dropDatabase(serverUrl, runName);
   }
 }
 
-function shortCount(n: number): string {
+export function shortCount(n: number): string {
   return n >= 1e6 ? `${n / 1e6} M` : n >= 1e3 ? `${n / 1e3} k` : String(n);
 }
 
@@ -81,7 +107,7 @@ async function ensureArchiveDatabase(serverUrl: string, name: string, alerts: nu
   }
 }
 
-async function fillFinished(url: string, alerts: number): Promise<boolean> {
+export async function fillFinished(url: string, alerts: number): Promise<boolean> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

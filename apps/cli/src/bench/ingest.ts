@@ -1,9 +1,6 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { migrate, openDatabase, Repositories } from '@antares/db';
 import { expandInputs, ingestFiles, type IngestStats } from '@antares/pipeline';
@@ -12,6 +9,7 @@ import pg from 'pg';
 
 import { CpuMeter } from './cpu-meter.ts';
 import { benchPrefilled } from './ingest-prefill.ts';
+import { ingestWithWorkers } from './ingest-workers.ts';
 
 /**
  * `npm run bench -- ingest [--objects N] [--nights K] [--survey all|ztf|rubin] [--rubin-schema 10.0|11.0] [--workers N]`: alert
@@ -84,7 +82,7 @@ export async function benchIngest(args: string[]): Promise<void> {
   }
 }
 
-function report(label: string, stats: IngestStats, seconds: number): void {
+export function report(label: string, stats: IngestStats, seconds: number): void {
   console.log(
     `${label.padEnd(20)} ${stats.packetsRead} packets (${stats.alertsStored} alert rows incl. history, ${stats.lociCreated} loci) in ${seconds.toFixed(1)} s: ` +
       `${(stats.packetsRead / seconds).toFixed(0)} packets/s, ${(stats.alertsStored / seconds).toFixed(0)} alert rows/s (target on PostgreSQL: >= 1000 packets/s)`,
@@ -108,50 +106,14 @@ async function benchKnownObjects(serverUrl: string, files: string[], warmNights:
   }
 }
 
-/** N processes ingest alternate night files into one fresh database at once; timed from the first start to the last end. */
+/** N processes ingest alternate night files into one fresh database at once (ingest-workers.ts). */
 async function benchWorkers(serverUrl: string, files: string[], workers: number): Promise<void> {
   const url = await freshDatabase(serverUrl, 'antares_bench_ingest_workers');
   const server = await openDatabase({ databaseUrl: url });
   await migrate(server.db);
   await server.close();
-  const shares = Array.from({ length: workers }, (_, w) => files.filter((_, i) => i % workers === w));
-  const children: ChildProcess[] = [];
-  try {
-    const results = await Promise.all(shares.map((share) => runWorker(url, share, children)));
-    const seconds = (Math.max(...results.map((r) => r.ended)) - Math.min(...results.map((r) => r.started))) / 1000;
-    const sum = (key: 'packetsRead' | 'alertsStored' | 'lociCreated') => results.reduce((n, r) => n + r.stats[key], 0);
-    const total = {
-      ...results[0].stats,
-      packetsRead: sum('packetsRead'),
-      alertsStored: sum('alertsStored'),
-      lociCreated: sum('lociCreated'),
-    };
-    report(`PostgreSQL, ${workers} workers`, total, seconds);
-  } finally {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill();
-  }
-}
-
-interface WorkerResult {
-  started: number;
-  ended: number;
-  stats: IngestStats;
-}
-
-function runWorker(url: string, files: string[], children: ChildProcess[]): Promise<WorkerResult> {
-  return new Promise((resolve, reject) => {
-    // A process, not a worker thread: the tsx loader hooks do not apply inside worker threads.
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    const child = fork(fileURLToPath(new URL('./ingest-worker.ts', import.meta.url)), [JSON.stringify({ url, files })], {
-      execArgv: ['--import', tsx, '--max-semi-space-size=64'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    children.push(child);
-    let result: WorkerResult | undefined;
-    child.on('message', (m: WorkerResult) => (result = m));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 && result ? resolve(result) : reject(new Error(`ingest worker exited with code ${code}`))));
-  });
+  const { stats, seconds } = await ingestWithWorkers(url, files, workers);
+  report(`PostgreSQL, ${workers} workers`, stats, seconds);
 }
 
 export async function freshDatabase(serverUrl: string, name: string): Promise<string> {

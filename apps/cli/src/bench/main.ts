@@ -4,11 +4,13 @@ import { benchCrossmatch } from './crossmatch.ts';
 import { benchFilters } from './filters.ts';
 import { benchGw } from './gw.ts';
 import { benchIngest } from './ingest.ts';
+import { benchIngestMatrix } from './ingest-matrix.ts';
 import { benchWatchlists } from './watchlists.ts';
 
-/** `npm run bench -- <ingest|api|filters|watchlists|crossmatch|gw|web> [options]`: benchmarks that print numbers (never timed test assertions). */
+/** `npm run bench -- <ingest|ingest-matrix|api|filters|backtest|watchlists|crossmatch|gw|web> [options]`: benchmarks that print numbers (never timed test assertions). */
 const benches: Record<string, (args: string[]) => Promise<void>> = {
   ingest: benchIngest,
+  'ingest-matrix': benchIngestMatrix,
   api: benchApi,
   filters: benchFilters,
   backtest: benchBacktest,
