@@ -79,7 +79,8 @@ export async function ingestBatch(
   const accepted: AcceptedPacket[] = [];
   for (const packet of packets) {
     stats.packetsRead++;
-    const [triggerRow, ...history] = rowsOf(packet);
+    const rows = rowsOf(packet);
+    const triggerRow = rows[0];
     const timeVerdict = level1Time(triggerRow.mjd);
     const verdict = timeVerdict.passed ? triggerLevel1(packet) : timeVerdict;
     if (!verdict.passed) {
@@ -89,10 +90,12 @@ export async function ingestBatch(
     }
     // Level 1 of the other history fields waits until the row is known to be new (storeBatch): a
     // stored row passed it already, and checking it would decode a Rubin source in full (ADR 0037).
-    const keptHistory = history.filter((h) => level1Time(h.mjd).passed);
-    stats.historyRowsRejected += history.length - keptHistory.length;
+    // The packet's own array when every row passes (nearly always): a Rubin packet has hundreds.
+    const historyPasses = (row: PacketRow, k: number) => k === 0 || level1Time(row.mjd).passed;
+    const keptRows = rows.every(historyPasses) ? rows : rows.filter(historyPasses);
+    stats.historyRowsRejected += rows.length - keptRows.length;
     const trigger = alertOf(packet, triggerRow, timeReceived);
-    accepted.push({ packet, trigger, rows: [triggerRow, ...keptHistory] });
+    accepted.push({ packet, trigger, rows: keptRows });
   }
   if (accepted.length === 0) return [];
   accepted.sort((a, b) => a.trigger.mjd - b.trigger.mjd);

@@ -92,7 +92,7 @@ function sevenDigits(n: number): string {
  * working out the decimal digits (a Rubin packet repeats hundreds of stored ids, which are only looked
  * up), and far cheaper to hash than an id's 19 digits (known-alerts.ts).
  */
-export function readLongKey(tap: { buf: Buffer; pos: number }): string {
+export function readLongKey(tap: { buf: Buffer; pos: number }, prefix?: number): string {
   const buf = tap.buf;
   let pos = tap.pos;
   let lo = 0;
@@ -113,7 +113,8 @@ export function readLongKey(tap: { buf: Buffer; pos: number }): string {
     shift += 7;
   } while (b & 0x80);
   tap.pos = pos;
-  return keyOfParts(lo, mid, hi);
+  // With a prefix (a character code), one string: prefixing the key afterwards made a second one.
+  return prefix === undefined ? keyOfParts(lo, mid, hi) : String.fromCharCode(prefix, lo & 0x3fff, lo >>> 14, mid & 0x3fff, mid >>> 14, hi);
 }
 
 function keyOfParts(lo: number, mid: number, hi: number): string {

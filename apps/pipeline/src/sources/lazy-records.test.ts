@@ -14,7 +14,7 @@ import { decompressBlock, iterateBlocks, readContainerHeader } from './avro-cont
 import { decimal, longKeyDecimal, longKeyOf, readLongKey } from './avro-long.ts';
 import { buildType } from './avro-schema.ts';
 import { fullRecord, lazyIdKey } from './lazy-records.ts';
-import { fullHistory, lazyHistorySchema, type LsstPacket } from './lsst-packet.ts';
+import { fullHistory, lazyHistorySchema, LSST_DETECTION_KEY, LSST_FORCED_KEY, type LsstPacket } from './lsst-packet.ts';
 
 // Rubin history decoded lazily (ADR 0037) must give exactly what decoding everything gives: the key
 // fields at once, the rest on demand, and the same stored alerts. Checked on every Rubin packet of
@@ -65,11 +65,12 @@ describe('Rubin history decoded lazily', () => {
             const keys = Object.keys(lazyItems[k]);
             expect(keys.length).toBeGreaterThanOrEqual(2);
             for (const key of keys) expect(lazyItems[k][key]).toEqual(full[key]);
-            // A plain long id is read as its key, without its digits; any other id as a value.
+            // A plain long id is read as its key, after its id space's prefix, without its digits; any other id as a value.
             const idField = field === 'prvDiaSources' ? 'diaSourceId' : 'diaForcedSourceId';
+            const prefix = field === 'prvDiaSources' ? LSST_DETECTION_KEY : LSST_FORCED_KEY;
             const idKey = lazyIdKey(lazyItems[k]);
             if (idKey === undefined) expect(lazyItems[k][idField]).toEqual(full[idField]);
-            else expect([idKey, longKeyDecimal(idKey)]).toEqual([longKeyOf(full[idField]), String(full[idField])]);
+            else expect([idKey, longKeyDecimal(idKey, 1)]).toEqual([prefix + longKeyOf(full[idField]), String(full[idField])]);
             if (idKey !== undefined) idKeys++;
             expect(fullRecord(lazyItems[k])).toEqual(full);
             items++;
@@ -222,6 +223,10 @@ describe('64-bit longs', () => {
       if (Number.isSafeInteger(Number(v)) && BigInt(Number(v)) === v) expect(longKeyOf(Number(v))).toBe(key);
       // The digits come back from the key alone: no two longs share one.
       expect(longKeyDecimal(`x${key}`, 1)).toBe(v.toString());
+      // Read with a prefix: the same key after it, and the tap moved as far.
+      const prefixed = { buf: bytes, pos: 0 };
+      expect(readLongKey(prefixed, 2)).toBe(`\u0002${key}`);
+      expect(prefixed.pos).toBe(bytes.length);
     };
     edges.forEach(check);
     fc.assert(fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), check), { numRuns: 5000 });

@@ -12,24 +12,32 @@ import { readLongKey } from './avro-long.ts';
 /** Schema attribute that marks an array for lazy decoding; its value lists the key fields read at once. */
 export const LAZY_KEYS_ATTRIBUTE = 'antaresLazyKeys';
 /**
- * Schema attribute of a lazy array naming its items' id fields: the first one the record has, when it
- * is a plain `long`, is read as a key (readLongKey) instead of a value, and given by `lazyIdKey(item)`.
+ * Schema attribute of a lazy array mapping its items' id fields to a one-character prefix: the first
+ * one the record has, when it is a plain `long`, is read as a key (readLongKey, after its prefix)
+ * instead of a value, and given by `lazyIdKey(item)`. The prefix tells apart ids of different spaces.
  */
 export const LAZY_ID_ATTRIBUTE = 'antaresLazyId';
 
-const FULL_RECORD = Symbol('full record');
+// Where a lazy item's bytes are, and once decoded, the whole record. Symbol keys: not listed by
+// for...in, Object.keys or JSON.stringify. They are set in the item's one object literal: a Rubin
+// packet brings hundreds of items, which live until their batch is stored, and a second object per
+// item (or a property added later, which gives it a second backing store) was a third of what the
+// garbage collector copied for them.
+const BUF = Symbol('bytes');
+const START = Symbol('start');
+const TYPE = Symbol('type');
+const FULL = Symbol('full record');
 const ID_KEY = Symbol('id key');
 
-/** Where a lazy item's bytes are, and once decoded, the whole record. */
-interface Encoded {
-  buf: Buffer;
-  start: number;
-  items: avro.Type;
-  full?: Record<string, unknown>;
-}
-type Lazy = Record<string, unknown> & { [FULL_RECORD]?: Encoded; [ID_KEY]?: string };
+type Lazy = Record<string, unknown> & {
+  [BUF]?: Buffer;
+  [START]: number;
+  [TYPE]: avro.Type;
+  [FULL]?: Record<string, unknown>;
+  [ID_KEY]?: string;
+};
 
-/** The key of a lazy item's id (LAZY_ID_ATTRIBUTE); undefined when it was read as a value or the item is not lazy. */
+/** The key of a lazy item's id (LAZY_ID_ATTRIBUTE), prefix first; undefined when it was read as a value or the item is not lazy. */
 export function lazyIdKey(item: Record<string, unknown>): string | undefined {
   return (item as Lazy)[ID_KEY];
 }
@@ -39,9 +47,10 @@ export function lazyIdKey(item: Record<string, unknown>): string | undefined {
  * returned as it is. Items hold only their key fields until this is called.
  */
 export function fullRecord(item: Record<string, unknown>): Record<string, unknown> {
-  const encoded = (item as Lazy)[FULL_RECORD];
-  if (!encoded) return item;
-  return (encoded.full ??= encoded.items.decode(encoded.buf, encoded.start).value as Record<string, unknown>);
+  const lazy = item as Lazy;
+  const buf = lazy[BUF];
+  if (buf === undefined) return item;
+  return (lazy[FULL] ??= lazy[TYPE].decode(buf, lazy[START]).value as Record<string, unknown>);
 }
 
 interface Tap {
@@ -54,6 +63,7 @@ interface Tap {
 interface Readable {
   _read(tap: Tap): unknown;
 }
+type KeyReader = (tap: Tap) => Lazy;
 
 /**
  * An array whose record items come back holding only the key fields (those of the schema attribute
@@ -66,28 +76,17 @@ export function lazyRecordArrayType(
   readCount: (tap: Tap) => number,
 ): avro.Type {
   const keyFields = (schema as unknown as Record<string, string[]>)[LAZY_KEYS_ATTRIBUTE];
-  const idFields = (schema as unknown as Record<string, string[] | undefined>)[LAZY_ID_ATTRIBUTE] ?? [];
-  let keyReader: Readable | null | undefined;
+  const idPrefixes = (schema as unknown as Record<string, Record<string, string> | undefined>)[LAZY_ID_ATTRIBUTE] ?? {};
+  let keyReader: KeyReader | null | undefined;
 
   class LazyRecordArrayType extends avro.types.ArrayType {
     _read(tap: Tap): unknown[] {
       const items = (this as unknown as { itemsType: avro.Type & Readable }).itemsType;
       // Built on first use: a named item type may be resolved only after this array was made.
-      if (keyReader === undefined) keyReader = buildKeyReader(items, keyFields, idFields);
+      if (keyReader === undefined) keyReader = buildKeyReader(items, keyFields, idPrefixes);
       const val: unknown[] = [];
       let n: number;
-      while ((n = readCount(tap)))
-        while (n--) {
-          if (keyReader === null) {
-            val.push(items._read(tap));
-            continue;
-          }
-          const start = tap.pos;
-          const item = keyReader._read(tap) as Lazy;
-          // A symbol key: not listed by for...in, Object.keys or JSON.stringify.
-          item[FULL_RECORD] = { buf: tap.buf, start, items };
-          val.push(item);
-        }
+      while ((n = readCount(tap))) while (n--) val.push(keyReader === null ? items._read(tap) : keyReader(tap));
       return val;
     }
   }
@@ -124,7 +123,7 @@ function sized(tap: Tap): number {
  * fields. Null for records with nested records, arrays or maps: those are decoded in full, as any
  * other array is (avsc's own skip of a nested array has no guard against a corrupt item count).
  */
-function buildKeyReader(items: avro.Type, keyFields: string[], idFields: string[]): Readable | null {
+function buildKeyReader(items: avro.Type, keyFields: string[], idPrefixes: Record<string, string>): KeyReader | null {
   if (items.typeName !== 'record') return null;
   const schema = items.schema() as { fields: Array<{ name: string; type: unknown }> };
   const fieldTypes = (items as unknown as { fields: Array<{ name: string; type: Readable }> }).fields;
@@ -134,12 +133,13 @@ function buildKeyReader(items: avro.Type, keyFields: string[], idFields: string[
   let idRead = false;
   for (const [i, field] of schema.fields.entries()) {
     const type = field.type as { type?: unknown } | string;
-    if (!idRead && idFields.includes(field.name) && (type === 'long' || (typeof type === 'object' && type.type === 'long'))) {
-      body += 'tap.pos = pos; const id = readLongKey(tap); pos = tap.pos;\n';
+    const idPrefix = Object.hasOwn(idPrefixes, field.name) ? idPrefixes[field.name].charCodeAt(0) : undefined;
+    if (!idRead && idPrefix !== undefined && (type === 'long' || (typeof type === 'object' && type.type === 'long'))) {
+      body += `tap.pos = pos; const id = readLongKey(tap, ${idPrefix}); pos = tap.pos;\n`;
       idRead = true;
       continue;
     }
-    if (keyFields.includes(field.name) || idFields.includes(field.name)) {
+    if (keyFields.includes(field.name) || idPrefix !== undefined) {
       body += `tap.pos = pos; const k${keyReaders.length} = K[${keyReaders.length}]._read(tap); pos = tap.pos;\n`;
       keyReaders.push(fieldTypes[i].type);
       keyNames.push(field.name);
@@ -158,13 +158,18 @@ function buildKeyReader(items: avro.Type, keyFields: string[], idFields: string[
     for (const [b, code] of branches.entries()) body += `  case ${2 * b}: ${code} break;\n`;
     body += "  default: throw new Error('invalid union index');\n}\n";
   }
-  const result = [...keyNames.map((name, k) => `${JSON.stringify(name)}: k${k}`), ...(idRead ? ['[ID_KEY]: id'] : [])].join(', ');
+  const result = [
+    ...keyNames.map((name, k) => `${JSON.stringify(name)}: k${k}`),
+    '[ID_KEY]: ' + (idRead ? 'id' : 'undefined'),
+    '[BUF]: buf, [START]: start, [TYPE]: T, [FULL]: undefined',
+  ].join(', ');
   const read = new Function(
     'K',
+    'T',
     'sized',
     'readLongKey',
-    'ID_KEY',
-    `return function readKeys(tap) {\nconst buf = tap.buf;\nlet pos = tap.pos;\n${body}tap.pos = pos;\nreturn { ${result} };\n};`,
+    'S',
+    `const { BUF, START, TYPE, FULL, ID_KEY } = S;\nreturn function readKeys(tap) {\nconst buf = tap.buf;\nconst start = tap.pos;\nlet pos = start;\n${body}tap.pos = pos;\nreturn { ${result} };\n};`,
   );
-  return { _read: read(keyReaders, sized, readLongKey, ID_KEY) as (tap: Tap) => unknown };
+  return read(keyReaders, items, sized, readLongKey, { BUF, START, TYPE, FULL, ID_KEY }) as KeyReader;
 }

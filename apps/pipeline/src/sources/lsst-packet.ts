@@ -71,11 +71,17 @@ export function analyseLsstSchema(schema: unknown): LsstShape | undefined {
 
 /**
  * The history fields whose items are read lazily, the item fields read at once (what lsstPacketRows
- * needs), and the ids among them, read as keys (lazyIdKey) when they are plain longs.
+ * needs), and the ids among them, read as keys (lazyIdKey, after their id space's prefix) when they are plain longs.
  */
 const LAZY_HISTORY_FIELDS = ['prvDiaSources', 'prvDiaForcedSources'];
 const HISTORY_KEY_FIELDS = ['visit', 'midpointMjdTai'];
-const HISTORY_ID_FIELDS = ['diaSourceId', 'diaForcedSourceId'];
+/**
+ * The first character of a Rubin row's key (PacketRow.key), telling apart the two id spaces: DiaSource
+ * ids and DiaForcedSource ids may be equal.
+ */
+export const LSST_DETECTION_KEY = '\u0001';
+export const LSST_FORCED_KEY = '\u0002';
+const HISTORY_ID_PREFIXES = { diaSourceId: LSST_DETECTION_KEY, diaForcedSourceId: LSST_FORCED_KEY };
 
 /**
  * A copy of a Rubin writer schema whose history arrays decode lazily: ingestion needs the whole of
@@ -88,7 +94,7 @@ export function lazyHistorySchema(schema: unknown): unknown {
     Array.isArray(t)
       ? t.map(markArray)
       : t && typeof t === 'object' && (t as { type?: unknown }).type === 'array'
-        ? { ...t, [LAZY_KEYS_ATTRIBUTE]: HISTORY_KEY_FIELDS, [LAZY_ID_ATTRIBUTE]: HISTORY_ID_FIELDS }
+        ? { ...t, [LAZY_KEYS_ATTRIBUTE]: HISTORY_KEY_FIELDS, [LAZY_ID_ATTRIBUTE]: HISTORY_ID_PREFIXES }
         : t;
   return { ...top, fields: top.fields.map((f) => (LAZY_HISTORY_FIELDS.includes(f.name) ? { ...f, type: markArray(f.type) } : f)) };
 }

@@ -1,6 +1,6 @@
 import { longKeyDecimal, longKeyOf } from '../sources/avro-long.ts';
 import { fullRecord, lazyIdKey } from '../sources/lazy-records.ts';
-import type { LsstPacket } from '../sources/lsst-packet.ts';
+import { LSST_DETECTION_KEY, LSST_FORCED_KEY, type LsstPacket } from '../sources/lsst-packet.ts';
 import type { AlertRecord, PacketRow, StoredAlert } from './alert-record.ts';
 import { level1Lsst } from './level1.ts';
 import { SUMMARY_ALERT_PROPERTIES, summaryOf } from './locus-properties.ts';
@@ -43,7 +43,7 @@ export function lsstPacketRows(packet: LsstPacket): PacketRow[] {
   const rows: PacketRow[] = [
     {
       alert_id: triggerId,
-      key: triggerKey === undefined ? triggerId : DETECTION_KEY + triggerKey,
+      key: triggerKey === undefined ? triggerId : LSST_DETECTION_KEY + triggerKey,
       row: packet.diaSource,
       isDetection: true,
       mjd: mjdOf(packet.diaSource),
@@ -65,16 +65,16 @@ export function lsstPacketRows(packet: LsstPacket): PacketRow[] {
 }
 
 /**
- * A row's key (PacketRow.key): which of the two id spaces, then its id's long key (readLongKey). An id
- * that is no 64-bit integer (not from an Avro long) has its alert id as key, which never starts so.
+ * The history row of a source with this id; undefined when it has none. Its key (PacketRow.key): which
+ * of the two id spaces (LSST_DETECTION_KEY or LSST_FORCED_KEY), then its id's long key (readLongKey),
+ * as the lazy reader gives it (lazyIdKey). An id that is no 64-bit integer (not from an Avro long) has
+ * its alert id as key, which never starts so.
  */
-const DETECTION_KEY = '\u0001';
-const FORCED_KEY = '\u0002';
-
-/** The history row of a source with this id; undefined when it has none. */
 function historyRow(source: Record<string, unknown>, id: unknown, isDetection: boolean): PacketRow | undefined {
-  const idKey = lazyIdKey(source) ?? longKeyOf(id);
-  if (idKey !== undefined) return new HistoryRow((isDetection ? DETECTION_KEY : FORCED_KEY) + idKey, source, isDetection);
+  const lazyKey = lazyIdKey(source);
+  if (lazyKey !== undefined) return new HistoryRow(lazyKey, source, isDetection);
+  const idKey = longKeyOf(id);
+  if (idKey !== undefined) return new HistoryRow((isDetection ? LSST_DETECTION_KEY : LSST_FORCED_KEY) + idKey, source, isDetection);
   if (id === null || id === undefined) return undefined;
   const alertId = isDetection ? lsstDetectionAlertId(id) : lsstForcedAlertId(id);
   return new HistoryRow(alertId, source, isDetection, alertId);
