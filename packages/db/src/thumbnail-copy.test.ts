@@ -104,6 +104,21 @@ describe('binaryCopyChunks', () => {
     expected.push(Buffer.from([0xff, 0xff]));
     expect(Buffer.concat(chunks).equals(Buffer.concat(expected))).toBe(true);
   });
+
+  it('passes a cutout on as the same memory, not a copy, and copies small values into the chunk', () => {
+    const block = Buffer.alloc(30_000, 5);
+    const cutout = block.subarray(1000, 10_000);
+    const small = new Uint8Array(100).fill(9);
+    const chunks = [
+      ...binaryCopyChunks([
+        ['a.fits', cutout],
+        ['b.fits', small],
+      ]),
+    ];
+    const sameMemory = (c: Buffer, bytes: Uint8Array) => c.buffer === bytes.buffer && c.byteOffset === bytes.byteOffset;
+    expect(chunks.filter((c) => sameMemory(c, cutout) && c.length === cutout.length)).toHaveLength(1);
+    expect(chunks.some((c) => c.buffer === small.buffer)).toBe(false);
+  });
 });
 
 function int32(n: number): Buffer {
