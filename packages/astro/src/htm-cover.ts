@@ -290,7 +290,12 @@ export function htmSmallCapRange(
 export function htmSmallCapCover(raDeg: number, decDeg: number, radiusDeg: number, level = HTM_DEFAULT_LEVEL, levelsUp = 2): HtmIdRange[] {
   validateCoverArguments(raDeg, decDeg, radiusDeg, level, 1);
   const center = radecToUnitVector(raDeg, decDeg);
-  const holder = deepestHolding(center, radiusDeg, htmPathOfVector(center, level, 0), 0);
+  // The few deepest levels first (htmSmallCapRange's), which hold most caps: the path's trixels from
+  // the root, with their corners, are made only for the others.
+  const lowest = Math.max(0, level - levelsUp);
+  const holder =
+    deepestHolding(center, radiusDeg, htmPathOfVector(center, level, lowest), lowest) ??
+    (lowest > 0 ? deepestHolding(center, radiusDeg, htmPathOfVector(center, lowest - 1, 0), 0) : undefined);
   if (!holder) return htmCircleCover(raDeg, decDeg, radiusDeg, { level });
   if (holder.level >= level - levelsUp) return [rangeOf(holder, level)];
   return walkCover([holder], center, radiusDeg, level, HTM_COVER_DEFAULT_MAX_RANGES);

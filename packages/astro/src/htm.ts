@@ -13,7 +13,7 @@
  * powers of 4 instead of bit shifts because shifts truncate to 32 bits.
  */
 import { radecToUnitVector } from './sphere.ts';
-import { add, normalize, type Vec3 } from './vec3.ts';
+import { add, hypot3, normalize, type Vec3 } from './vec3.ts';
 
 export type Triangle = readonly [Vec3, Vec3, Vec3];
 
@@ -81,8 +81,10 @@ export function htmChildTriangles(parent: Triangle): [Triangle, Triangle, Triang
  * meridian (N3 / S0); radecToUnitVector never produces it exactly because
  * cos(90 deg) is 6e-17, which lands on the same choice for RA in [0, 90).
  */
-function rootIdForVector([x, y, z]: Vec3): number {
-  const north = z >= 0;
+function rootIdForVector(point: Vec3): number {
+  const x = point[0];
+  const y = point[1];
+  const north = point[2] >= 0;
   if (x > 0 && y >= 0) return north ? 15 : 8;
   if (x <= 0 && y > 0) return north ? 14 : 9;
   if (x < 0 && y <= 0) return north ? 13 : 10;
@@ -145,31 +147,40 @@ const LAST_CORNERS = new Float64Array(9);
 function descend(point: Vec3, level: number, path: Array<{ id: number; triangle: Triangle }> | undefined, fromLevel = 0): number {
   let id = rootIdForVector(point);
   const root = htmRootTriangle(id);
-  let [ax, ay, az] = root[0];
-  let [bx, by, bz] = root[1];
-  let [cx, cy, cz] = root[2];
-  const [px, py, pz] = point;
+  // Indexed, not destructured: array destructuring goes through an iterator, which allocated.
+  let ax = root[0][0];
+  let ay = root[0][1];
+  let az = root[0][2];
+  let bx = root[1][0];
+  let by = root[1][1];
+  let bz = root[1][2];
+  let cx = root[2][0];
+  let cy = root[2][1];
+  let cz = root[2][2];
+  const px = point[0];
+  const py = point[1];
+  const pz = point[2];
   if (fromLevel === 0) path?.push({ id, triangle: root });
   for (let depth = 0; depth < level; depth++) {
     // w0 = mid(v1, v2), w1 = mid(v0, v2), w2 = mid(v0, v1), each normalize(add(...)) as midpoint() does.
     let x = bx + cx;
     let y = by + cy;
     let z = bz + cz;
-    let f = 1 / Math.hypot(x, y, z);
+    let f = 1 / hypot3(x, y, z);
     const w0x = x * f;
     const w0y = y * f;
     const w0z = z * f;
     x = ax + cx;
     y = ay + cy;
     z = az + cz;
-    f = 1 / Math.hypot(x, y, z);
+    f = 1 / hypot3(x, y, z);
     const w1x = x * f;
     const w1y = y * f;
     const w1z = z * f;
     x = ax + bx;
     y = ay + by;
     z = az + bz;
-    f = 1 / Math.hypot(x, y, z);
+    f = 1 / hypot3(x, y, z);
     const w2x = x * f;
     const w2y = y * f;
     const w2z = z * f;
