@@ -146,15 +146,29 @@ async function storeBatch(
     // Each row's locus when stored: from this process's cache (most of a Rubin packet's history), else
     // looked up once per batch. `stored` (the rows found in the database, then the batch's own as they are
     // assigned) stays small: rows the cache knows are not copied into it (ADR 0037).
-    const cachedLoci = accepted.map((p) => p.rows.map((r) => known.get(r.key)));
+    // Each packet's rows the cache does not know are listed by index: the few that later steps look at
+    // again, instead of going over hundreds of history rows per packet twice more.
+    const cachedLoci: Array<Array<string | undefined>> = [];
+    const uncached: number[][] = [];
     const unknown = new Map<string, PacketRow>();
-    for (let i = 0; i < accepted.length; i++) {
-      const rows = accepted[i].rows;
-      for (let k = 0; k < rows.length; k++)
-        if (cachedLoci[i][k] === undefined && !unknown.has(rows[k].alert_id)) unknown.set(rows[k].alert_id, rows[k]);
+    for (const { rows } of accepted) {
+      const loci = new Array<string | undefined>(rows.length);
+      const missing: number[] = [];
+      for (let k = 0; k < rows.length; k++) {
+        loci[k] = known.get(rows[k].key);
+        if (loci[k] !== undefined) continue;
+        missing.push(k);
+        if (!unknown.has(rows[k].alert_id)) unknown.set(rows[k].alert_id, rows[k]);
+      }
+      cachedLoci.push(loci);
+      uncached.push(missing);
     }
     const stored = await tx.alerts.findExisting([...unknown.values()]);
-    const packets = accepted.map((p, i) => ({ ...p, locusOfRow: (k: number) => cachedLoci[i][k] ?? stored.get(p.rows[k].alert_id) }));
+    const packets = accepted.map((p, i) => ({
+      ...p,
+      uncached: uncached[i],
+      locusOfRow: (k: number) => cachedLoci[i][k] ?? stored.get(p.rows[k].alert_id),
+    }));
     // A packet that came earlier in this batch is a duplicate. One whose triggering alert is stored
     // already is one too, unless it brings rows or cutouts the database lacks: a later packet of the
     // object ingested first (another worker, files out of order) stored that alert as history only.
@@ -201,7 +215,8 @@ async function storeBatch(
       const triggerStored = triggerLocus !== undefined;
       const cutouts =
         triggerStored && withCutouts.has(p.trigger.alert_id) ? noCutouts : packetThumbnails(p.packet, p.trigger.alert_id, locus.locus_id);
-      const newRows = p.rows.filter((_, k) => p.locusOfRow(k) === undefined);
+      // Rows neither the cache nor the database knew, nor an earlier packet of this batch stored.
+      const newRows = p.uncached.filter((k) => stored.get(p.rows[k].alert_id) === undefined).map((k) => p.rows[k]);
       const keptRows = newRows.filter((r) => r === p.rows[0] || historyRowPasses(p.packet, r));
       stats.historyRowsRejected += newRows.length - keptRows.length;
       if (triggerStored && cutouts.thumbnails.length === 0 && keptRows.length === 0) {

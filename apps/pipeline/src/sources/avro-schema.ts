@@ -66,8 +66,8 @@ class GuardedArrayType extends avro.types.ArrayType {
 
 /**
  * `bytes` as views into the decoded block instead of copies: avsc zero-fills a new buffer for each value
- * and copies into it, which cost as much as the rest of decoding a Rubin packet's three cutouts. Where
- * bytes are kept (cutoutBytes), they are copied once.
+ * and copies into it, which cost as much as the rest of decoding a Rubin packet's three cutouts. A
+ * value holds the whole buffer alive: cutoutBytes keeps them only as long as their packet.
  */
 class ViewBytesType extends avro.types.BytesType {
   _read(tap: Tap): Buffer | undefined {
