@@ -20,9 +20,10 @@ export { ensureShippedFilters, type SeedResult, SYSTEM_USERNAME } from './filter
 export { renderCutoutPng } from './fits/render-png.ts';
 export { DEFAULT_GW_WINDOW_DAYS, GwMatcher, ingestNotice } from './gw/association.ts';
 export { type GwNotice, GwNoticeError, NOTICE_TYPES, type NoticeType, parseIgwnNotice, readSkyMap, skyMapPeak } from './gw/notice.ts';
-export { emptyStats, ingestBatch, type IngestStats, recomputeLoci } from './ingest/ingest-batch.ts';
+export { emptyStats, ingestBatch, type IngestStats } from './ingest/ingest-batch.ts';
 export { expandInputs, formatIngestSummary, ingestFiles, type IngestProgress } from './ingest/ingest-files.ts';
 export { ingestPackets } from './ingest/ingest-packets.ts';
+export { recomputeLoci } from './ingest/recompute-loci.ts';
 export { alertPropertyCatalog, locusPropertyCatalog, type PropertyDefinition } from './properties/catalog.ts';
 export {
   ChatDispatcher,
