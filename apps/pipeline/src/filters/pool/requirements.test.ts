@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 import { missingSandboxPrerequisites, RUNTIME_DIR } from './prerequisites.ts';
-import { type Requirement, skipReason } from './requirements.ts';
-import type { AlertForFilter, LocusForFilter } from './types.ts';
+import { skipReason } from './requirements.ts';
+import type { AlertForFilter, LocusForFilter, Requirement } from './types.ts';
 
 // The pool keeps back a locus a filter's requirements rule out (requirements.ts). Its checks must give
 // exactly the worker's verdict and reason (Declarations.skip_reason in the runtime's core.py): both are

@@ -5,7 +5,7 @@
 // the worker's own report without going to it. A ZTF-only filter (REQUIRED_ALERT_PROPERTIES such as
 // ztf_sigmapsf) then costs nothing on Rubin loci: before, each was sent every new Rubin alert in full.
 import { emptyReport } from './reports.ts';
-import type { AlertForFilter, AlertPropertyLoader, BatchResult, LocusForFilter, LocusReport } from './types.ts';
+import type { AlertForFilter, AlertPropertyLoader, BatchResult, LocusForFilter, LocusReport, Requirement } from './types.ts';
 
 /**
  * `run` on the loci the filter's requirements do not rule out; the others get the skip report the
@@ -37,12 +37,6 @@ export async function runMeetingRequirements(
   }
   return { ...result, reports };
 }
-
-/** One check as the worker reports it with its load outputs (`requirements`). */
-export type Requirement =
-  | { check: 'locus_property' | 'tag' | 'alert_property'; name: string; reason: string }
-  | { check: 'triggering_survey'; survey: string; reason: string }
-  | { check: 'grav_wave_region'; region: number; reason: string };
 
 const UNKNOWN = Symbol('unknown');
 

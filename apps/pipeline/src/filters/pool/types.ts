@@ -1,7 +1,6 @@
 // What the pool and its callers exchange: loci and alerts handed to filters, their reports, what a
 // loaded filter declares, and the pool's options. Protocol lines are in protocol.ts (PROTOCOL.md).
 import type { WorkerLimits } from '../sandbox-limits.ts';
-import type { Requirement } from './requirements.ts';
 
 export interface AlertForFilter {
   alert_id: string;
@@ -51,6 +50,12 @@ export interface LocusReport {
   skip_reason?: string;
   killed_processes?: number;
 }
+/** One check as the worker reports it with its load outputs (`requirements`). */
+export type Requirement =
+  | { check: 'locus_property' | 'tag' | 'alert_property'; name: string; reason: string }
+  | { check: 'triggering_survey'; survey: string; reason: string }
+  | { check: 'grav_wave_region'; region: number; reason: string };
+
 export interface FilterOutputs {
   /** 'A': antares.devkit Filter; 'B': antares_devkit/devkit2_poc BaseFilter; '2019': an antares.dev_kit function. */
   name: string;
