@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { matrixTable, spaceVerdict } from './ingest-matrix.ts';
+import { matrixTable } from './ingest-matrix.ts';
+import { spaceVerdict } from './ingest-prefill.ts';
 
 describe('the ingest matrix', () => {
   it('leaves the prefilled runs out when the disk cannot hold the archive and its copy, saying how much they need', () => {

@@ -1,17 +1,13 @@
-import { existsSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 
 import { migrate, openDatabase, Repositories } from '@antares/db';
 import { ingestFiles, type IngestStats } from '@antares/pipeline';
-import pg from 'pg';
 
 import { CpuMeter, MachineCpu } from './cpu-meter.ts';
 import { argValue, benchSurvey, freshDatabase, report } from './ingest.ts';
-import { archiveName, ensurePrefilledArchive, fillFinished, shortCount, withArchiveCopy } from './ingest-prefill.ts';
+import { ensurePrefilledArchive, prefillSpace, shortCount, withArchiveCopy } from './ingest-prefill.ts';
 import { ingestWithWorkers } from './ingest-workers.ts';
 
-/** Disk per prefilled alert row, with its indexes (measured at 1 M and 10 M rows; README). */
-const PREFILL_BYTES_PER_ROW = 2_900;
 const MATRIX_DATABASE = 'antares_bench_matrix';
 
 /** One line of the final table. */
@@ -125,42 +121,6 @@ async function migratedFreshDatabase(serverUrl: string): Promise<string> {
   await migrate(opened.db);
   await opened.close();
   return url;
-}
-
-/**
- * 'ok' when the server's disk can hold the archive (unless written already) and a working copy of it,
- * else why not. A server whose data directory is not on this machine is not checked.
- */
-async function prefillSpace(serverUrl: string, alerts: number): Promise<string> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  let dataDirectory: string;
-  let archiveExists: boolean;
-  try {
-    dataDirectory = (await admin.query<{ data_directory: string }>('SHOW data_directory')).rows[0].data_directory;
-    archiveExists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [archiveName(alerts)])).rowCount !== 0;
-  } catch {
-    return 'ok';
-  } finally {
-    await admin.end();
-  }
-  if (!existsSync(dataDirectory)) return 'ok';
-  const url = new URL(serverUrl);
-  url.pathname = `/${archiveName(alerts)}`;
-  const written = archiveExists && (await fillFinished(url.toString(), alerts));
-  const stats = statfsSync(dataDirectory);
-  return spaceVerdict(alerts, written, stats.bavail * stats.bsize, dataDirectory);
-}
-
-/** 'ok' or why not: the archive needs PREFILL_BYTES_PER_ROW a row, and each run's copy as much again. */
-export function spaceVerdict(alerts: number, archiveWritten: boolean, freeBytes: number, where: string): string {
-  const needed = alerts * PREFILL_BYTES_PER_ROW * (archiveWritten ? 1 : 2);
-  if (freeBytes >= needed) return 'ok';
-  const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
-  return (
-    `left out: ${archiveWritten ? 'a working copy of the archive' : 'the archive and a working copy of it'} of ` +
-    `${alerts.toLocaleString('en')} alert rows need about ${gb(needed)}, and ${where} has ${gb(freeBytes)} free`
-  );
 }
 
 /** The runs as one aligned table, rates rounded to whole numbers. */

@@ -1,3 +1,5 @@
+import { existsSync, statfsSync } from 'node:fs';
+
 import { migrate, openDatabase, pgCopyTarget, prefillArchive, Repositories } from '@antares/db';
 import { ingestFiles, type IngestStats } from '@antares/pipeline';
 import { DEFAULT_START_MJD, planSurvey } from '@antares/pipeline/simulate';
@@ -16,6 +18,12 @@ export async function benchPrefilled(
   survey: PrefillSurvey,
   report: (label: string, stats: IngestStats, seconds: number) => void,
 ): Promise<void> {
+  // Checked first: the archive takes minutes to write, and a full disk would stop it, or its copy, halfway.
+  const space = await prefillSpace(serverUrl, alerts);
+  if (space !== 'ok') {
+    console.log(`--prefill ${space}`);
+    return;
+  }
   const archive = await ensurePrefilledArchive(serverUrl, alerts, survey);
   await withArchiveCopy(serverUrl, archive, async (runUrl) => {
     const run = await openDatabase({ databaseUrl: runUrl });
@@ -27,6 +35,45 @@ export async function benchPrefilled(
       await run.close();
     }
   });
+}
+
+/** Disk per prefilled alert row, with its indexes (measured at 1 M and 10 M rows; README). */
+const PREFILL_BYTES_PER_ROW = 2_900;
+
+/**
+ * 'ok' when the server's disk can hold the archive (unless written already) and a working copy of it,
+ * else why not. A server whose data directory is not on this machine is not checked.
+ */
+export async function prefillSpace(serverUrl: string, alerts: number): Promise<string> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  let dataDirectory: string;
+  let archiveExists: boolean;
+  try {
+    dataDirectory = (await admin.query<{ data_directory: string }>('SHOW data_directory')).rows[0].data_directory;
+    archiveExists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [archiveName(alerts)])).rowCount !== 0;
+  } catch {
+    return 'ok';
+  } finally {
+    await admin.end();
+  }
+  if (!existsSync(dataDirectory)) return 'ok';
+  const url = new URL(serverUrl);
+  url.pathname = `/${archiveName(alerts)}`;
+  const written = archiveExists && (await fillFinished(url.toString(), alerts));
+  const stats = statfsSync(dataDirectory);
+  return spaceVerdict(alerts, written, stats.bavail * stats.bsize, dataDirectory);
+}
+
+/** 'ok' or why not: the archive needs PREFILL_BYTES_PER_ROW a row, and each run's copy as much again. */
+export function spaceVerdict(alerts: number, archiveWritten: boolean, freeBytes: number, where: string): string {
+  const needed = alerts * PREFILL_BYTES_PER_ROW * (archiveWritten ? 1 : 2);
+  if (freeBytes >= needed) return 'ok';
+  const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
+  return (
+    `left out: ${archiveWritten ? 'a working copy of the archive' : 'the archive and a working copy of it'} of ` +
+    `${alerts.toLocaleString('en')} alert rows need about ${gb(needed)}, and ${where} has ${gb(freeBytes)} free`
+  );
 }
 
 /** The simulated survey whose objects the archive's first loci sit on. */
