@@ -58,9 +58,7 @@ export async function prefillSpace(serverUrl: string, alerts: number): Promise<s
     await admin.end();
   }
   if (!existsSync(dataDirectory)) return 'ok';
-  const url = new URL(serverUrl);
-  url.pathname = `/${archiveName(alerts)}`;
-  const written = archiveExists && (await fillFinished(url.toString(), alerts));
+  const written = archiveExists && (await fillFinished(withDatabase(serverUrl, archiveName(alerts)), alerts));
   const stats = statfsSync(dataDirectory);
   return spaceVerdict(alerts, written, stats.bavail * stats.bsize, dataDirectory);
 }
