@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { growthLine, type MatrixRow,matrixTable, medianRow } from './ingest-matrix.ts';
+import { growthLine, type MatrixRow, matrixTable, medianRow } from './ingest-matrix.ts';
 import { spaceVerdict } from './ingest-prefill.ts';
 
 describe('the ingest matrix', () => {
@@ -59,6 +59,10 @@ describe('the ingest matrix', () => {
     );
     expect(growthLine('rubin', '10 M rows', [run(10)], [run(14)])).toBe(
       'rubin, 1 worker, 10 M rows against empty: -29 % (within 25 %: no)',
+    );
+    // A change under half a percent, either way, is 0 %; a gain has its sign.
+    expect(growthLine('ztf', '10 M rows', [run(10), run(10)], [run(10.04), run(9)])).toBe(
+      'ztf, 1 worker, 10 M rows against empty, pair by pair 0 %, +11 %; median 0 % (within 25 %: yes)',
     );
   });
 });

@@ -102,7 +102,8 @@ export function medianRow(runs: MatrixRow[]): MatrixRow {
  */
 export function growthLine(survey: string, label: string, empty: MatrixRow[], archived: MatrixRow[]): string {
   const changes = archived.map((run, i) => packetsPerSecond(run) / packetsPerSecond(empty[i]) - 1);
-  const pct = (c: number) => `${c >= 0 ? '+' : ''}${(100 * c).toFixed(0)} %`;
+  // Rounded first, so that a change under half a percent reads 0 %, not -0 %.
+  const pct = (c: number) => `${Math.round(100 * c) > 0 ? '+' : ''}${Math.round(100 * c) || 0} %`;
   const median = percentile(changes, 50);
   const pairs = changes.length > 1 ? `, pair by pair ${changes.map(pct).join(', ')}; median ${pct(median)}` : `: ${pct(median)}`;
   return `${survey}, 1 worker, ${label} against empty${pairs} (within 25 %: ${Math.abs(median) <= 0.25 ? 'yes' : 'no'})`;
