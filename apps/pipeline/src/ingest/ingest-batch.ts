@@ -101,6 +101,9 @@ export async function ingestBatch(
   if (accepted.length === 0) return [];
   accepted.sort((a, b) => a.trigger.mjd - b.trigger.mjd);
   await repos.refreshPlannerStatsIfGrown();
+  // A month met for the first time gets its partition now, committed on its own: made in the batch's
+  // transaction, it would lock the whole alert table, and so every other worker, until the batch commits.
+  await repos.alerts.ensurePartitions(rowMjds(accepted));
 
   if (repos.kind !== 'postgres') await options.commitAfter;
   const trixels = skyLockTrixels(accepted.map((p) => ({ ra: p.trigger.ra as number, dec: p.trigger.dec as number })));
@@ -122,6 +125,10 @@ export async function ingestBatch(
 }
 
 const DEADLOCK_RETRIES = 3;
+
+function* rowMjds(accepted: AcceptedPacket[]): Generator<number> {
+  for (const { rows } of accepted) for (const row of rows) yield row.mjd;
+}
 
 const noCutouts = { thumbnails: [], errors: 0 };
 

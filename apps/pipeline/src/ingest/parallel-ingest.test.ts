@@ -12,9 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateSurvey } from '../simulate/index.ts';
 import { type AlertPacket, decodeAvroFile, type ZtfPacket } from '../sources/alert-avro.ts';
 import { ASSOCIATION_RADIUS_DEG } from '../stages/associate.ts';
+import { emptyStats, ingestBatch } from './ingest-batch.ts';
 import { expandInputs } from './ingest-files.ts';
 import { ingestPackets } from './ingest-packets.ts';
-import { SKY_LOCK_LEVEL } from './sky-locks.ts';
+import { SKY_LOCK_LEVEL, skyLockTrixels } from './sky-locks.ts';
 
 // Two ingest workers writing into one PostgreSQL database at once (per-trixel locks, docs/adr/0035):
 // every simulated object is moved onto an edge or corner of a lock trixel, so its alerts fall in two
@@ -295,3 +296,92 @@ describe.skipIf(!reachable)('two ingest workers with real Rubin packets', () => 
     await expectSameOutcome(single, parallel);
   }, 300_000);
 });
+
+describe.skipIf(!reachable)('two ingest workers meeting a new month', () => {
+  let database: TestDatabase;
+  let secondWorker: OpenedDatabase;
+  let survey: string;
+
+  beforeAll(async () => {
+    survey = mkdtempSync(path.join(os.tmpdir(), 'antares-parallel-months-'));
+    await simulateSurvey({ objects: 40, nights: 1, seed: 2028, outDir: survey, processes: 1, lsst: false });
+    database = await createTestDatabase();
+    secondWorker = await secondPool(database);
+  }, 120_000);
+  afterAll(async () => {
+    await secondWorker?.close();
+    await database?.close();
+    if (survey) rmSync(survey, { recursive: true, force: true });
+  });
+
+  it("makes a month's partition once when two workers ask for it together (migration 0020)", async () => {
+    const url = new URL(SERVER_URL);
+    url.pathname = `/${(await sql<{ name: string }>`SELECT current_database() AS name`.execute(database.db)).rows[0].name}`;
+    const [first, second] = [new pg.Client(url.toString()), new pg.Client(url.toString())];
+    await Promise.all([first.connect(), second.connect()]);
+    try {
+      const secondPid = (await second.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      await first.query('BEGIN');
+      await first.query('SELECT alert_partitions_ensure(ARRAY[1900]::bigint[])');
+      // The second asks while the first has made the partition but not committed it: it waits for the
+      // first's lock, then must take the committed partition as made, not fail making it again.
+      const made = second.query<{ made: number }>('SELECT alert_partitions_ensure(ARRAY[1900]::bigint[]) AS made');
+      await waitFor(
+        async () =>
+          (await first.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event = $2', [secondPid, 'advisory'])).rowCount === 1,
+      );
+      await first.query('COMMIT');
+      expect((await made).rows[0].made).toBe(0);
+      expect((await first.query("SELECT 1 FROM pg_class WHERE relname = 'alert_p57000'")).rowCount).toBe(1);
+    } finally {
+      await Promise.all([first.end(), second.end()]);
+    }
+  }, 60_000);
+
+  it("does not hold back another worker's batch elsewhere in the sky while a batch that made a new month's partition is still open", async () => {
+    const packets: ZtfPacket[] = [];
+    for (const file of expandInputs([survey]))
+      for await (const record of decodeAvroFile(file)) if ('packet' in record) packets.push(record.packet as ZtfPacket);
+    const east = packets.filter((p) => (p.candidate.ra as number) < 180);
+    const eastRegions = new Set(skyLockTrixels(east.map((p) => ({ ra: p.candidate.ra as number, dec: p.candidate.dec as number }))));
+    const west = packets.filter(
+      (p) =>
+        (p.candidate.ra as number) >= 180 &&
+        !skyLockTrixels([{ ra: p.candidate.ra as number, dec: p.candidate.dec as number }]).some((t) => eastRegions.has(t)),
+    );
+    expect(east.length).toBeGreaterThan(0);
+    expect(west.length).toBeGreaterThan(0);
+    // The first worker's batch stops before its commit (commitAfter) until the second's batch is stored.
+    // A thenable, so that the test knows when the batch has got there: its writes are all made by then.
+    let reachedCommit!: () => void;
+    const atCommit = new Promise<void>((resolve) => (reachedCommit = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const commitAfter = {
+      then(onDone: () => void, onFailed: (error: unknown) => void) {
+        reachedCommit();
+        return released.then(onDone, onFailed);
+      },
+    } as unknown as Promise<void>;
+    const firstStats = emptyStats();
+    const first = ingestBatch(database.repos, east, firstStats, { commitAfter });
+    await atCommit;
+    const secondStats = emptyStats();
+    // Were the partition made inside the first batch's transaction, its lock on the whole alert table
+    // would hold this batch, which the first one's commit waits for: the test would time out.
+    await ingestBatch(new Repositories(secondWorker.db, 'postgres'), west, secondStats);
+    release();
+    await first;
+    expect(secondStats.packetsStored).toBeGreaterThan(0);
+    expect(firstStats.packetsStored).toBeGreaterThan(0);
+    const stored = await database.db
+      .selectFrom('alert')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(firstStats.alertsStored + secondStats.alertsStored);
+  }, 60_000);
+});
+
+async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
+}

@@ -195,6 +195,16 @@ export class AlertRepository {
     return new Map(found.rows.map((r) => [r.alert_id, r.locus_id]));
   }
 
+  /**
+   * Makes the partitions of these MJDs' months where missing. Ingestion calls it on its own, before a
+   * batch's transaction: a partition made inside that transaction would keep the whole alert table
+   * locked (CREATE TABLE ... PARTITION OF) until the batch commits, and every other worker's batch,
+   * whatever part of the sky it is in, would wait for it. insertMany still makes any that are missing.
+   */
+  async ensurePartitions(mjds: Iterable<number>): Promise<void> {
+    await ensureAlertPartitions(this.db, mjds);
+  }
+
   /** Inserts alerts, ignoring ids already stored (re-ingestion is idempotent); returns the count inserted. */
   async insertMany(alerts: NewAlert[]): Promise<number> {
     if (alerts.length === 0) return 0;
