@@ -21,9 +21,10 @@ describe('the ingest matrix', () => {
     const table = matrixTable([
       medianRow([run(10, 0.8), run(9.2, 0.7), run(12, 0.9)]),
       { survey: 'rubin', database: '10 M rows', workers: 2, stats: { packetsRead: 1969, alertsStored: 26305 }, seconds: 5 },
+      { survey: 'rubin', database: 'empty', workers: 2, split: 'sky', stats: { packetsRead: 1969, alertsStored: 26305 }, seconds: 4 },
     ]);
     const lines = table.split('\n');
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     expect(lines[0].split(/\s{2,}/)).toEqual([
       'survey',
       'database',
@@ -38,6 +39,7 @@ describe('the ingest matrix', () => {
     ]);
     expect(lines[1].split(/\s{2,}/)).toEqual(['ztf', 'empty', '1', '9910', '31906', '10.0', '991', '3 (826-1077)', '3191', '80 %']);
     expect(lines[2].split(/\s{2,}/)).toEqual(['rubin', '10 M rows', '2', '1969', '26305', '5.0', '394', '1', '5261', '-']);
+    expect(lines[3].split(/\s{2,}/)).toEqual(['rubin', 'empty', '2 by sky', '1969', '26305', '4.0', '492', '1', '6576', '-']);
     // Every line is as wide as the header: the columns line up.
     expect(new Set(lines.map((l) => l.length)).size).toBe(1);
   });

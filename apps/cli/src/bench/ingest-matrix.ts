@@ -6,7 +6,8 @@ import { ingestFiles, type IngestStats } from '@antares/pipeline';
 import { CpuMeter, MachineCpu } from './cpu-meter.ts';
 import { argValue, benchSurvey, freshDatabase, report } from './ingest.ts';
 import { ensurePrefilledArchive, prefillSpace, shortCount, withArchiveCopy } from './ingest-prefill.ts';
-import { ingestWithWorkers } from './ingest-workers.ts';
+import { ingestShares, ingestWithWorkers } from './ingest-workers.ts';
+import { skyShareFiles } from './sky-shares.ts';
 import { percentile } from './stats.ts';
 
 const MATRIX_DATABASE = 'antares_bench_matrix';
@@ -16,6 +17,8 @@ export interface MatrixRow {
   survey: string;
   database: string;
   workers: number;
+  /** How several workers shared the packets: alternate night files (the default), or by sky. */
+  split?: 'night' | 'sky';
   stats: Pick<IngestStats, 'packetsRead' | 'alertsStored'>;
   seconds: number;
   /** Share of all cores busy during the run (the whole machine), when /proc/stat can be read. */
@@ -29,7 +32,8 @@ export interface MatrixRow {
  * the ingest benchmarks side by side in one run on the PostgreSQL server, then one table: ZTF packets
  * and real-size Rubin packets (a year of history each), each into an empty database and into a copy of
  * an archive of N alert rows (default 10,000,000; `--prefill 0` leaves it out), with one ingest process
- * and with `--workers` (default 2) at once; Rubin also once its objects' history is stored (the nights
+ * and with `--workers` (default 2) at once, sharing the night files (alternate nights, and into the empty
+ * database also by sky: sky-shares.ts); Rubin also once its objects' history is stored (the nights
  * after the first 5). Where the disk cannot hold the archive and its copy, the prefilled runs are left
  * out, saying how much they need.
  *
@@ -73,15 +77,26 @@ export async function benchIngestMatrix(args: string[]): Promise<void> {
     // (Only with nights after the 5th: `--nights 5` or fewer would time nothing.)
     if (survey === 'rubin' && files.length > 5)
       rows.push(await measured(survey, 'empty, after 5 nights', 1, () => ingestAfterNights(serverUrl, files, 5)));
-    rows.push(await measured(survey, 'empty', workers, () => ingestEmptyWithWorkers(serverUrl, files, workers)));
+    rows.push(await measured(survey, 'empty', workers, () => ingestEmptyWithWorkers(serverUrl, files, workers), '', 'night'));
+    const skyShares = await skyShareFiles(files, workers);
+    rows.push(
+      await measured(survey, 'empty', workers, async () => ingestShares(await migratedFreshDatabase(serverUrl), skyShares), '', 'sky'),
+    );
     if (archive === undefined) continue;
     rows.push(medianRow(archived));
     rows.push(
-      await measured(survey, label, workers, () => withArchiveCopy(serverUrl, archive, (url) => ingestWithWorkers(url, files, workers))),
+      await measured(
+        survey,
+        label,
+        workers,
+        () => withArchiveCopy(serverUrl, archive, (url) => ingestWithWorkers(url, files, workers)),
+        '',
+        'night',
+      ),
     );
     growth.push(growthLine(survey, label, empty, archived));
   }
-  console.log(`\n${matrixTable(rows)}`);
+  console.log(`\n${matrixTable(rows)}\n\n${SPLITS}`);
   if (growth.length > 0) console.log(`\n${growth.join('\n')}`);
 }
 
@@ -116,11 +131,28 @@ interface Timed {
   cpuBusy?: number;
 }
 
-async function measured(survey: string, database: string, workers: number, run: () => Promise<Timed>, which = ''): Promise<MatrixRow> {
+/** What the table's "2 by night" and "2 by sky" mean. */
+const SPLITS =
+  'by night: each worker takes alternate night files, so both hold alerts of the same objects at once and wait for each ' +
+  "other's sky regions (ADR 0035);\nby sky: each worker takes its own range of right ascension from every night file, as " +
+  'consumers of different fields would.';
+
+async function measured(
+  survey: string,
+  database: string,
+  workers: number,
+  run: () => Promise<Timed>,
+  which = '',
+  split?: MatrixRow['split'],
+): Promise<MatrixRow> {
   const { stats, seconds, cpuBusy } = await run();
-  const row = { survey, database, workers, stats, seconds, cpuBusy };
-  report(`${survey}, ${database}, ${workers} worker${workers === 1 ? '' : 's'}${which}`, stats, seconds);
+  const row = { survey, database, workers, split, stats, seconds, cpuBusy };
+  report(`${survey}, ${database}, ${workers} worker${workers === 1 ? '' : 's'}${split ? ` by ${split}` : ''}${which}`, stats, seconds);
   return row;
+}
+
+function workersLabel(row: Pick<MatrixRow, 'workers' | 'split'>): string {
+  return row.split === undefined ? String(row.workers) : `${row.workers} by ${row.split}`;
 }
 
 async function ingestEmpty(serverUrl: string, files: string[]): Promise<Timed> {
@@ -185,7 +217,7 @@ export function matrixTable(rows: MatrixRow[]): string {
   const cells = rows.map((r) => [
     r.survey,
     r.database,
-    String(r.workers),
+    workersLabel(r),
     String(r.stats.packetsRead),
     String(r.stats.alertsStored),
     r.seconds.toFixed(1),

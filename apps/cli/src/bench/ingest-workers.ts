@@ -26,8 +26,15 @@ interface WorkerResult {
  * `workers` processes ingest alternate night files into the database at `url` at once, as that many
  * `antares ingest` processes would; the database must be migrated already.
  */
-export async function ingestWithWorkers(url: string, files: string[], workers: number): Promise<WorkersResult> {
-  const shares = Array.from({ length: workers }, (_, w) => files.filter((_, i) => i % workers === w));
+export function ingestWithWorkers(url: string, files: string[], workers: number): Promise<WorkersResult> {
+  return ingestShares(
+    url,
+    Array.from({ length: workers }, (_, w) => files.filter((_, i) => i % workers === w)),
+  );
+}
+
+/** One process per share of files, all at once, into the database at `url` (migrated already). */
+export async function ingestShares(url: string, shares: string[][]): Promise<WorkersResult> {
   const children: ChildProcess[] = [];
   try {
     const results = await Promise.all(shares.map((share) => runWorker(url, share, children)));

@@ -9,7 +9,8 @@ import pg from 'pg';
 
 import { CpuMeter } from './cpu-meter.ts';
 import { benchPrefilled } from './ingest-prefill.ts';
-import { ingestWithWorkers } from './ingest-workers.ts';
+import { ingestShares, ingestWithWorkers } from './ingest-workers.ts';
+import { skyShareFiles } from './sky-shares.ts';
 
 /**
  * `npm run bench -- ingest [--objects N] [--nights K] [--survey all|ztf|rubin] [--rubin-schema 10.0|11.0] [--workers N]`: alert
@@ -17,7 +18,7 @@ import { ingestWithWorkers } from './ingest-workers.ts';
  * properties, storage) with simulated alerts, on embedded PGlite and on the PostgreSQL server.
  * `--survey rubin` ingests only the Rubin packets, simulated with a year of history (real-size
  * packets). `--workers N` (N > 1) also runs N ingest processes at once on the server, each on its
- * share of the night files, as N `antares ingest` processes would (PGlite is then skipped).
+ * share of the night files (alternate nights, then by sky), as N `antares ingest` processes would (PGlite is then skipped).
  * `--prefill N` also ingests the nights into an archive already holding N alert rows (PostgreSQL only,
  * PGlite is then skipped; see ingest-prefill.ts), next to the empty-database figure.
  * `--survey rubin` also times the nights after the first `--warm-nights` (default 5): a running broker's
@@ -106,14 +107,24 @@ async function benchKnownObjects(serverUrl: string, files: string[], warmNights:
   }
 }
 
-/** N processes ingest alternate night files into one fresh database at once (ingest-workers.ts). */
+/**
+ * N processes ingest into one fresh database at once (ingest-workers.ts): alternate night files (each
+ * worker holds the same objects as the others at the same time), then each its range of right ascension
+ * from every night (sky-shares.ts), as consumers of different fields would.
+ */
 async function benchWorkers(serverUrl: string, files: string[], workers: number): Promise<void> {
-  const url = await freshDatabase(serverUrl, 'antares_bench_ingest_workers');
-  const server = await openDatabase({ databaseUrl: url });
-  await migrate(server.db);
-  await server.close();
-  const { stats, seconds } = await ingestWithWorkers(url, files, workers);
-  report(`PostgreSQL, ${workers} workers`, stats, seconds);
+  const skyShares = await skyShareFiles(files, workers);
+  for (const [split, run] of [
+    ['by night', (url: string) => ingestWithWorkers(url, files, workers)],
+    ['by sky', (url: string) => ingestShares(url, skyShares)],
+  ] as const) {
+    const url = await freshDatabase(serverUrl, 'antares_bench_ingest_workers');
+    const server = await openDatabase({ databaseUrl: url });
+    await migrate(server.db);
+    await server.close();
+    const { stats, seconds } = await run(url);
+    report(`PG, ${workers} workers ${split}`, stats, seconds);
+  }
 }
 
 export async function freshDatabase(serverUrl: string, name: string): Promise<string> {

@@ -1,17 +1,9 @@
 // Sizes of the alert packets in an Avro container file, as they would travel one per Kafka message:
 // the encoded record, without the container's header and block framing.
-import avro from 'avsc';
+import { containerRecords } from './container-records.ts';
 
-export function alertRecordSizes(file: string): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    const sizes: number[] = [];
-    // noDecode: the decoder only finds each record's end (by the writer schema) and hands its bytes over.
-    avro
-      .createFileDecoder(file, { noDecode: true })
-      .on('data', (record: Buffer) => sizes.push(record.length))
-      .on('error', reject)
-      .on('end', () => resolve(sizes));
-  });
+export async function alertRecordSizes(file: string): Promise<number[]> {
+  return (await containerRecords(file)).records.map((record) => record.length);
 }
 
 /** Min, median, 90th percentile and max of a list of sizes (bytes), for printing. */
