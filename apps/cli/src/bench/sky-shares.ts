@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 
-import { containerRecords, OcfWriter, typeWithBigIntLongs } from '@antares/pipeline/simulate';
+import { OcfWriter, readContainerRecords, typeWithBigIntLongs } from '@antares/pipeline/simulate';
 
 /**
  * Each night file's packets dealt out by sky: share w of N holds the packets whose right ascension lies
@@ -24,7 +24,8 @@ export async function skyShareFiles(files: string[], shares: number): Promise<st
 }
 
 async function splitFile(file: string, shares: number, target: (share: number) => string): Promise<void> {
-  const { schemaText, sync, records } = await containerRecords(file);
+  const records: Buffer[] = [];
+  const { schemaText, sync } = await readContainerRecords(file, (record) => records.push(record));
   const type = typeWithBigIntLongs(JSON.parse(schemaText));
   mkdirSync(path.dirname(target(0)), { recursive: true });
   const writers = await Promise.all(

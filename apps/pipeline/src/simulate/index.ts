@@ -16,7 +16,7 @@ import { alertsByNight, nightFile, type NightJob, writeNights } from './night-wr
 import type { OcfCodec } from './ocf-writer.ts';
 import { planSurvey, type SurveyAnchors } from './plan.ts';
 
-export { type ContainerRecords, containerRecords } from './container-records.ts';
+export { type ContainerHeader, readContainerRecords } from './container-records.ts';
 export type { LsstObject, LsstObs, LsstPlan } from './lsst-plan.ts';
 export { LSST_ALERT_SCHEMA, LSST_SCHEMA_VERSION, lsstAlertSchema, lsstAlertType, type LsstSchemaVersion } from './lsst-schema.ts';
 export { OcfWriter } from './ocf-writer.ts';
