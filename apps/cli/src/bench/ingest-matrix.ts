@@ -1,12 +1,12 @@
 import path from 'node:path';
 
-import { migrate, openDatabase, Repositories } from '@antares/db';
+import { openDatabase, Repositories } from '@antares/db';
 import { ingestFiles, type IngestStats } from '@antares/pipeline';
 
 import { CpuMeter, MachineCpu } from './cpu-meter.ts';
-import { argValue, benchSurvey, freshDatabase, report } from './ingest.ts';
+import { argValue, benchSurvey, freshMigratedDatabase, report } from './ingest.ts';
 import { ensurePrefilledArchive, prefillSpace, shortCount, withArchiveCopy } from './ingest-prefill.ts';
-import { ingestShares, ingestWithWorkers } from './ingest-workers.ts';
+import { ingestShares, nightShares } from './ingest-workers.ts';
 import { skyShareFiles } from './sky-shares.ts';
 import { percentile } from './stats.ts';
 
@@ -69,31 +69,24 @@ export async function benchIngestMatrix(args: string[]): Promise<void> {
     const archived: MatrixRow[] = [];
     for (let run = 1; run <= repeat; run++) {
       const of = repeat > 1 ? ` (run ${run} of ${repeat})` : '';
-      empty.push(await measured(survey, 'empty', 1, () => ingestEmpty(serverUrl, files), of));
+      empty.push(await measured(survey, 'empty', 1, () => ingestEmpty(serverUrl, files), { which: of }));
       if (archive === undefined) continue;
-      archived.push(await measured(survey, label, 1, () => withArchiveCopy(serverUrl, archive, (url) => ingestInto(url, files)), of));
+      archived.push(
+        await measured(survey, label, 1, () => withArchiveCopy(serverUrl, archive, (url) => ingestInto(url, files)), { which: of }),
+      );
     }
     rows.push(medianRow(empty));
     // (Only with nights after the 5th: `--nights 5` or fewer would time nothing.)
     if (survey === 'rubin' && files.length > 5)
       rows.push(await measured(survey, 'empty, after 5 nights', 1, () => ingestAfterNights(serverUrl, files, 5)));
-    rows.push(await measured(survey, 'empty', workers, () => ingestEmptyWithWorkers(serverUrl, files, workers), '', 'night'));
-    const skyShares = await skyShareFiles(files, workers);
-    rows.push(
-      await measured(survey, 'empty', workers, async () => ingestShares(await migratedFreshDatabase(serverUrl), skyShares), '', 'sky'),
-    );
+    const byNight = nightShares(files, workers);
+    rows.push(await measured(survey, 'empty', workers, () => ingestEmptyShares(serverUrl, byNight), { split: 'night' }));
+    const bySky = await skyShareFiles(files, workers);
+    rows.push(await measured(survey, 'empty', workers, () => ingestEmptyShares(serverUrl, bySky), { split: 'sky' }));
     if (archive === undefined) continue;
     rows.push(medianRow(archived));
-    rows.push(
-      await measured(
-        survey,
-        label,
-        workers,
-        () => withArchiveCopy(serverUrl, archive, (url) => ingestWithWorkers(url, files, workers)),
-        '',
-        'night',
-      ),
-    );
+    const intoArchive = () => withArchiveCopy(serverUrl, archive, (url) => ingestShares(url, byNight));
+    rows.push(await measured(survey, label, workers, intoArchive, { split: 'night' }));
     growth.push(growthLine(survey, label, empty, archived));
   }
   console.log(`\n${matrixTable(rows)}\n\n${SPLITS}`);
@@ -137,13 +130,13 @@ const SPLITS =
   "other's sky regions (ADR 0035);\nby sky: each worker takes its own range of right ascension from every night file, as " +
   'consumers of different fields would.';
 
+/** Runs `run` and reports it; `which` names the run of a repeated case, `split` how several workers shared the files. */
 async function measured(
   survey: string,
   database: string,
   workers: number,
   run: () => Promise<Timed>,
-  which = '',
-  split?: MatrixRow['split'],
+  { which = '', split }: { which?: string; split?: MatrixRow['split'] } = {},
 ): Promise<MatrixRow> {
   const { stats, seconds, cpuBusy } = await run();
   const row = { survey, database, workers, split, stats, seconds, cpuBusy };
@@ -156,16 +149,16 @@ function workersLabel(row: Pick<MatrixRow, 'workers' | 'split'>): string {
 }
 
 async function ingestEmpty(serverUrl: string, files: string[]): Promise<Timed> {
-  return ingestInto(await migratedFreshDatabase(serverUrl), files);
+  return ingestInto(await freshMigratedDatabase(serverUrl, MATRIX_DATABASE), files);
 }
 
-async function ingestEmptyWithWorkers(serverUrl: string, files: string[], workers: number): Promise<Timed> {
-  return ingestWithWorkers(await migratedFreshDatabase(serverUrl), files, workers);
+async function ingestEmptyShares(serverUrl: string, shares: string[][]): Promise<Timed> {
+  return ingestShares(await freshMigratedDatabase(serverUrl, MATRIX_DATABASE), shares);
 }
 
 /** The nights after the first `warmNights`, timed once those are stored: a running broker's case. */
 async function ingestAfterNights(serverUrl: string, files: string[], warmNights: number): Promise<Timed> {
-  const url = await migratedFreshDatabase(serverUrl);
+  const url = await freshMigratedDatabase(serverUrl, MATRIX_DATABASE);
   const opened = await openDatabase({ databaseUrl: url });
   try {
     await ingestFiles(new Repositories(opened.db, 'postgres'), files.slice(0, warmNights));
@@ -190,14 +183,6 @@ async function ingestInto(url: string, files: string[]): Promise<Timed> {
   } finally {
     await opened.close();
   }
-}
-
-async function migratedFreshDatabase(serverUrl: string): Promise<string> {
-  const url = await freshDatabase(serverUrl, MATRIX_DATABASE);
-  const opened = await openDatabase({ databaseUrl: url });
-  await migrate(opened.db);
-  await opened.close();
-  return url;
 }
 
 /** The runs as one aligned table, rates rounded to whole numbers; a case run several times shows its median run and the range. */

@@ -22,18 +22,15 @@ interface WorkerResult {
   stats: IngestStats;
 }
 
-/**
- * `workers` processes ingest alternate night files into the database at `url` at once, as that many
- * `antares ingest` processes would; the database must be migrated already.
- */
-export function ingestWithWorkers(url: string, files: string[], workers: number): Promise<WorkersResult> {
-  return ingestShares(
-    url,
-    Array.from({ length: workers }, (_, w) => files.filter((_, i) => i % workers === w)),
-  );
+/** The night files dealt out to `workers` workers by night: each takes alternate files. */
+export function nightShares(files: string[], workers: number): string[][] {
+  return Array.from({ length: workers }, (_, w) => files.filter((_, i) => i % workers === w));
 }
 
-/** One process per share of files, all at once, into the database at `url` (migrated already). */
+/**
+ * One process per share of files ingests it into the database at `url`, all at once, as that many
+ * `antares ingest` processes would; the database must be migrated already.
+ */
 export async function ingestShares(url: string, shares: string[][]): Promise<WorkersResult> {
   const children: ChildProcess[] = [];
   try {

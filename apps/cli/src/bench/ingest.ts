@@ -9,7 +9,7 @@ import pg from 'pg';
 
 import { CpuMeter } from './cpu-meter.ts';
 import { benchPrefilled } from './ingest-prefill.ts';
-import { ingestShares, ingestWithWorkers } from './ingest-workers.ts';
+import { ingestShares, nightShares } from './ingest-workers.ts';
 import { skyShareFiles } from './sky-shares.ts';
 
 /**
@@ -113,18 +113,23 @@ async function benchKnownObjects(serverUrl: string, files: string[], warmNights:
  * from every night (sky-shares.ts), as consumers of different fields would.
  */
 async function benchWorkers(serverUrl: string, files: string[], workers: number): Promise<void> {
-  const skyShares = await skyShareFiles(files, workers);
-  for (const [split, run] of [
-    ['by night', (url: string) => ingestWithWorkers(url, files, workers)],
-    ['by sky', (url: string) => ingestShares(url, skyShares)],
-  ] as const) {
-    const url = await freshDatabase(serverUrl, 'antares_bench_ingest_workers');
-    const server = await openDatabase({ databaseUrl: url });
-    await migrate(server.db);
-    await server.close();
-    const { stats, seconds } = await run(url);
+  const splits = [
+    ['by night', nightShares(files, workers)],
+    ['by sky', await skyShareFiles(files, workers)],
+  ] as const;
+  for (const [split, shares] of splits) {
+    const { stats, seconds } = await ingestShares(await freshMigratedDatabase(serverUrl, 'antares_bench_ingest_workers'), shares);
     report(`PG, ${workers} workers ${split}`, stats, seconds);
   }
+}
+
+/** A new, empty database `name` on the server, migrated; returns its URL. */
+export async function freshMigratedDatabase(serverUrl: string, name: string): Promise<string> {
+  const url = await freshDatabase(serverUrl, name);
+  const opened = await openDatabase({ databaseUrl: url });
+  await migrate(opened.db);
+  await opened.close();
+  return url;
 }
 
 export async function freshDatabase(serverUrl: string, name: string): Promise<string> {
