@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 
 import pg from 'pg';
@@ -7,10 +7,11 @@ import pg from 'pg';
 const TICKS_PER_SECOND = 100;
 
 /**
- * CPU time a benchmark run used: this process's, and that of the PostgreSQL backends serving its
- * database, read from /proc (so only where the server runs on this Linux machine). On N cores a run
- * cannot take less than their sum divided by N, however well Node.js and the server overlap: the line
- * says what bounds the run here, which the wall-clock rate alone does not.
+ * CPU time a benchmark run used: this process's, that of its child processes (the filter sandbox's
+ * workers, when Level 2 runs), and that of the PostgreSQL backends serving its database, read from
+ * /proc (so only where the server runs on this Linux machine). On N cores a run cannot take less than
+ * their sum divided by N, however well they overlap: the line says what bounds the run here, which
+ * the wall-clock rate alone does not.
  */
 export class CpuMeter {
   private constructor(
@@ -18,26 +19,76 @@ export class CpuMeter {
     private readonly database: string,
     private readonly process0: NodeJS.CpuUsage,
     private readonly server0: Map<number, number>,
+    private readonly children0: Map<number, number>,
   ) {}
 
   static async start(serverUrl: string, database: string): Promise<CpuMeter> {
-    return new CpuMeter(serverUrl, database, process.cpuUsage(), await backendSeconds(serverUrl, database));
+    const children = descendantSeconds(process.pid);
+    return new CpuMeter(serverUrl, database, process.cpuUsage(), await backendSeconds(serverUrl, database), children);
   }
 
-  /** The CPU used since start, as a line; call before the database's connections close. */
+  /** The CPU used since start, as a line; call before the database's connections and the child processes close. */
   async line(packets: number): Promise<string> {
     const used = process.cpuUsage(this.process0);
     const node = (used.user + used.system) / 1e6;
     const backends = await backendSeconds(this.serverUrl, this.database);
     const cores = os.availableParallelism();
     if (backends.size === 0) return `  CPU: Node.js ${node.toFixed(2)} s (the server's backends cannot be read from /proc here)`;
-    let server = 0;
-    for (const [pid, seconds] of backends) server += seconds - (this.server0.get(pid) ?? 0);
-    const floor = (node + server) / cores;
+    const server = secondsSince(this.server0, backends);
+    const children = secondsSince(this.children0, descendantSeconds(process.pid));
+    const floor = (node + server + children) / cores;
+    const childPart = children > 0 ? `, child processes ${children.toFixed(2)} s` : '';
     return (
-      `  CPU: Node.js ${node.toFixed(2)} s, PostgreSQL backends ${server.toFixed(2)} s: at least ${floor.toFixed(2)} s on ` +
+      `  CPU: Node.js ${node.toFixed(2)} s${childPart}, PostgreSQL backends ${server.toFixed(2)} s: at least ${floor.toFixed(2)} s on ` +
       `${cores} cores, at most ${(packets / floor).toFixed(0)} packets/s if nothing ever waited`
     );
+  }
+}
+
+/** The CPU seconds used between two readings of the same processes; one first seen in the second counts whole. */
+function secondsSince(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, seconds] of after) sum += seconds - (before.get(pid) ?? 0);
+  return sum;
+}
+
+/**
+ * CPU seconds so far of each live process below `root` (children, their children and so on), read from
+ * /proc; empty where there is none. A process that has ended is no longer counted: the filter sandbox's
+ * workers live as long as their pool, so a meter's line is read before the pool closes.
+ */
+export function descendantSeconds(root: number): Map<number, number> {
+  const parentOf = new Map<number, number>();
+  const used = new Map<number, number>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return new Map();
+  }
+  for (const name of entries) {
+    const fields = statFields(Number(name));
+    if (fields === undefined) continue;
+    parentOf.set(Number(name), Number(fields[1]));
+    used.set(Number(name), (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
+  }
+  const seconds = new Map<number, number>();
+  const isBelowRoot = (pid: number): boolean => {
+    for (let up = parentOf.get(pid); up !== undefined && up > 0; up = parentOf.get(up)) if (up === root) return true;
+    return false;
+  };
+  for (const [pid, cpu] of used) if (isBelowRoot(pid)) seconds.set(pid, cpu);
+  return seconds;
+}
+
+/** The fields of /proc/<pid>/stat after the command name: state first, then ppid; utime and stime at 11 and 12. */
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may itself hold spaces or parentheses: split after the last.
+    return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  } catch {
+    return undefined;
   }
 }
 
@@ -62,12 +113,11 @@ function processSeconds(pid: number): number | undefined {
   try {
     // A server elsewhere has pids of its own: only a local postgres process is counted.
     if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('postgres')) return undefined;
-    // After the command name in parentheses: state is field 3, utime and stime fields 14 and 15.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   } catch {
     return undefined;
   }
+  const fields = statFields(pid);
+  return fields === undefined ? undefined : (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
 /**
