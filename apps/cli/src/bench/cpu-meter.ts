@@ -67,10 +67,10 @@ export function descendantSeconds(root: number): Map<number, number> {
     return new Map();
   }
   for (const name of entries) {
-    const fields = statFields(Number(name));
-    if (fields === undefined) continue;
-    parentOf.set(Number(name), Number(fields[1]));
-    used.set(Number(name), (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
+    const stat = processStat(Number(name));
+    if (stat === undefined) continue;
+    parentOf.set(Number(name), stat.parent);
+    used.set(Number(name), stat.seconds);
   }
   const seconds = new Map<number, number>();
   const isBelowRoot = (pid: number): boolean => {
@@ -81,15 +81,18 @@ export function descendantSeconds(root: number): Map<number, number> {
   return seconds;
 }
 
-/** The fields of /proc/<pid>/stat after the command name: state first, then ppid; utime and stime at 11 and 12. */
-function statFields(pid: number): string[] | undefined {
+/** A process's parent and the CPU seconds it has used (user and system), from /proc/<pid>/stat; undefined when it is gone. */
+function processStat(pid: number): { parent: number; seconds: number } | undefined {
+  let stat: string;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name is in parentheses and may itself hold spaces or parentheses: split after the last.
-    return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return undefined;
   }
+  // After the command name, which is in parentheses and may itself hold spaces or parentheses: state,
+  // then the parent's pid; utime and stime are the 12th and 13th fields from there.
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return { parent: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND };
 }
 
 /** CPU seconds so far of each backend of `database` that is a postgres process of this machine. */
@@ -116,8 +119,7 @@ function processSeconds(pid: number): number | undefined {
   } catch {
     return undefined;
   }
-  const fields = statFields(pid);
-  return fields === undefined ? undefined : (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  return processStat(pid)?.seconds;
 }
 
 /**
