@@ -30,9 +30,9 @@ export default tseslint.config(
   },
   // Tests build and read loose JSON documents; `any` there keeps them short.
   { files: ['**/*.test.ts', '**/testing/**', '**/e2e/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
-  // Plain scripts and the root test config: no type information, Node's globals.
+  // Plain scripts and the root test config and setup file: no type information, Node's globals.
   {
-    files: ['**/*.{js,mjs}', 'vitest.config.ts'],
+    files: ['**/*.{js,mjs}', 'vitest.config.ts', 'vitest.setup.ts'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
   },

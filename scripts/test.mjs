@@ -88,8 +88,10 @@ for (const suite of suites) {
   totals.passed += json.numPassedTests;
   totals.failed += json.numFailedTests;
   totals.skipped += json.numPendingTests + json.numTodoTests;
-  // A file that failed to load counts as a failure even though it ran no test.
-  const brokenFiles = json.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0);
+  // A file that failed with no failing test (it failed to load, or a hook after its tests threw) counts
+  // as one failure.
+  const failedWithoutTest = (file) => file.status === 'failed' && !file.assertionResults.some((t) => t.status === 'failed');
+  const brokenFiles = json.testResults.filter(failedWithoutTest);
   totals.failed += brokenFiles.length;
   for (const file of json.testResults) {
     const where = path.relative(root, file.name);
@@ -98,8 +100,7 @@ for (const suite of suites) {
         `${suite.name}: ${where} > ${test.fullName}\n    ${(test.failureMessages ?? []).join(' ').split('\n').slice(0, 6).join('\n    ')}`,
       );
     }
-    if (file.status === 'failed' && file.assertionResults.length === 0)
-      failures.push(`${suite.name}: ${where} failed to load: ${file.message ?? ''}`);
+    if (failedWithoutTest(file)) failures.push(`${suite.name}: ${where} failed outside its tests: ${file.message ?? ''}`);
   }
   if (result.status !== 0) failedRun = true;
 }

@@ -20,8 +20,8 @@ export interface TestDatabase extends OpenedDatabase {
 
 let pgliteTemplate: Promise<Blob> | undefined;
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const serverUrl = process.env.DATABASE_URL;
+/** `serverUrl`: a test that needs the server whatever the pass names it (default: DATABASE_URL, or PGlite). */
+export async function createTestDatabase(serverUrl = process.env.DATABASE_URL): Promise<TestDatabase> {
   if (serverUrl) return createServerTestDatabase(serverUrl);
   pgliteTemplate ??= (async () => {
     const template = await openDatabase({});

@@ -40,8 +40,6 @@ if (!reachable) {
   if (process.env.CI === 'true') throw new Error(message);
   console.warn(`SKIPPED: ${message}`);
 }
-// createTestDatabase makes its databases on the server DATABASE_URL names (PGlite without it).
-if (reachable) process.env.DATABASE_URL = SERVER_URL;
 
 const BATCH = 8;
 /** Real alerts: Fink's Rubin packets (schemas 7.4 and 9.0) and the schema's own samples. */
@@ -164,8 +162,8 @@ describe.skipIf(!reachable)('two ingest workers on one PostgreSQL database', () 
     await simulateSurvey({ objects: 60, nights: 8, seed: 2026, outDir: survey, processes: 1, lsst: false });
     const files = expandInputs([survey]);
     packetsOf = () => movedPackets(files);
-    single = await createTestDatabase();
-    parallel = await createTestDatabase();
+    single = await createTestDatabase(SERVER_URL);
+    parallel = await createTestDatabase(SERVER_URL);
     secondWorker = await secondPool(parallel);
   }, 120_000);
   afterAll(async () => {
@@ -228,8 +226,8 @@ describe.skipIf(!reachable)('two ingest workers with Rubin packets carrying a ye
     survey = mkdtempSync(path.join(os.tmpdir(), 'antares-parallel-ingest-rubin-'));
     await simulateSurvey({ objects: 150, nights: 6, seed: 2027, outDir: survey, processes: 1, lsstHistoryDays: 365 });
     files = expandInputs([survey]);
-    single = await createTestDatabase();
-    parallel = await createTestDatabase();
+    single = await createTestDatabase(SERVER_URL);
+    parallel = await createTestDatabase(SERVER_URL);
     secondWorker = await secondPool(parallel);
   }, 120_000);
   afterAll(async () => {
@@ -268,8 +266,8 @@ describe.skipIf(!reachable)('two ingest workers with real Rubin packets', () => 
   );
 
   beforeAll(async () => {
-    single = await createTestDatabase();
-    parallel = await createTestDatabase();
+    single = await createTestDatabase(SERVER_URL);
+    parallel = await createTestDatabase(SERVER_URL);
     secondWorker = await secondPool(parallel);
   }, 120_000);
   afterAll(async () => {
@@ -310,7 +308,7 @@ describe.skipIf(!reachable)('two ingest workers meeting a new month', () => {
   beforeAll(async () => {
     survey = mkdtempSync(path.join(os.tmpdir(), 'antares-parallel-months-'));
     await simulateSurvey({ objects: 40, nights: 1, seed: 2028, outDir: survey, processes: 1, lsst: false });
-    database = await createTestDatabase();
+    database = await createTestDatabase(SERVER_URL);
     secondWorker = await secondPool(database);
   }, 120_000);
   afterAll(async () => {

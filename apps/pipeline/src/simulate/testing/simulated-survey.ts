@@ -46,6 +46,9 @@ export async function decode(path: string): Promise<Packet[]> {
 
 export function useSimulatedSurvey(): void {
   beforeAll(async () => {
+    // Test files share this module when the runner does not isolate them: start each file's survey empty,
+    // emptying the arrays in place (test files hold them from before this hook runs).
+    for (const list of [survey.progress, survey.packets, survey.rubinRaw, survey.rubin]) list.length = 0;
     survey.dir = await mkdtemp(join(tmpdir(), 'antares-sim-'));
     // Two processes: a helper child writes every other night (simulate-files.test.ts compares with one).
     survey.first = await simulateSurvey({
