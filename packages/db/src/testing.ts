@@ -16,6 +16,8 @@ import { Repositories } from './repositories/index.ts';
  */
 export interface TestDatabase extends OpenedDatabase {
   repos: Repositories;
+  /** The database's own URL on the PostgreSQL server (undefined on PGlite), for connections of its own. */
+  url?: string;
 }
 
 let pgliteTemplate: Promise<Blob> | undefined;
@@ -67,10 +69,12 @@ async function createServerTestDatabase(serverUrl: string): Promise<TestDatabase
     await admin.query('SELECT pg_advisory_unlock(4242)').catch(() => {});
     await admin.end();
   }
-  const opened = await openDatabase({ databaseUrl: withDatabase(serverUrl, name), poolSize: 4 });
+  const url = withDatabase(serverUrl, name);
+  const opened = await openDatabase({ databaseUrl: url, poolSize: 4 });
   return {
     ...opened,
     repos: new Repositories(opened.db, opened.kind),
+    url,
     close: async () => {
       await opened.close();
       const cleanup = new pg.Client({ connectionString: serverUrl });

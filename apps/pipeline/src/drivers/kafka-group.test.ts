@@ -190,12 +190,7 @@ describe('alert batches from a consumer group', () => {
     // On a PostgreSQL server the second member has its own pool, as a second server would.
     let second: OpenedDatabase | undefined;
     try {
-      if (database.kind === 'postgres') {
-        const name = (await database.db.selectNoFrom((eb) => eb.fn<string>('current_database').as('name')).executeTakeFirstOrThrow()).name;
-        const url = new URL(process.env.DATABASE_URL!);
-        url.pathname = `/${name}`;
-        second = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
-      }
+      if (database.url) second = await openDatabase({ databaseUrl: database.url, poolSize: 4 });
       const members = [database.repos, second ? new Repositories(second.db, 'postgres') : database.repos];
       const stream = recordAlertStream();
       const shares = stream.assign(2);

@@ -115,16 +115,10 @@ async function outcomeOf(database: TestDatabase): Promise<Outcome> {
 }
 
 /** The second worker has its own connection pool, as a second `antares ingest` process would. */
-async function secondPool(database: TestDatabase): Promise<OpenedDatabase> {
-  return openDatabase({ databaseUrl: await serverUrlOf(database), poolSize: 4 });
-}
-
-/** The URL of a test database on the server, for connections of its own (another worker's). */
-async function serverUrlOf(database: TestDatabase): Promise<string> {
-  const name = (await database.db.selectNoFrom((eb) => eb.fn<string>('current_database').as('name')).executeTakeFirstOrThrow()).name;
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+function secondPool(database: TestDatabase): Promise<OpenedDatabase> {
+  // Without a URL, openDatabase would quietly open an embedded database of its own.
+  if (!database.url) throw new Error('the second worker needs a database on the PostgreSQL server');
+  return openDatabase({ databaseUrl: database.url, poolSize: 4 });
 }
 
 /** Alternate batches to the two workers, so both hold alerts of the same objects at the same time. */
@@ -318,8 +312,7 @@ describe.skipIf(!reachable)('two ingest workers meeting a new month', () => {
   });
 
   it("makes a month's partition once when two workers ask for it together (migration 0020)", async () => {
-    const url = await serverUrlOf(database);
-    const [first, second] = [new pg.Client(url), new pg.Client(url)];
+    const [first, second] = [new pg.Client(database.url!), new pg.Client(database.url!)];
     await Promise.all([first.connect(), second.connect()]);
     try {
       const secondPid = (await second.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;

@@ -15,13 +15,7 @@ const BEFORE = 61000;
 beforeAll(async () => {
   database = await createTestDatabase();
   if (database.pglite) target = pgliteCopyTarget(database.pglite);
-  else {
-    // A server test database: the same server as DATABASE_URL, under the name the test database got.
-    const name = await sql<{ name: string }>`SELECT current_database() AS name`.execute(database.db);
-    const url = new URL(process.env.DATABASE_URL ?? '');
-    url.pathname = `/${name.rows[0].name}`;
-    target = await pgCopyTarget(url.toString());
-  }
+  else target = await pgCopyTarget(database.url!);
   result = await prefillArchive(database.db, target, { alerts: 2_000, beforeMjd: BEFORE, anchors: [anchor] });
 });
 
