@@ -7,7 +7,7 @@ export {
   type PrefillResult,
 } from './bench/prefill.ts';
 export { migrate } from './migrate.ts';
-export { type DatabaseKind, openDatabase, type OpenedDatabase, type OpenOptions } from './open.ts';
+export { type DatabaseKind, openDatabase, type OpenedDatabase, type OpenOptions, withDatabase } from './open.ts';
 export {
   type AlertPartition,
   AlertPartitionError,

@@ -33,6 +33,13 @@ export interface OpenOptions {
 const INT8_OID = 20;
 pg.types.setTypeParser(INT8_OID, (value: string) => Number(value));
 
+/** `serverUrl` with its database name replaced by `database`: a database of the same server. */
+export function withDatabase(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
 export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase> {
   if (options.databaseUrl) {
     // No JIT compilation: our statements are short, and on a table whose size the planner misjudges

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 import { migrate } from './migrate.ts';
-import { openDatabase, type OpenedDatabase } from './open.ts';
+import { openDatabase, type OpenedDatabase, withDatabase } from './open.ts';
 import { Repositories } from './repositories/index.ts';
 
 /**
@@ -83,10 +83,4 @@ async function createServerTestDatabase(serverUrl: string): Promise<TestDatabase
       await cleanup.end();
     },
   };
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }

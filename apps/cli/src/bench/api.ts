@@ -1,5 +1,5 @@
 import { htmId } from '@antares/astro';
-import { migrate, openDatabase, Repositories } from '@antares/db';
+import { migrate, openDatabase, Repositories, withDatabase } from '@antares/db';
 import { buildServer, loadConfig } from '@antares/server';
 import pg from 'pg';
 
@@ -91,9 +91,7 @@ async function ensureDatabase(serverUrl: string, name: string): Promise<string> 
   const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
   if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
   await client.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return withDatabase(serverUrl, name);
 }
 
 /** Synthetic loci with realistic property shapes, uniformly over the sky. */

@@ -1,6 +1,6 @@
 import { existsSync, statfsSync } from 'node:fs';
 
-import { migrate, openDatabase, pgCopyTarget, prefillArchive, Repositories } from '@antares/db';
+import { migrate, openDatabase, pgCopyTarget, prefillArchive, Repositories, withDatabase } from '@antares/db';
 import { ingestFiles, type IngestStats } from '@antares/pipeline';
 import { DEFAULT_START_MJD, planSurvey } from '@antares/pipeline/simulate';
 import pg from 'pg';
@@ -183,10 +183,4 @@ async function dropDatabase(serverUrl: string, name: string): Promise<void> {
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();
-}
-
-function withDatabase(serverUrl: string, name: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }

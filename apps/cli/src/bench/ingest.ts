@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { migrate, openDatabase, Repositories } from '@antares/db';
+import { migrate, openDatabase, Repositories, withDatabase } from '@antares/db';
 import { expandInputs, ingestFiles, type IngestStats } from '@antares/pipeline';
 import { alertRecordSizes, type LsstSchemaVersion, simulateSurvey, sizeSummary } from '@antares/pipeline/simulate';
 import pg from 'pg';
@@ -138,9 +138,7 @@ export async function freshDatabase(serverUrl: string, name: string): Promise<st
   await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await client.query(`CREATE DATABASE ${name}`);
   await client.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  return withDatabase(serverUrl, name);
 }
 
 export function argValue(args: string[], name: string): string | undefined {
