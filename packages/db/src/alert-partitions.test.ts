@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { migrate } from './migrate.ts';
 import { openDatabase } from './open.ts';
+import { AlertPartitionRepository } from './repositories/alert-partitions.ts';
 import type { NewAlert } from './repositories/alerts.ts';
 import type { JsonObject } from './schema.ts';
 import { createTestDatabase, type TestDatabase } from './testing.ts';
@@ -55,6 +56,44 @@ describe('migration 0017_alert_partitions', () => {
     }
   });
 });
+
+describe('migration 0021_alert_properties_json', () => {
+  it('keeps alert properties as json in the table, its partitions and the archived ones, with their values and compression', async () => {
+    const old = await openDatabase({});
+    try {
+      await migrate(old.db, { until: '0020_alert_partitions_ensure_race' });
+      await sql`SELECT alert_partitions_ensure(ARRAY[2000, 2001]::bigint[])`.execute(old.db);
+      await sql`INSERT INTO alert (alert_id, locus_id, survey, mjd, properties, summary) VALUES
+        ('lsst:170141183460469231', 'ANT2026j', 'lsst', 60000.5,
+          '{"lsst_diaSource_diaSourceId": 170141183460469231, "lsst_diaSource_psfFlux": 1.5e-7, "ant_passband": "g", "x": null}', NULL),
+        ('ztf_candidate:2', 'ANT2026j', 'ztf', 60031, '{"ant_mag": 18.6, "ant_ra": 10.5}', '{"ant_mag": 18.6}')`.execute(old.db);
+      const before = await sql<JsonObject>`SELECT * FROM alert ORDER BY alert_id`.execute(old.db);
+      const compressionBefore = await propertiesColumns(old.db, 'alert');
+      await new AlertPartitionRepository(old.db).archiveBefore(60030);
+
+      expect(await migrate(old.db)).toContain('0021_alert_properties_json');
+      const columns = await propertiesColumns(old.db, 'alert%');
+      expect(columns.map((c) => [c.relname, c.type])).toEqual([
+        ['alert', 'json'],
+        ['alert_archive_p60000', 'json'],
+        ['alert_p60030', 'json'],
+      ]);
+      for (const c of columns) expect(c.attcompression).toBe(compressionBefore[0].attcompression);
+      await new AlertPartitionRepository(old.db).restore('alert_archive_p60000');
+      const after = await sql<JsonObject>`SELECT * FROM alert ORDER BY alert_id`.execute(old.db);
+      expect(after.rows).toEqual(before.rows);
+    } finally {
+      await old.close();
+    }
+  });
+});
+
+async function propertiesColumns(db: TestDatabase['db'], tables: string) {
+  const rows = await sql<{ relname: string; type: string; attcompression: string }>`
+    SELECT c.relname, format_type(a.atttypid, a.atttypmod) AS type, a.attcompression FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+    WHERE a.attname = 'properties' AND c.relkind IN ('r', 'p') AND c.relname LIKE ${tables} ORDER BY c.relname`.execute(db);
+  return rows.rows;
+}
 
 describe('alert partitions', () => {
   it('stores each alert in the partition of its 30-day block, making the partition on first use', async () => {
@@ -141,5 +180,16 @@ describe('alert partitions', () => {
       SELECT c.relname, a.attcompression FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
       WHERE a.attname = 'properties' AND c.relname IN ('alert', 'alert_p61080') ORDER BY c.relname`.execute(database.db);
     expect(compression.rows[1].attcompression).toBe(compression.rows[0].attcompression);
+  });
+
+  it('turns an archived partition restored from a dump made before it into json as it attaches it', async () => {
+    await sql`CREATE TABLE alert_archive_p59970 (LIKE alert INCLUDING DEFAULTS)`.execute(database.db);
+    await sql`ALTER TABLE alert_archive_p59970 ALTER COLUMN properties TYPE jsonb USING properties::jsonb`.execute(database.db);
+    await sql`INSERT INTO alert_archive_p59970 (alert_id, locus_id, survey, mjd, properties)
+      VALUES ('old:1', 'ANT2026dump', 'ztf', 59980, '{"ant_mag": 19.5}')`.execute(database.db);
+
+    await database.repos.alertPartitions.restore('alert_archive_p59970');
+    expect((await propertiesColumns(database.db, 'alert_p59970')).map((c) => c.type)).toEqual(['json']);
+    expect((await database.repos.alerts.listByLocus('ANT2026dump')).map((a) => a.properties)).toEqual([{ ant_mag: 19.5 }]);
   });
 });

@@ -108,6 +108,12 @@ export class AlertPartitionRepository {
       );
     }
     await this.db.transaction().execute(async (trx) => {
+      // A partition archived before migration 0021 (restored from its dump) still has jsonb properties.
+      await sql`DO $$ BEGIN
+        IF (SELECT atttypid FROM pg_attribute WHERE attrelid = ${sql.lit(name)}::regclass AND attname = 'properties') = 'jsonb'::regtype THEN
+          ALTER TABLE ${sql.table(name)} ALTER COLUMN properties TYPE json USING properties::json;
+        END IF;
+      END $$`.execute(trx);
       await sql`ALTER TABLE ${sql.table(name)} RENAME TO ${sql.table(attachedName)}`.execute(trx);
       await sql`ALTER TABLE alert ATTACH PARTITION ${sql.table(attachedName)}
         FOR VALUES FROM (${sql.lit(archived.fromMjd)}) TO (${sql.lit(archived.toMjd)})`.execute(trx);

@@ -174,7 +174,8 @@ export class AlertRepository {
   /** Properties written by Level 2 filters onto alerts, merged into what the alerts have. */
   async mergeProperties(updates: Array<{ alert_id: string; properties: JsonObject }>): Promise<void> {
     if (updates.length === 0) return;
-    await sql`UPDATE alert AS a SET properties = a.properties || u.properties
+    // Stored as json (migration 0021): merged as jsonb, then written back as its text.
+    await sql`UPDATE alert AS a SET properties = (a.properties::jsonb || u.properties)::json
       FROM jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) AS u(alert_id text, properties jsonb)
       WHERE a.alert_id = u.alert_id`.execute(this.db);
   }

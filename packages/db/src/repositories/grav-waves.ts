@@ -179,9 +179,11 @@ export class GravWaveRepository {
     fromMjd: number,
     toMjd: number,
   ): Promise<Array<{ alert_id: string; locus_id: string; mjd: number; ra: number; dec: number }>> {
+    // The position from the alert's summary (older rows: its properties); upper limits have none.
     const result = await sql<{ alert_id: string; locus_id: string; mjd: number; ra: number; dec: number }>`
-      SELECT alert_id, locus_id, mjd, (properties->>'ant_ra')::float8 AS ra, (properties->>'ant_dec')::float8 AS dec
-      FROM alert WHERE mjd BETWEEN ${fromMjd} AND ${toMjd} AND properties ? 'ant_ra'`.execute(this.db);
+      SELECT alert_id, locus_id, mjd, (s->>'ant_ra')::float8 AS ra, (s->>'ant_dec')::float8 AS dec
+      FROM alert CROSS JOIN LATERAL (SELECT coalesce(summary, properties::jsonb) AS s) AS position
+      WHERE mjd BETWEEN ${fromMjd} AND ${toMjd} AND s ? 'ant_ra'`.execute(this.db);
     return result.rows;
   }
 

@@ -152,8 +152,8 @@ export class WatchListRepository {
         WHERE EXISTS (
           SELECT 1 FROM alert a
           WHERE a.locus_id = c.locus_id
-            AND angular_distance_deg((coalesce(a.summary, a.properties) ->> 'ant_ra')::float8,
-              (coalesce(a.summary, a.properties) ->> 'ant_dec')::float8, o.ra, o.dec) <= o.radius)
+            AND angular_distance_deg((coalesce(a.summary, a.properties::jsonb) ->> 'ant_ra')::float8,
+              (coalesce(a.summary, a.properties::jsonb) ->> 'ant_dec')::float8, o.ra, o.dec) <= o.radius)
       ),
       m AS (
         SELECT locus_id, array_agg(DISTINCT watch_list_id::text) AS lists, array_agg(DISTINCT watch_object_id::text) AS objects
