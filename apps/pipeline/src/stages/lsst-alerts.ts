@@ -3,7 +3,7 @@ import { fullRecord, lazyIdKey } from '../sources/lazy-records.ts';
 import { LSST_DETECTION_KEY, LSST_FORCED_KEY, type LsstPacket } from '../sources/lsst-packet.ts';
 import type { AlertRecord, PacketRow, StoredAlert } from './alert-record.ts';
 import { level1Lsst } from './level1.ts';
-import { SUMMARY_ALERT_PROPERTIES, summaryOf } from './locus-properties.ts';
+import { SUMMARY_ALERT_PROPERTIES } from './locus-properties.ts';
 import { prefixedFields } from './prefixed-fields.ts';
 
 /**
@@ -142,11 +142,30 @@ export function lsstStoredAlert(row: PacketRow, timeReceived: number): StoredAle
   };
 }
 
-/** The summary fields of an alert in parts: the ant_* ones and the few of the source's that summaries read. */
+/**
+ * The summary of an alert in parts, as summaryOf gives it for the whole properties: each summary field
+ * read where it is (the source's fields under the prefix, else the added ones), without first copying
+ * the added fields into an object of their own.
+ */
 function summaryOfParts({ prefix, source, extra }: AlertParts): Record<string, unknown> {
-  const summaryFields: Record<string, unknown> = { ...extra };
-  for (const name of SUMMARY_ALERT_PROPERTIES) if (name.startsWith(prefix)) summaryFields[name] = source[name.slice(prefix.length)];
-  return summaryOf(summaryFields);
+  const summary: Record<string, unknown> = {};
+  for (const [name, sourceField] of summaryFieldsUnder(prefix)) {
+    const value = sourceField === undefined ? extra[name] : source[sourceField];
+    if (value !== undefined && value !== null) summary[name] = value;
+  }
+  return summary;
+}
+
+const summaryFieldsByPrefix = new Map<string, Array<[name: string, sourceField: string | undefined]>>();
+
+/** Each summary field with the name of the source field it is under this prefix (undefined: an added field). */
+function summaryFieldsUnder(prefix: string): Array<[string, string | undefined]> {
+  let fields = summaryFieldsByPrefix.get(prefix);
+  if (!fields) {
+    fields = SUMMARY_ALERT_PROPERTIES.map((name) => [name, name.startsWith(prefix) ? name.slice(prefix.length) : undefined]);
+    summaryFieldsByPrefix.set(prefix, fields);
+  }
+  return fields;
 }
 
 /** An alert's properties in parts: the source's fields (stored under a prefix) and the ant_* ones. */
