@@ -134,4 +134,17 @@ describe('CopyChunks', () => {
     expect(taken.length).toBe(3);
     expect(Buffer.concat(taken).toString('utf8')).toBe(texts.join(''));
   });
+
+  it("writes float8 and jsonb fields of COPY's binary format: their length, then their bytes", () => {
+    const chunks = new CopyChunks();
+    chunks.float8(61000.125);
+    chunks.jsonb('{"ü":1}');
+    const bytes = chunks.take();
+    expect(bytes.readInt32BE(0)).toBe(8);
+    expect(bytes.readDoubleBE(4)).toBe(61000.125);
+    // jsonb: the format's version (1), then the UTF-8 text; the length counts both.
+    expect(bytes.readInt32BE(12)).toBe(1 + Buffer.byteLength('{"ü":1}'));
+    expect(bytes[16]).toBe(1);
+    expect(bytes.subarray(17).toString('utf8')).toBe('{"ü":1}');
+  });
 });
