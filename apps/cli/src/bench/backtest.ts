@@ -13,7 +13,7 @@ import {
   Level2Stage,
   missingSandboxPrerequisites,
 } from '@antares/pipeline';
-import { simulateSurvey } from '@antares/pipeline/simulate';
+import { SIMULATED_PACKETS_VERSION, simulateSurvey } from '@antares/pipeline/simulate';
 
 import { TRIVIAL } from './filters.ts';
 import { argValue, benchSurvey, freshDatabase } from './ingest.ts';
@@ -164,7 +164,7 @@ export async function benchBacktest(args: string[]): Promise<void> {
 
 /** A survey ingested live during the benchmark, after the archive's nights; made once, kept in the temporary folder. */
 async function liveSurvey(objects: number, seed: number): Promise<string[]> {
-  const dir = path.join(os.tmpdir(), `antares-bench-live-${objects}-${seed}`);
+  const dir = path.join(os.tmpdir(), `antares-bench-live-v${SIMULATED_PACKETS_VERSION}-${objects}-${seed}`);
   if (!existsSync(dir) || readdirSync(dir).length === 0) {
     console.log(`Simulating ${objects} live objects (seed ${seed}) into ${dir} ...`);
     await simulateSurvey({ objects, nights: 10, seed, outDir: dir, startMjd: 61_100, processes: 1 });

@@ -4,7 +4,13 @@ import path from 'node:path';
 
 import { migrate, openDatabase, Repositories, withDatabase } from '@antares/db';
 import { expandInputs, ingestFiles, type IngestStats } from '@antares/pipeline';
-import { alertRecordSizes, type LsstSchemaVersion, simulateSurvey, sizeSummary } from '@antares/pipeline/simulate';
+import {
+  alertRecordSizes,
+  type LsstSchemaVersion,
+  SIMULATED_PACKETS_VERSION,
+  simulateSurvey,
+  sizeSummary,
+} from '@antares/pipeline/simulate';
 import pg from 'pg';
 
 import { CpuMeter } from './cpu-meter.ts';
@@ -159,7 +165,7 @@ export async function benchSurvey(
   const objects = Number(argValue(args, '--objects') ?? 1500);
   const nights = Number(argValue(args, '--nights') ?? 20);
   const history = (lsstHistoryDays ? `-rubin${lsstHistoryDays}` : '') + (lsstSchemaVersion === '10.0' ? '' : `-v${lsstSchemaVersion}`);
-  const dir = path.join(os.tmpdir(), `antares-bench-survey-${objects}-${nights}${history}`);
+  const dir = path.join(os.tmpdir(), `antares-bench-survey-v${SIMULATED_PACKETS_VERSION}-${objects}-${nights}${history}`);
   if (!existsSync(dir) || readdirSync(dir).length === 0) {
     console.log(`Simulating ${objects} objects over ${nights} nights into ${dir} ...`);
     await simulateSurvey({ objects, nights, seed: 99, outDir: dir, lsstHistoryDays, lsstSchemaVersion });

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 import { decodeAvroBuffer } from '../sources/alert-avro.ts';
-import { readFits, writeFits } from './fits.ts';
+import { fitsHdus, parseHeader, readFits, writeFits } from './fits.ts';
 
 // apps/pipeline/src/fits -> /work/shared/data (shared/ sits beside the repo root).
 const DATA = fileURLToPath(new URL('../../../../../shared/data', import.meta.url));
@@ -44,6 +44,30 @@ describe('writeFits / readFits', () => {
     for (let i = 0; i < img.length; i++) if (i !== 3) expect(back.data[i]).toBe(img[i]);
     // gzipped input is accepted too
     expect(readFits(gzipSync(bytes)).data[10]).toBe(img[10]);
+  });
+
+  it('writes image extensions after the primary image, float64 ones too, each listed by fitsHdus', () => {
+    const img = new Float32Array(6).map((_, i) => i + 0.5);
+    const variance = new Float32Array(6).fill(2.25);
+    const psf = new Float64Array(9).map((_, i) => i / 36 + 1e-17);
+    const bytes = writeFits(img, 3, 2, { BUNIT: 'nJy' }, [
+      { name: 'UNCERT', width: 3, height: 2, data: variance, header: { UTYPE: 'VarianceUncertainty' } },
+      { name: 'PSFIMAGE', width: 3, height: 3, data: psf },
+    ]);
+    expect(fitsHdus(bytes)).toEqual([
+      { name: undefined, bitpix: -32, axes: [3, 2], bytes: 2 * 2880 },
+      { name: 'UNCERT', bitpix: -32, axes: [3, 2], bytes: 2 * 2880 },
+      { name: 'PSFIMAGE', bitpix: -64, axes: [3, 3], bytes: 2 * 2880 },
+    ]);
+    // The primary image reads as before; EXTEND says extensions follow.
+    const primary = readFits(bytes);
+    expect([...primary.data]).toEqual([...img]);
+    expect(primary.header.EXTEND).toBe(true);
+    const uncert = parseHeader(bytes.subarray(2 * 2880));
+    expect(uncert.header).toMatchObject({ XTENSION: 'IMAGE', PCOUNT: 0, GCOUNT: 1, EXTNAME: 'UNCERT', UTYPE: 'VarianceUncertainty' });
+    expect(bytes.readFloatBE(2 * 2880 + uncert.dataOffset + 4 * 5)).toBe(2.25);
+    const psfAt = 4 * 2880 + parseHeader(bytes.subarray(4 * 2880)).dataOffset;
+    for (let i = 0; i < psf.length; i++) expect(bytes.readDoubleBE(psfAt + 8 * i)).toBe(psf[i]);
   });
 
   it('rejects bad keywords and mismatched sizes', () => {

@@ -1,5 +1,6 @@
-// Minimal FITS reader/writer for alert cutouts (primary HDU images only).
-// ZTF cutouts are gzipped single-HDU images (BITPIX -32, 63x63); Rubin cutouts are plain FITS.
+// Minimal FITS reader/writer for alert cutouts (the reader reads the primary image only).
+// ZTF cutouts are gzipped single-HDU images (BITPIX -32, 63x63); Rubin cutouts are plain FITS whose
+// image is followed by its variance (UNCERT) and PSF (PSFIMAGE) as image extensions.
 // We deliberately support only what cutouts need, and throw clear errors on the rest.
 import { gunzipSync } from 'node:zlib';
 
@@ -86,6 +87,32 @@ function intKey(header: FitsHeader, key: string): number {
   return v;
 }
 
+/** An HDU of a FITS file as fitsHdus lists it: its EXTNAME (undefined for the primary), BITPIX and axes. */
+export interface FitsHdu {
+  name: string | undefined;
+  bitpix: number;
+  axes: number[];
+  /** Bytes of the HDU in the file: its header and its data, each padded to whole blocks. */
+  bytes: number;
+}
+
+/** The HDUs of a (not gzipped) FITS file, in order: what a cutout holds besides its image. */
+export function fitsHdus(bytes: Uint8Array): FitsHdu[] {
+  const hdus: FitsHdu[] = [];
+  for (let at = 0; at < bytes.length;) {
+    const { header, dataOffset } = parseHeader(bytes.subarray(at));
+    const bitpix = intKey(header, 'BITPIX');
+    const axes = Array.from({ length: intKey(header, 'NAXIS') }, (_, k) => intKey(header, `NAXIS${k + 1}`));
+    const pcount = typeof header.PCOUNT === 'number' ? header.PCOUNT : 0;
+    const gcount = typeof header.GCOUNT === 'number' ? header.GCOUNT : 1;
+    const dataBytes = axes.length === 0 ? 0 : ((Math.abs(bitpix) / 8) * axes.reduce((a, b) => a * b, 1) + pcount) * gcount;
+    const size = dataOffset + Math.ceil(dataBytes / BLOCK) * BLOCK;
+    hdus.push({ name: typeof header.EXTNAME === 'string' ? header.EXTNAME : undefined, bitpix, axes, bytes: size });
+    at += size;
+  }
+  return hdus;
+}
+
 /**
  * Read the primary HDU image of a FITS file (optionally gzipped).
  * Returns physical values (BZERO + BSCALE * raw) as float32; BLANK and non-finite values become NaN.
@@ -153,7 +180,22 @@ export function readFits(input: Uint8Array): FitsImage {
   return { width, height, data, header };
 }
 
-const RESERVED = new Set(['SIMPLE', 'BITPIX', 'NAXIS', 'NAXIS1', 'NAXIS2', 'EXTEND', 'END', 'BZERO', 'BSCALE', 'BLANK']);
+const RESERVED = new Set([
+  'SIMPLE',
+  'XTENSION',
+  'BITPIX',
+  'NAXIS',
+  'NAXIS1',
+  'NAXIS2',
+  'EXTEND',
+  'PCOUNT',
+  'GCOUNT',
+  'EXTNAME',
+  'END',
+  'BZERO',
+  'BSCALE',
+  'BLANK',
+]);
 
 function formatCard(key: string, value: string | number | boolean): string {
   if (!/^[A-Z0-9_-]{1,8}$/.test(key)) throw new Error(`FITS: invalid header keyword "${key}"`);
@@ -175,29 +217,53 @@ function formatCard(key: string, value: string | number | boolean): string {
   return card.padEnd(CARD);
 }
 
+/** An image extension (XTENSION = 'IMAGE') after the primary image: float32 or float64 pixels. */
+export interface FitsImageExtension {
+  name: string;
+  width: number;
+  height: number;
+  data: Float32Array | Float64Array;
+  header?: FitsHeader;
+}
+
 /**
- * Write a single-HDU FITS file with a BITPIX -32 (big-endian float32) image.
- * Structural keywords are generated; user keys that would clash with them are ignored.
+ * Write a FITS file with a BITPIX -32 (big-endian float32) primary image, then any image extensions
+ * (as a Rubin cutout carries its variance and PSF after the image). Structural keywords are
+ * generated; user keys that would clash with them are ignored.
  */
 export function writeFits(
   image: Float32Array,
   width: number,
   height: number,
-  header: Record<string, string | number | boolean> = {},
+  header: FitsHeader = {},
+  extensions: FitsImageExtension[] = [],
 ): Buffer {
+  const primary = [formatCard('SIMPLE', true), ...imageCards(image, width, height)];
+  if (extensions.length > 0) primary.push(formatCard('EXTEND', true));
+  const hdus = [writeHdu(primary, header, image)];
+  for (const ext of extensions) {
+    const cards = [formatCard('XTENSION', 'IMAGE'), ...imageCards(ext.data, ext.width, ext.height)];
+    cards.push(formatCard('PCOUNT', 0), formatCard('GCOUNT', 1), formatCard('EXTNAME', ext.name));
+    hdus.push(writeHdu(cards, ext.header ?? {}, ext.data));
+  }
+  return hdus.length === 1 ? hdus[0] : Buffer.concat(hdus);
+}
+
+/** BITPIX and the axes of a 2-D image, after checking its size. */
+function imageCards(image: Float32Array | Float64Array, width: number, height: number): string[] {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
     throw new Error(`FITS: invalid image size ${width}x${height}`);
   }
   if (image.length !== width * height) {
     throw new Error(`FITS: image has ${image.length} pixels, expected ${width * height}`);
   }
-  const cards = [
-    formatCard('SIMPLE', true),
-    formatCard('BITPIX', -32),
-    formatCard('NAXIS', 2),
-    formatCard('NAXIS1', width),
-    formatCard('NAXIS2', height),
-  ];
+  const bitpix = image instanceof Float64Array ? -64 : -32;
+  return [formatCard('BITPIX', bitpix), formatCard('NAXIS', 2), formatCard('NAXIS1', width), formatCard('NAXIS2', height)];
+}
+
+/** One HDU: its structural cards, the user's header, END, then the pixels, each padded to whole blocks. */
+function writeHdu(structural: string[], header: FitsHeader, image: Float32Array | Float64Array): Buffer {
+  const cards = [...structural];
   for (const [k, v] of Object.entries(header)) {
     const key = k.toUpperCase();
     if (RESERVED.has(key)) continue;
@@ -206,10 +272,12 @@ export function writeFits(
   cards.push('END'.padEnd(CARD));
   const headerText = cards.join('');
   const headerLen = Math.ceil(headerText.length / BLOCK) * BLOCK;
-  const dataLen = Math.ceil((image.length * 4) / BLOCK) * BLOCK;
+  const bytesPer = image.BYTES_PER_ELEMENT;
+  const dataLen = Math.ceil((image.length * bytesPer) / BLOCK) * BLOCK;
   // Header padding is ASCII spaces; data padding is zeros (FITS standard 3.3.2).
   const out = Buffer.alloc(headerLen + dataLen, 0);
   out.write(headerText.padEnd(headerLen), 0, 'latin1');
-  for (let i = 0; i < image.length; i++) out.writeFloatBE(image[i], headerLen + i * 4);
+  if (bytesPer === 8) for (let i = 0; i < image.length; i++) out.writeDoubleBE(image[i], headerLen + i * 8);
+  else for (let i = 0; i < image.length; i++) out.writeFloatBE(image[i], headerLen + i * 4);
   return out;
 }

@@ -26,6 +26,13 @@ export { bigIntLongType, typeWithBigIntLongs, ZTF_ALERT_SCHEMA, ZTF_SCHEMA_VERSI
 
 export const DEFAULT_START_MJD = 61000; // 2025-11-21
 
+/**
+ * The version of what the simulator writes: one up whenever its packets change (2: Rubin cutouts carry
+ * their variance and PSF, as real ones do). The benchmarks keep a simulated survey in the temporary
+ * folder for their next runs, under a name holding it, so a changed simulator never reuses old files.
+ */
+export const SIMULATED_PACKETS_VERSION = 2;
+
 export interface SimulateOptions {
   objects: number;
   nights: number;

@@ -73,11 +73,13 @@ describe('Rubin packets with a year of history', () => {
     }
   });
 
-  it('makes packets of tens of kilobytes, with their three cutouts', async () => {
+  it('makes packets of a hundred kilobytes and more, with their three cutouts of real Rubin size', async () => {
     const sizes = (await Promise.all(lsstFiles.map(alertRecordSizes))).flat();
     expect(sizes.length).toBe(packets.length);
     const summary = sizeSummary(sizes);
-    expect(summary.max).toBeGreaterThan(20_000);
+    // Three cutouts of 34.5-40.3 KB (image, variance, PSF), then a year of history on top.
+    expect(summary.min).toBeGreaterThan(3 * 34_560);
+    expect(summary.max).toBeGreaterThan(summary.min + 50_000);
     for (const p of packets) {
       expect(p.cutouts.difference?.length).toBeGreaterThan(0);
       expect(p.cutouts.science?.length).toBeGreaterThan(0);

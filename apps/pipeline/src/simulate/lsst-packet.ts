@@ -1,8 +1,8 @@
 // Assembles Rubin alert records (schema 10.0, lsst-schema.ts) from the Rubin plan: the triggering
 // DiaSource, the object's earlier DiaSources, forced photometry of its earlier visits (precovery
 // included, so many points are not significant: upper limits), the DiaObject as it stood after this
-// visit, and three plain-FITS cutouts. Each row comes from its own seeded stream, so a DiaSource looks
-// the same as the alert's diaSource and later in prvDiaSources.
+// visit, and three plain-FITS cutouts (image, variance, PSF: cutouts.ts). Each row comes from its own
+// seeded stream, so a DiaSource looks the same as the alert's diaSource and later in prvDiaSources.
 import type { StampFactory } from './cutouts.ts';
 import { LSST_BANDS, LSST_PIXEL_SCALE, type LsstObject, type LsstObs } from './lsst-plan.ts';
 import { DIA_OBJECT_FIELDS, DIA_SOURCE_FIELDS } from './lsst-schema.ts';

@@ -1,14 +1,22 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
 import { createTestDatabase } from '@antares/db';
 import { describe, expect, it } from 'vitest';
 
-import { readFits } from '../fits/fits.ts';
+import { fitsHdus, parseHeader, readFits } from '../fits/fits.ts';
+import { expandInputs } from '../ingest/ingest-files.ts';
 import { ingestFiles } from '../ingest/ingest-files.ts';
+import { decodeAvroFile } from '../sources/alert-avro.ts';
+import type { LsstPacket } from '../sources/lsst-packet.ts';
 import { level1Lsst } from '../stages/level1.ts';
 import { planSurvey } from './index.ts';
 import { LSST_FLAGS, njyToMag } from './lsst-plan.ts';
 import { OPTS, survey, useSimulatedSurvey } from './testing/simulated-survey.ts';
 
 // The Rubin alerts of a simulated survey, and the whole survey ingested.
+// apps/pipeline/src/simulate -> /work/shared/data (shared/ sits beside the repo root).
+const REAL_RUBIN = fileURLToPath(new URL('../../../../../shared/data/fink-broker/rubin_v9.0_fink_subset', import.meta.url));
 useSimulatedSurvey();
 const { rubin, rubinRaw } = survey;
 
@@ -104,6 +112,37 @@ describe('Rubin alerts', () => {
       if (!p.diaSource.isDipole && (p.diaSource.snr as number) > 20) expect(centre).toBeGreaterThan(Math.abs(diff[0]));
     }
   });
+
+  it.skipIf(!existsSync(REAL_RUBIN))(
+    'carry their variance and PSF after the image, in the layout and sizes of real Rubin cutouts',
+    async () => {
+      // A real lsst.v9_0 packet: image (30x30), UNCERT (its variance) and PSFIMAGE (float64, 41x41 for a
+      // visit, 47x47 for the template coadd); 34,560 and 40,320 bytes. The benchmarks' packet sizes and the
+      // storage figures of ADR 0036 depend on the simulated ones having the same.
+      let real: LsstPacket | undefined;
+      for await (const r of decodeAvroFile(expandInputs([REAL_RUBIN])[0]))
+        if ('packet' in r && r.packet.survey === 'lsst') real ??= r.packet;
+      const layout = (cut: Uint8Array) =>
+        fitsHdus(cut).map((h) => ({ name: h.name, bitpix: h.bitpix, psf: h.name === 'PSFIMAGE' ? h.axes : [] }));
+      for (const type of ['science', 'template', 'difference'] as const) {
+        const realCut = real!.cutouts[type]!;
+        for (const p of rubin.slice(0, 20)) {
+          const cut = p.cutouts[type]!;
+          expect(layout(cut), type).toEqual(layout(realCut));
+          expect(cut.length, type).toBe(realCut.length);
+        }
+      }
+      const psfAt = fitsHdus(rubin[0].cutouts.science!)
+        .slice(0, 2)
+        .reduce((a, h) => a + h.bytes, 0);
+      const { header, dataOffset } = parseHeader(rubin[0].cutouts.science!.subarray(psfAt));
+      const psf = new DataView(rubin[0].cutouts.science!.buffer, rubin[0].cutouts.science!.byteOffset + psfAt + dataOffset, 41 * 41 * 8);
+      let sum = 0;
+      for (let i = 0; i < 41 * 41; i++) sum += psf.getFloat64(i * 8);
+      expect(header.EXTNAME).toBe('PSFIMAGE');
+      expect(sum).toBeCloseTo(1, 9); // a normalised PSF
+    },
+  );
 
   it('observe a share of the ZTF objects at the same position on other nights, and a few southern objects only Rubin sees', () => {
     const shared = plan.lsst.objects.filter((o) => o.ztf);
