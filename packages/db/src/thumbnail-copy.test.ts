@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,3 +127,26 @@ function int32(n: number): Buffer {
   b.writeInt32BE(n);
   return b;
 }
+
+describe('migration 0022_cutouts_lz4', () => {
+  it('compresses a plain-FITS cutout with lz4 on a server and keeps a gzipped one as it came; PGlite (no lz4) keeps both as they came', async () => {
+    // A FITS-like cutout: a header of blank-padded cards, then pixels of which a quarter of the bytes are noise.
+    const header = Buffer.from('SIMPLE  =                    T'.padEnd(2880));
+    const pixels = randomBytes(20_000).map((b, i) => (i % 8 < 6 ? 0x42 : b));
+    const plain = Buffer.concat([header, pixels]);
+    const gzipped = gzipSync(plain);
+    await database.repos.thumbnails.insertMany([
+      { filename: 'lz4_plain.fits', alert_id: 'lsst:lz4', locus_id: 'ANT2026lz4', thumbnail_type: 'science', cutout: plain },
+      { filename: 'lz4_gzipped.fits.gz', alert_id: 'lsst:lz4', locus_id: 'ANT2026lz4', thumbnail_type: 'template', cutout: gzipped },
+    ]);
+    const rows = await sql<{ filename: string; stored: number; length: number; cutout: Uint8Array }>`
+      SELECT filename, pg_column_size(cutout) AS stored, length(cutout) AS length, cutout FROM alert_thumbnail
+      WHERE filename LIKE 'lz4\\_%' ORDER BY filename`.execute(database.db);
+    const [gz, fits] = rows.rows;
+    expect(Buffer.from(fits.cutout).equals(plain)).toBe(true);
+    expect(Buffer.from(gz.cutout).equals(gzipped)).toBe(true);
+    expect(gz.stored).toBeGreaterThanOrEqual(gz.length);
+    if (database.kind === 'postgres') expect(fits.stored).toBeLessThan(0.7 * fits.length);
+    else expect(fits.stored).toBeGreaterThanOrEqual(fits.length);
+  });
+});
