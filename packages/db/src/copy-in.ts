@@ -134,11 +134,18 @@ export class CopyChunks {
     this.used += this.buffer.write(text, this.used);
   }
 
-  /** Binary format: a field's length, then its bytes; text as UTF-8. */
-  field(value: string | Uint8Array): void {
+  /**
+   * Binary format: a field's length, then its bytes; text as UTF-8. `versionByte`, when given, comes
+   * first and is counted in the length (jsonb's format version).
+   */
+  field(value: string | Uint8Array, versionByte?: number): void {
     // Counted from `start`: making room may move the bytes not taken yet to a new buffer.
     const lengthAt = this.used - this.start;
     this.int32(0);
+    if (versionByte !== undefined) {
+      this.room(1);
+      this.buffer[this.used++] = versionByte;
+    }
     if (typeof value === 'string') this.text(value);
     else this.bytes(value);
     this.buffer.writeInt32BE(this.used - this.start - lengthAt - 4, this.start + lengthAt);
@@ -153,12 +160,7 @@ export class CopyChunks {
 
   /** Binary format: a jsonb field, whose bytes are its format's version (1), then its JSON text. */
   jsonb(text: string): void {
-    const lengthAt = this.used - this.start;
-    this.int32(0);
-    this.room(1);
-    this.buffer[this.used++] = JSONB_VERSION;
-    this.text(text);
-    this.buffer.writeInt32BE(this.used - this.start - lengthAt - 4, this.start + lengthAt);
+    this.field(text, JSONB_VERSION);
   }
 
   bytes(value: Uint8Array): void {

@@ -7,8 +7,9 @@
 // whole object in one literal, which V8 keeps fast.
 //
 // The keys are in the order PostgreSQL's jsonb keeps an object's keys (shorter first, then by their
-// bytes), so that JSON.stringify writes them in that order: the server then finds each object sorted
-// already instead of sorting its hundred keys, which took a quarter of parsing a history row's JSON.
+// bytes), so that JSON.stringify writes them in that order. When properties were jsonb, the server
+// then found each object sorted already (ADR 0042); stored as json text since (ADR 0048), they keep
+// the order the API has always answered them in.
 
 type Builder = (source: Record<string, unknown>, extra: Record<string, unknown>) => Record<string, unknown>;
 
