@@ -104,35 +104,33 @@ const LSST_TEMPLATE_PSF_N = 47;
 
 /**
  * The variance and PSF extensions of a Rubin cutout. The variance varies from pixel to pixel around
- * `variance` (by `noise`, normal deviates), as a real variance plane does; the PSF is a normalised
- * Gaussian centred where the source is, off the pixel grid by `psfOffset` pixels (a PSF image
- * centred on a pixel is symmetric, its values four times over). Constant or symmetric planes would
- * compress far better than real ones: real Rubin cutouts compress to 51-56 % with lz4, these to about as much.
+ * `variance` (by `noise`, normal deviates), as a real variance plane does. Constant or symmetric planes
+ * would compress far better than real ones: real Rubin cutouts compress to 51-56 % with lz4, these to
+ * about as much.
  */
-function lsstExtensions(
-  variance: number,
-  noise: Float32Array,
-  noiseOffset: number,
-  psfSigma: number,
-  psfSide: number,
-  psfOffset: [number, number],
-): FitsImageExtension[] {
+function lsstExtensions(variance: number, noise: Float32Array, noiseOffset: number, psf: FitsImageExtension): FitsImageExtension[] {
   const uncert = new Float32Array(LSST_NPIX);
   for (let i = 0; i < LSST_NPIX; i++) uncert[i] = variance * (1 + 0.1 * noise[noiseOffset + i]) ** 2;
+  return [{ name: 'UNCERT', width: LSST_N, height: LSST_N, data: uncert, header: { UTYPE: 'VarianceUncertainty' } }, psf];
+}
+
+/**
+ * A cutout's PSF image: a normalised Gaussian centred where the source is, off the pixel grid by
+ * `offset` pixels (a PSF image centred on a pixel is symmetric, its values four times over). A visit's
+ * science and difference cutouts carry the same one.
+ */
+function lsstPsfImage(psfSigma: number, side: number, offset: [number, number]): FitsImageExtension {
   const gaussian = (centre: number) => {
-    const g = new Float64Array(psfSide);
+    const g = new Float64Array(side);
     let sum = 0;
-    for (let i = 0; i < psfSide; i++) sum += g[i] = Math.exp(-0.5 * ((i - centre) / psfSigma) ** 2);
+    for (let i = 0; i < side; i++) sum += g[i] = Math.exp(-0.5 * ((i - centre) / psfSigma) ** 2);
     return g.map((v) => v / sum);
   };
-  const gx = gaussian((psfSide - 1) / 2 + psfOffset[0]);
-  const gy = gaussian((psfSide - 1) / 2 + psfOffset[1]);
-  const psf = new Float64Array(psfSide * psfSide);
-  for (let j = 0; j < psfSide; j++) for (let i = 0; i < psfSide; i++) psf[j * psfSide + i] = gx[i] * gy[j];
-  return [
-    { name: 'UNCERT', width: LSST_N, height: LSST_N, data: uncert, header: { UTYPE: 'VarianceUncertainty' } },
-    { name: 'PSFIMAGE', width: psfSide, height: psfSide, data: psf },
-  ];
+  const gx = gaussian((side - 1) / 2 + offset[0]);
+  const gy = gaussian((side - 1) / 2 + offset[1]);
+  const psf = new Float64Array(side * side);
+  for (let j = 0; j < side; j++) for (let i = 0; i < side; i++) psf[j * side + i] = gx[i] * gy[j];
+  return { name: 'PSFIMAGE', width: side, height: side, data: psf };
 }
 
 interface LsstTemplate {
@@ -251,7 +249,12 @@ export class StampFactory {
       LSST_N,
       LSST_N,
       LSST_FITS_HEADER,
-      lsstExtensions(noiseSigma ** 2, nv, this.noise.offset(rng, LSST_NPIX), psf, LSST_TEMPLATE_PSF_N, [cx - LSST_C, cy - LSST_C]),
+      lsstExtensions(
+        noiseSigma ** 2,
+        nv,
+        this.noise.offset(rng, LSST_NPIX),
+        lsstPsfImage(psf, LSST_TEMPLATE_PSF_N, [cx - LSST_C, cy - LSST_C]),
+      ),
     );
     this.lsstTemplates.set(key, t);
     return t;
@@ -281,6 +284,7 @@ export class StampFactory {
       }
       addGaussian(target, x, y, obs.flux, psf, this.gx, this.gy, LSST_N);
     };
+    const psfImage = lsstPsfImage(psf, LSST_PSF_N, [x - LSST_C, y - LSST_C]);
     // Rubin difference images keep their sign: a source that faded is a negative one.
     for (let i = 0; i < LSST_NPIX; i++) img[i] = sigma * nv[off + i] - tSigma * nv[tOff + i];
     addChange(img, true);
@@ -289,7 +293,7 @@ export class StampFactory {
       LSST_N,
       LSST_N,
       LSST_FITS_HEADER,
-      lsstExtensions(sigma ** 2 + tSigma ** 2, nv, this.noise.offset(rng, LSST_NPIX), psf, LSST_PSF_N, [x - LSST_C, y - LSST_C]),
+      lsstExtensions(sigma ** 2 + tSigma ** 2, nv, this.noise.offset(rng, LSST_NPIX), psfImage),
     );
     for (let i = 0; i < LSST_NPIX; i++) img[i] = sigma * nv[off + i];
     for (const st of tpl.statics) addGaussian(img, st.x, st.y, st.flux, Math.hypot(psf, st.sigmaPx), this.gx, this.gy, LSST_N);
@@ -299,7 +303,7 @@ export class StampFactory {
       LSST_N,
       LSST_N,
       LSST_FITS_HEADER,
-      lsstExtensions(sigma ** 2, nv, this.noise.offset(rng, LSST_NPIX), psf, LSST_PSF_N, [x - LSST_C, y - LSST_C]),
+      lsstExtensions(sigma ** 2, nv, this.noise.offset(rng, LSST_NPIX), psfImage),
     );
     return { science, template: tpl.fits, difference };
   }
