@@ -66,6 +66,8 @@ const schema = z.object({
   /** Drop folder of the running server for alert files (default $ANTARES_DATA_DIR/inbox; `off` turns it off). */
   ANTARES_INBOX_DIR: z.string().optional(),
   ANTARES_INBOX_POLL_SECONDS: z.coerce.number().positive().default(2),
+  /** A folder for new cutouts, in pack files outside the database (ADR 0051); unset: in the database. */
+  ANTARES_CUTOUT_DIR: z.string().min(1).optional(),
   /**
    * Chat notifications (watch lists, failing filters): a Slack bot token (chat.postMessage) or an
    * incoming-webhook URL. Unset: they wait in the database's chat outbox until one is set.
@@ -109,6 +111,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** ANTARES_CUTOUT_DIR, resolved: new cutouts go to pack files there (ADR 0051); undefined: into the database. */
+  cutoutDir?: string;
   /** ANTARES_PUBLIC_URL, without a trailing slash. */
   publicUrl?: string;
   /**
@@ -179,6 +183,7 @@ export function loadConfig(
     host: e.ANTARES_HOST,
     dataDir: path.resolve(e.ANTARES_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    cutoutDir: e.ANTARES_CUTOUT_DIR ? path.resolve(e.ANTARES_CUTOUT_DIR) : undefined,
     publicUrl: e.ANTARES_PUBLIC_URL?.replace(/\/$/, ''),
     supportEmail: e.ANTARES_SUPPORT_EMAIL,
     issueTrackerUrl: e.ANTARES_ISSUE_TRACKER_URL,

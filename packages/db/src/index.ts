@@ -6,6 +6,7 @@ export {
   type PrefillOptions,
   type PrefillResult,
 } from './bench/prefill.ts';
+export { CutoutPacks, CutoutPackUnavailable, type PackedCutout } from './cutout-packs.ts';
 export { migrate } from './migrate.ts';
 export { type DatabaseKind, openDatabase, type OpenedDatabase, type OpenOptions, withDatabase } from './open.ts';
 export {

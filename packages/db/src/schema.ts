@@ -43,8 +43,13 @@ export interface AlertThumbnailTable {
   alert_id: string;
   locus_id: string;
   thumbnail_type: 'science' | 'template' | 'difference';
-  cutout: Uint8Array;
+  /** The cutout as received, or null when it lies in a pack under ANTARES_CUTOUT_DIR (migration 0023). */
+  cutout: Uint8Array | null;
   png: Uint8Array | null;
+  pack: string | null;
+  /** bigint: read back as text by the server's driver. */
+  pack_offset: ColumnType<string | number | null, number | null | undefined, number | null>;
+  pack_length: number | null;
 }
 
 export interface AppUserTable {

@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { binaryCopyChunks } from './copy-in.ts';
+import { CutoutPacks, CutoutPackUnavailable } from './cutout-packs.ts';
+import { Repositories } from './repositories/index.ts';
 import type { NewThumbnail } from './repositories/thumbnails.ts';
 import { createTestDatabase, type TestDatabase } from './testing.ts';
 
@@ -148,5 +153,51 @@ describe('migration 0022_cutouts_lz4', () => {
     expect(gz.stored).toBeGreaterThanOrEqual(gz.length);
     if (database.kind === 'postgres') expect(fits.stored).toBeLessThan(0.7 * fits.length);
     else expect(fits.stored).toBeGreaterThanOrEqual(fits.length);
+  });
+});
+
+describe('cutouts in packs outside the database (migration 0023, ADR 0051)', () => {
+  it('keeps only where each cutout lies, reads it back, and leaves a cutout stored already as it was', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'antares-thumb-packs-'));
+    try {
+      const packed = new Repositories(database.db, database.kind, new CutoutPacks(dir));
+      const before = cutouts('packA', 3, 'ANT2026packA');
+      await database.repos.thumbnails.insertMany(before.slice(0, 1));
+      const given = cutouts('packA', 40, 'ANT2026packB');
+      await packed.transaction((tx) => tx.thumbnails.insertMany(given));
+      const rows = await sql<{ filename: string; locus_id: string; cutout: Uint8Array | null; pack: string | null }>`
+        SELECT filename, locus_id, cutout, pack FROM alert_thumbnail WHERE filename LIKE 'packA\\_%'`.execute(database.db);
+      expect(rows.rows).toHaveLength(40);
+      for (const row of rows.rows) {
+        expect(row.locus_id).toBe('ANT2026packB');
+        // The first was stored in the database before packs were configured: it keeps its bytes there.
+        expect(row.cutout === null).toBe(row.filename !== given[0]!.filename);
+        expect(row.pack === null).toBe(row.filename === given[0]!.filename);
+      }
+      for (const [i, t] of given.entries()) {
+        const expected = Buffer.from(i === 0 ? before[0]!.cutout : t.cutout);
+        const image = await packed.thumbnails.findImage(t.filename);
+        expect(image?.png).toBeNull();
+        expect(image && !image.png && Buffer.from(image.cutout).equals(expected)).toBe(true);
+      }
+      const science = given[3]!;
+      expect(Buffer.from((await packed.thumbnails.findCutout(science.alert_id, 'science'))!).equals(Buffer.from(science.cutout))).toBe(
+        true,
+      );
+      // Repositories without the folder (ANTARES_CUTOUT_DIR unset) cannot read it, and say so.
+      await expect(database.repos.thumbnails.findCutout(science.alert_id, 'science')).rejects.toThrow(
+        new CutoutPackUnavailable('it lies in a cutout pack and ANTARES_CUTOUT_DIR is not set on this server'),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a row with neither bytes nor a pack', async () => {
+    await expect(
+      sql`INSERT INTO alert_thumbnail (filename, alert_id, locus_id, thumbnail_type) VALUES ('none.fits', 'lsst:none', 'ANT2026none', 'science')`.execute(
+        database.db,
+      ),
+    ).rejects.toThrow(/alert_thumbnail_bytes_or_pack/);
   });
 });

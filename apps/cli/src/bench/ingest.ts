@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { migrate, openDatabase, Repositories, withDatabase } from '@antares/db';
+import { CutoutPacks, migrate, openDatabase, type OpenedDatabase, Repositories, withDatabase } from '@antares/db';
 import { expandInputs, ingestFiles, type IngestStats } from '@antares/pipeline';
 import {
   alertRecordSizes,
@@ -19,7 +19,7 @@ import { ingestShares, nightShares } from './ingest-workers.ts';
 import { skyShareFiles } from './sky-shares.ts';
 
 /**
- * `npm run bench -- ingest [--objects N] [--nights K] [--survey all|ztf|rubin] [--rubin-schema 10.0|11.0] [--workers N]`: alert
+ * `npm run bench -- ingest [--objects N] [--nights K] [--survey all|ztf|rubin] [--rubin-schema 10.0|11.0] [--workers N] [--cutout-packs]`: alert
  * packets per second through the whole pipeline (decode, Level 1, association, thumbnails, locus
  * properties, storage) with simulated alerts, on embedded PGlite and on the PostgreSQL server.
  * `--survey rubin` ingests only the Rubin packets, simulated with a year of history (real-size
@@ -29,7 +29,10 @@ import { skyShareFiles } from './sky-shares.ts';
  * PGlite is then skipped; see ingest-prefill.ts), next to the empty-database figure.
  * `--survey rubin` also times the nights after the first `--warm-nights` (default 5): a running broker's
  * case, whose objects' history was stored with their earlier packets (the first night an object is seen
- * brings its whole year of history). Each PostgreSQL line is followed by the CPU the run used (cpu-meter.ts).
+ * brings its whole year of history). `--cutout-packs` (one worker, no prefill): the PostgreSQL runs keep the
+ * cutouts in pack files in a temporary folder, as ANTARES_CUTOUT_DIR does (ADR 0051), instead of in the
+ * database; run it apart, not after a run without, so that both meet the same cold process. Each
+ * PostgreSQL line is followed by the CPU the run used (cpu-meter.ts).
  */
 export async function benchIngest(args: string[]): Promise<void> {
   const survey = argValue(args, '--survey') ?? 'all';
@@ -40,6 +43,8 @@ export async function benchIngest(args: string[]): Promise<void> {
   if (prefill !== undefined && (!Number.isInteger(prefill) || prefill < 1)) throw new Error('--prefill must be a whole number >= 1');
   const schema = argValue(args, '--rubin-schema') ?? '10.0';
   if (schema !== '10.0' && schema !== '11.0') throw new Error(`--rubin-schema must be 10.0 or 11.0, not ${schema}`);
+  const cutoutPacks = args.includes('--cutout-packs');
+  if (cutoutPacks && (workers > 1 || prefill !== undefined)) throw new Error('--cutout-packs goes with one worker and no --prefill');
   const lsstHistoryDays = survey === 'rubin' ? 365 : undefined;
   const all = await benchSurvey(args, lsstHistoryDays, schema);
   const prefix = survey === 'ztf' ? 'ztf_' : survey === 'rubin' ? 'lsst_' : '';
@@ -66,20 +71,27 @@ export async function benchIngest(args: string[]): Promise<void> {
   }
 
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const url = await freshDatabase(serverUrl, 'antares_bench_ingest');
-  const server = await openDatabase({ databaseUrl: url });
-  await migrate(server.db);
-  const meter = await CpuMeter.start(serverUrl, 'antares_bench_ingest');
-  const started = performance.now();
-  const stats = await ingestFiles(new Repositories(server.db, 'postgres'), files);
-  report('PostgreSQL server', stats, (performance.now() - started) / 1000);
-  console.log(await meter.line(stats.packetsRead));
-  await server.close();
-  if (survey === 'rubin' && workers === 1 && prefill === undefined) {
-    const warmNights = Number(argValue(args, '--warm-nights') ?? 5);
-    if (!Number.isInteger(warmNights) || warmNights < 1 || warmNights >= files.length)
-      throw new Error(`--warm-nights must be a whole number from 1 to ${files.length - 1}`);
-    await benchKnownObjects(serverUrl, files, warmNights);
+  const packDir = cutoutPacks ? mkdtempSync(path.join(os.tmpdir(), 'antares-bench-cutouts-')) : undefined;
+  const serverRepos = (db: OpenedDatabase['db']) => new Repositories(db, 'postgres', packDir ? new CutoutPacks(packDir) : undefined);
+  try {
+    const url = await freshDatabase(serverUrl, 'antares_bench_ingest');
+    const server = await openDatabase({ databaseUrl: url });
+    await migrate(server.db);
+    const meter = await CpuMeter.start(serverUrl, 'antares_bench_ingest');
+    const started = performance.now();
+    const stats = await ingestFiles(serverRepos(server.db), files);
+    report(packDir ? 'PG, cutout packs' : 'PostgreSQL server', stats, (performance.now() - started) / 1000);
+    console.log(await meter.line(stats.packetsRead));
+    await server.close();
+    if (packDir) console.log(`  ${packSummary(packDir)} outside the database`);
+    if (survey === 'rubin' && workers === 1 && prefill === undefined) {
+      const warmNights = Number(argValue(args, '--warm-nights') ?? 5);
+      if (!Number.isInteger(warmNights) || warmNights < 1 || warmNights >= files.length)
+        throw new Error(`--warm-nights must be a whole number from 1 to ${files.length - 1}`);
+      await benchKnownObjects(serverUrl, files, warmNights, serverRepos);
+    }
+  } finally {
+    if (packDir) rmSync(packDir, { recursive: true, force: true });
   }
   if (workers > 1) await benchWorkers(serverUrl, files, workers);
   if (prefill !== undefined) {
@@ -96,12 +108,24 @@ export function report(label: string, stats: IngestStats, seconds: number): void
   );
 }
 
+/** The pack files under `dir` and their size, e.g. "4 packs, 198 MB of cutouts". */
+function packSummary(dir: string): string {
+  const packs = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  const bytes = packs.reduce((sum, entry) => sum + statSync(path.join(entry.parentPath, entry.name)).size, 0);
+  return `${packs.length} packs, ${(bytes / 1024 / 1024).toFixed(0)} MB of cutouts`;
+}
+
 /** The nights after the first `warmNights`, timed once those are stored (one night file per night). */
-async function benchKnownObjects(serverUrl: string, files: string[], warmNights: number): Promise<void> {
+async function benchKnownObjects(
+  serverUrl: string,
+  files: string[],
+  warmNights: number,
+  serverRepos: (db: OpenedDatabase['db']) => Repositories,
+): Promise<void> {
   const server = await openDatabase({ databaseUrl: await freshDatabase(serverUrl, 'antares_bench_ingest') });
   try {
     await migrate(server.db);
-    const repos = new Repositories(server.db, 'postgres');
+    const repos = serverRepos(server.db);
     await ingestFiles(repos, files.slice(0, warmNights));
     const meter = await CpuMeter.start(serverUrl, 'antares_bench_ingest');
     const started = performance.now();

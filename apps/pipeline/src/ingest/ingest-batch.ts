@@ -258,7 +258,8 @@ async function storeBatch(
     // binary COPY needs one), while this transaction does the rest (two cores at work instead of one).
     // They are keyed by file name and written idempotently, so a batch that fails after them only leaves
     // cutouts that the next ingestion of the same files reuses. PGlite has one connection: there they
-    // are written in the transaction.
+    // are written in the transaction. With ANTARES_CUTOUT_DIR the bytes go to a pack file, flushed to
+    // disk before the rows pointing into it are written (ADR 0051).
     const cutoutsWritten =
       repos.kind === 'postgres' ? repos.transaction((own) => own.thumbnails.insertMany(thumbnails)) : tx.thumbnails.insertMany(thumbnails);
     cutoutsWritten.catch(() => {});

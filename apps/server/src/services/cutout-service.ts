@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 
-import type { Repositories, ThumbnailType } from '@antares/db';
+import { CutoutPackUnavailable, type Repositories, type ThumbnailType } from '@antares/db';
 import { isGzip } from '@antares/pipeline';
 
 import { ApiError, notFound } from '../errors.ts';
@@ -28,7 +28,9 @@ export class CutoutService {
     }
     const alert = await this.repos.alerts.findById(alertId);
     if (!alert) throw notFound(`No alert with id "${alertId}"`);
-    const stored = await this.repos.thumbnails.findCutout(alertId, type as ThumbnailType);
+    const stored = await this.repos.thumbnails
+      .findCutout(alertId, type as ThumbnailType)
+      .catch(unavailableAsNotFound(`The ${type} cutout of ${alertId}`));
     if (!stored) throw notFound(`Alert "${alertId}" has no ${type} cutout`);
     let bytes: Buffer;
     try {
@@ -46,4 +48,15 @@ export class CutoutService {
     }
     return { bytes, fileName: `${alertId.replace(/[^A-Za-z0-9_.-]/g, '_')}_${type}.fits` };
   }
+}
+
+/**
+ * A cutout whose pack cannot be read (ADR 0051: ANTARES_CUTOUT_DIR unset on this server, or the pack
+ * removed) answers 404 saying so; any other error goes on.
+ */
+export function unavailableAsNotFound(what: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof CutoutPackUnavailable) throw notFound(`${what} is not available: ${error.message}`);
+    throw error;
+  };
 }

@@ -1,5 +1,5 @@
 import { angularSeparationDeg, formatDecimal, formatSexagesimal, htmCircleCover, icrsToGalactic } from '@antares/astro';
-import { compileLocusSearch, type LocusRow, type Repositories } from '@antares/db';
+import { compileLocusSearch, CutoutPackUnavailable, type LocusRow, type Repositories } from '@antares/db';
 import { renderCutoutPng } from '@antares/pipeline';
 import PDFDocument from 'pdfkit';
 
@@ -41,7 +41,7 @@ export class FinderChartService {
     const locus = await this.repos.loci.findById(locusId);
     if (!locus) throw notFound(`No locus with id "${locusId}"`);
     const cutout = locus.newest_thumbnail_alert_id
-      ? await this.repos.thumbnails.findCutout(locus.newest_thumbnail_alert_id, 'science')
+      ? await this.repos.thumbnails.findCutout(locus.newest_thumbnail_alert_id, 'science').catch(withoutUnavailableCutout)
       : undefined;
     const search = compileLocusSearch({
       query: {
@@ -86,6 +86,12 @@ function surveyObjectId(locus: LocusRow): string | undefined {
 /** Width in pixels of a PNG (its IHDR chunk). */
 function pngWidth(png: Buffer): number {
   return png.readUInt32BE(16);
+}
+
+/** A chart whose cutout's pack cannot be read is drawn as one without a cutout (its wider field and labels still help). */
+function withoutUnavailableCutout(error: unknown): undefined {
+  if (error instanceof CutoutPackUnavailable) return undefined;
+  throw error;
 }
 
 function drawChart(

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createTestDatabase, type Repositories } from '@antares/db';
+import { createTestDatabase, CutoutPacks, Repositories } from '@antares/db';
 import { expandInputs, ingestFiles } from '@antares/pipeline';
 
 import { buildServer } from '../app.ts';
@@ -32,8 +32,11 @@ export async function startTestServer(
   } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase();
+  // As openConfiguredDatabase does: a configured cutout folder takes the new cutouts (ADR 0051).
+  const cutoutDir = options.config?.cutoutDir;
+  const repos = cutoutDir ? new Repositories(database.db, database.kind, new CutoutPacks(cutoutDir)) : database.repos;
   if (options.ingest) {
-    await ingestFiles(database.repos, expandInputs(options.ingest.map((p) => path.join(SHARED_DATA, p))));
+    await ingestFiles(repos, expandInputs(options.ingest.map((p) => path.join(SHARED_DATA, p))));
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'antares-test-'));
   const config = loadConfig(
@@ -52,9 +55,9 @@ export async function startTestServer(
   };
   const app = await buildServer({
     config,
-    repos: database.repos,
+    repos,
     onRoute,
-    filterSandbox: typeof options.filterSandbox === 'function' ? options.filterSandbox(database.repos, config) : options.filterSandbox,
+    filterSandbox: typeof options.filterSandbox === 'function' ? options.filterSandbox(repos, config) : options.filterSandbox,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -63,7 +66,7 @@ export async function startTestServer(
   return {
     url,
     config,
-    repos: database.repos,
+    repos,
     routes: [...routes].sort(),
     async getJson(pathAndQuery: string) {
       const response = await fetch(`${url}${pathAndQuery}`);

@@ -101,7 +101,7 @@ export const getAlertCutout = endpoint({
   params: Type.Object({ alertId, file: pathParam('`science.fits`, `template.fits` or `difference.fits`.') }),
   response: fileAnswer('application/fits', 'The FITS file'),
   errors: {
-    404: 'No alert with this id, no such cutout type, or no cutout of this type',
+    404: 'No alert with this id, no such cutout type, no cutout of this type, or its pack outside the database cannot be read',
     422: 'The stored cutout is not a FITS file',
   },
 });
@@ -116,5 +116,8 @@ export const getThumbnail = endpoint({
   description: 'Never changes once rendered: served with `Cache-Control: public, max-age=31536000, immutable`.',
   params: Type.Object({ filename: pathParam('Thumbnail file name, as in an alert_thumbnail resource.') }),
   response: fileAnswer('image/png', 'PNG image'),
-  errors: { 404: 'No thumbnail of this name', 422: 'The cutout cannot be rendered' },
+  errors: {
+    404: "No thumbnail of this name, or its cutout's pack outside the database cannot be read",
+    422: 'The cutout cannot be rendered',
+  },
 });

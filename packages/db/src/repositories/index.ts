@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
+import type { CutoutPacks } from '../cutout-packs.ts';
 import type { Database } from '../schema.ts';
 import { AlertPartitionRepository } from './alert-partitions.ts';
 import { AlertRepository } from './alerts.ts';
@@ -38,15 +39,19 @@ export class Repositories {
   readonly level2Runs: Level2RunRepository;
   readonly backtests: BacktestRepository;
 
-  /** `kind` picks the faster of two equivalent statements where the two databases differ. */
+  /**
+   * `kind` picks the faster of two equivalent statements where the two databases differ. `cutoutPacks`:
+   * the folder cutouts are written to and read from outside the database (ADR 0051), when configured.
+   */
   constructor(
     readonly db: Kysely<Database>,
     readonly kind: 'pglite' | 'postgres' = 'pglite',
+    readonly cutoutPacks?: CutoutPacks,
   ) {
     this.loci = new LocusRepository(db);
     this.alerts = new AlertRepository(db, kind === 'postgres');
     this.alertPartitions = new AlertPartitionRepository(db);
-    this.thumbnails = new ThumbnailRepository(db, kind === 'postgres');
+    this.thumbnails = new ThumbnailRepository(db, kind === 'postgres', cutoutPacks);
     this.users = new UserRepository(db);
     this.revokedTokens = new RevokedTokenRepository(db);
     this.annotations = new AnnotationRepository(db);
@@ -144,6 +149,6 @@ export class Repositories {
 
   /** Runs work in one transaction with repositories bound to it. */
   transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new Repositories(trx, this.kind)));
+    return this.db.transaction().execute((trx) => work(new Repositories(trx, this.kind, this.cutoutPacks)));
   }
 }

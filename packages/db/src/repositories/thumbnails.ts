@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 import { asBuffer, binaryCopyChunks, copyUnlessStored } from '../copy-in.ts';
+import { CutoutPacks, CutoutPackUnavailable } from '../cutout-packs.ts';
 import type { Database } from '../schema.ts';
 
 /** From this many cutouts on, a transaction on a PostgreSQL server writes them with COPY. */
@@ -21,10 +22,14 @@ export interface NewThumbnail extends ThumbnailInfo {
 }
 
 export class ThumbnailRepository {
-  /** `onServer`: a PostgreSQL server (COPY, bytea parameters), not embedded PGlite. */
+  /**
+   * `onServer`: a PostgreSQL server (COPY, bytea parameters), not embedded PGlite. `packs`: new cutouts
+   * are written to pack files there and the rows keep where (ADR 0051); without, into the rows.
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly onServer = false,
+    private readonly packs?: CutoutPacks,
   ) {}
 
   /**
@@ -36,6 +41,7 @@ export class ThumbnailRepository {
     // One row per file: ON CONFLICT DO UPDATE may not touch a row twice in one statement.
     const thumbnails = [...new Map(given.map((t) => [t.filename, t])).values()];
     if (thumbnails.length === 0) return;
+    if (this.packs) return this.insertPacked(thumbnails, this.packs);
     if (this.onServer && this.db.isTransaction && thumbnails.length >= COPY_MIN_ROWS && (await this.copyNew(thumbnails))) return;
     if (this.onServer) {
       // PostgreSQL: bytea parameters, measured twice as fast as one JSON document of base64 text.
@@ -53,6 +59,30 @@ export class ThumbnailRepository {
       SELECT filename, alert_id, locus_id, thumbnail_type, decode(cutout, 'base64')
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         AS x(filename text, alert_id text, locus_id text, thumbnail_type text, cutout text)
+      ON CONFLICT (filename) DO UPDATE SET locus_id = excluded.locus_id
+        WHERE alert_thumbnail.locus_id IS DISTINCT FROM excluded.locus_id`.execute(this.db);
+  }
+
+  /**
+   * The cutouts into a new pack, flushed to disk, then rows pointing into it. A cutout stored already
+   * keeps its row (its copy in the new pack is never read): ingestion leaves out the cutouts of alerts
+   * it has stored with theirs, so this happens only when a batch failed after its pack was written.
+   */
+  private async insertPacked(thumbnails: NewThumbnail[], packs: CutoutPacks): Promise<void> {
+    const placed = await packs.write(thumbnails.map((t) => t.cutout));
+    const rows = thumbnails.map((t, i) => ({
+      filename: t.filename,
+      alert_id: t.alert_id,
+      locus_id: t.locus_id,
+      thumbnail_type: t.thumbnail_type,
+      pack: placed[i]!.pack,
+      pack_offset: placed[i]!.offset,
+      pack_length: placed[i]!.length,
+    }));
+    await sql`INSERT INTO alert_thumbnail (filename, alert_id, locus_id, thumbnail_type, pack, pack_offset, pack_length)
+      SELECT filename, alert_id, locus_id, thumbnail_type, pack, pack_offset, pack_length
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS x(filename text, alert_id text, locus_id text, thumbnail_type text, pack text, pack_offset bigint, pack_length integer)
       ON CONFLICT (filename) DO UPDATE SET locus_id = excluded.locus_id
         WHERE alert_thumbnail.locus_id IS DISTINCT FROM excluded.locus_id`.execute(this.db);
   }
@@ -92,19 +122,41 @@ export class ThumbnailRepository {
     return rows.map((row) => row.alert_id);
   }
 
-  /** The stored image: its PNG once rendered, and the cutout it is rendered from. */
-  async findImage(filename: string): Promise<{ png: Uint8Array | null; cutout: Uint8Array } | undefined> {
-    return this.db.selectFrom('alert_thumbnail').select(['png', 'cutout']).where('filename', '=', filename).executeTakeFirst();
+  /**
+   * The stored image: its PNG once rendered, and the cutout it is rendered from (read from its pack only
+   * when there is no PNG yet). CutoutPackUnavailable when that pack cannot be read.
+   */
+  async findImage(filename: string): Promise<{ png: Uint8Array } | { png: null; cutout: Uint8Array } | undefined> {
+    const row = await this.db
+      .selectFrom('alert_thumbnail')
+      .select(['png', 'cutout', 'pack', 'pack_offset', 'pack_length'])
+      .where('filename', '=', filename)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    if (row.png) return { png: row.png };
+    return { png: null, cutout: await this.bytesOf(row) };
   }
 
+  /** An alert's cutout of one type, read from its pack if it lies in one; CutoutPackUnavailable when that pack cannot be read. */
   async findCutout(alertId: string, type: ThumbnailType): Promise<Uint8Array | undefined> {
     const row = await this.db
       .selectFrom('alert_thumbnail')
-      .select('cutout')
+      .select(['cutout', 'pack', 'pack_offset', 'pack_length'])
       .where('alert_id', '=', alertId)
       .where('thumbnail_type', '=', type)
       .executeTakeFirst();
-    return row?.cutout;
+    return row && this.bytesOf(row);
+  }
+
+  private async bytesOf(row: {
+    cutout: Uint8Array | null;
+    pack: string | null;
+    pack_offset: string | number | null;
+    pack_length: number | null;
+  }): Promise<Uint8Array> {
+    if (row.cutout) return row.cutout;
+    if (!this.packs) throw new CutoutPackUnavailable('it lies in a cutout pack and ANTARES_CUTOUT_DIR is not set on this server');
+    return this.packs.read({ pack: row.pack!, offset: Number(row.pack_offset), length: row.pack_length! });
   }
 
   async savePng(filename: string, png: Uint8Array): Promise<void> {

@@ -1,3 +1,5 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -55,5 +57,57 @@ describe('GET /v1/alerts/{id}/cutouts/{type}.fits', () => {
       expect(status, target).toBe(404);
       expect(body.errors[0].status).toBe('404');
     }
+  });
+});
+
+// ANTARES_CUTOUT_DIR (ADR 0051): the same packets ingested with the cutouts in pack files outside the
+// database; the API serves the same bytes, and says so when a pack cannot be read.
+describe('cutouts kept in packs under ANTARES_CUTOUT_DIR', () => {
+  let packed: TestServer;
+  let cutoutDir: string;
+
+  beforeAll(async () => {
+    cutoutDir = mkdtempSync(path.join(os.tmpdir(), 'antares-cutout-packs-'));
+    packed = await startTestServer({ ingest: [ZTF_FILE, RUBIN_FILE], config: { cutoutDir } });
+  });
+  afterAll(async () => {
+    await packed?.close();
+    rmSync(cutoutDir, { recursive: true, force: true });
+  });
+
+  it("stores no cutout bytes in the database and serves the packets' own cutouts and thumbnails", async () => {
+    const rows = await packed.repos.db.selectFrom('alert_thumbnail').select(['filename', 'cutout', 'pack']).execute();
+    expect(rows).toHaveLength(6);
+    for (const row of rows) expect([row.cutout, typeof row.pack]).toEqual([null, 'string']);
+    expect(readdirSync(cutoutDir, { recursive: true }).filter((f) => String(f).endsWith('.cutouts')).length).toBeGreaterThan(0);
+    for (const packet of packets) {
+      for (const type of ['science', 'template', 'difference'] as const) {
+        const response = await fetch(`${packed.url}/v1/alerts/${encodeURIComponent(alertIdOf(packet))}/cutouts/${type}.fits`);
+        expect(response.status, `${packet.survey} ${type}`).toBe(200);
+        expect(Buffer.from(await response.arrayBuffer()).equals(unzip(packet.cutouts[type]!))).toBe(true);
+      }
+    }
+    const png = await fetch(`${packed.url}/v1/thumbnails/${encodeURIComponent(rows[0]!.filename)}`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('answers 404 as JSON:API, saying why, when the packs are gone', async () => {
+    rmSync(cutoutDir, { recursive: true, force: true });
+    const alertId = encodeURIComponent(alertIdOf(packets[1]!));
+    const fits = await packed.getJson(`/v1/alerts/${alertId}/cutouts/difference.fits`);
+    expect(fits.status).toBe(404);
+    expect(fits.body.errors[0].detail).toMatch(
+      /^The difference cutout of .+ is not available: its cutout pack ".+\.cutouts" cannot be opened \(ENOENT\)$/,
+    );
+    const [unrendered] = await packed.repos.db
+      .selectFrom('alert_thumbnail')
+      .select('filename')
+      .where('png', 'is', null)
+      .where('alert_id', '=', alertIdOf(packets[1]!))
+      .execute();
+    const thumbnail = await packed.getJson(`/v1/thumbnails/${encodeURIComponent(unrendered!.filename)}`);
+    expect(thumbnail.status).toBe(404);
+    expect(thumbnail.body.errors[0].detail).toMatch(/is not available: its cutout pack/);
   });
 });
