@@ -12,6 +12,7 @@ import {
   runCatalogList,
   runCatalogRemove,
 } from './commands/catalog.ts';
+import { runCutoutsMoveToPacks } from './commands/cutouts.ts';
 import { ensureDemoData, ensureWebBuilt } from './commands/demo.ts';
 import { type GwIngestOptions, runGwIngest } from './commands/gw.ts';
 import { runIngest } from './commands/ingest.ts';
@@ -203,6 +204,17 @@ partitions
   .argument('<name>', 'an archived partition, for example alert_archive_p60990')
   .action(async (name: string) => {
     await withRepos(loadConfig(), (repos) => runPartitionsRestore(repos, name));
+  });
+
+program
+  .command('cutouts')
+  .description('cutouts kept outside the database (ANTARES_CUTOUT_DIR)')
+  .command('move-to-packs')
+  .description('move the cutouts stored in the database to packs in ANTARES_CUTOUT_DIR; stop and run again at any point')
+  .option('--batch <n>', 'cutouts per pack and per transaction', integer('batch', 1), 1000)
+  .option('--vacuum', 'VACUUM FULL the cutout table afterwards, giving the space back to the disk (locks it while it runs)', false)
+  .action(async (options: { batch: number; vacuum: boolean }) => {
+    await withRepos(loadConfig(), (repos) => runCutoutsMoveToPacks(repos, options));
   });
 
 program

@@ -159,6 +159,43 @@ export class ThumbnailRepository {
     return this.packs.read({ pack: row.pack!, offset: Number(row.pack_offset), length: row.pack_length! });
   }
 
+  /** How many cutouts are stored in the database itself, not in packs. */
+  async countInDatabase(): Promise<number> {
+    const row = await sql<{ n: number }>`SELECT count(*)::int AS n FROM alert_thumbnail WHERE cutout IS NOT NULL`.execute(this.db);
+    return row.rows[0]!.n;
+  }
+
+  /**
+   * In a transaction: moves up to `limit` cutouts stored in the database, the first by file name after
+   * `after`, into a new pack (ADR 0051). The rows are locked, the pack written and flushed to disk, then
+   * the rows point into it and their bytes are gone, committing with the transaction. Returns how many
+   * moved, their bytes, and the last file name moved (the next call's `after`).
+   */
+  async moveToPack(limit: number, after = ''): Promise<{ moved: number; bytes: number; last?: string }> {
+    if (!this.packs) throw new CutoutPackUnavailable('ANTARES_CUTOUT_DIR is not set: there is no folder to move cutouts to');
+    const rows = await sql<{ filename: string; cutout: Uint8Array }>`
+      SELECT filename, cutout FROM alert_thumbnail
+      WHERE filename > ${after} AND cutout IS NOT NULL
+      ORDER BY filename LIMIT ${limit} FOR UPDATE SKIP LOCKED`.execute(this.db);
+    if (rows.rows.length === 0) return { moved: 0, bytes: 0 };
+    const placed = await this.packs.write(rows.rows.map((r) => r.cutout));
+    const moved = rows.rows.map((r, i) => ({
+      filename: r.filename,
+      pack: placed[i]!.pack,
+      offset: placed[i]!.offset,
+      length: placed[i]!.length,
+    }));
+    await sql`UPDATE alert_thumbnail t SET cutout = NULL, pack = x.pack, pack_offset = x.offset, pack_length = x.length
+      FROM jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) AS x(filename text, pack text, "offset" bigint, length integer)
+      WHERE t.filename = x.filename`.execute(this.db);
+    return { moved: moved.length, bytes: placed.reduce((sum, p) => sum + p.length, 0), last: moved.at(-1)!.filename };
+  }
+
+  /** VACUUM FULL of the cutout table: gives the space of moved cutouts back to the disk (locks the table while it runs). */
+  async vacuumFull(): Promise<void> {
+    await sql`VACUUM FULL alert_thumbnail`.execute(this.db);
+  }
+
   async savePng(filename: string, png: Uint8Array): Promise<void> {
     await this.db.updateTable('alert_thumbnail').set({ png }).where('filename', '=', filename).execute();
   }
