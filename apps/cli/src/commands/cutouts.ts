@@ -1,4 +1,4 @@
-import { CutoutPackUnavailable, type Repositories } from '@antares/db';
+import type { Repositories } from '@antares/db';
 
 import { createProgress } from '../progress.ts';
 
@@ -30,12 +30,7 @@ export async function runCutoutsMoveToPacks(repos: Repositories, options: MoveTo
   let bytes = 0;
   let after = '';
   for (;;) {
-    const step = await repos
-      .transaction((tx) => tx.thumbnails.moveToPack(options.batch, after))
-      .catch((error: unknown) => {
-        if (error instanceof CutoutPackUnavailable) throw Object.assign(error, { detail: error.message });
-        throw error;
-      });
+    const step = await repos.transaction((tx) => tx.thumbnails.moveToPack(options.batch, after));
     if (step.moved === 0) break;
     moved += step.moved;
     bytes += step.bytes;

@@ -109,5 +109,10 @@ describe('cutouts kept in packs under ANTARES_CUTOUT_DIR', () => {
     const thumbnail = await packed.getJson(`/v1/thumbnails/${encodeURIComponent(unrendered!.filename)}`);
     expect(thumbnail.status).toBe(404);
     expect(thumbnail.body.errors[0].detail).toMatch(/is not available: its cutout pack/);
+    // The finder chart is still drawn, without its cutout.
+    const [locus] = await packed.repos.db.selectFrom('alert').select('locus_id').where('alert_id', '=', alertIdOf(packets[1]!)).execute();
+    const chart = await fetch(`${packed.url}/v1/loci/${locus!.locus_id}/finder-charts`, { method: 'POST' });
+    expect(chart.status).toBe(200);
+    expect(chart.headers.get('content-type')).toBe('application/pdf');
   });
 });
