@@ -103,18 +103,6 @@ const LSST_PSF_N = 41;
 const LSST_TEMPLATE_PSF_N = 47;
 
 /**
- * The variance and PSF extensions of a Rubin cutout. The variance varies from pixel to pixel around
- * `variance` (by `noise`, normal deviates), as a real variance plane does. Constant or symmetric planes
- * would compress far better than real ones: real Rubin cutouts compress to 51-56 % with lz4, these to
- * about as much.
- */
-function lsstExtensions(variance: number, noise: Float32Array, noiseOffset: number, psf: FitsImageExtension): FitsImageExtension[] {
-  const uncert = new Float32Array(LSST_NPIX);
-  for (let i = 0; i < LSST_NPIX; i++) uncert[i] = variance * (1 + 0.1 * noise[noiseOffset + i]) ** 2;
-  return [{ name: 'UNCERT', width: LSST_N, height: LSST_N, data: uncert, header: { UTYPE: 'VarianceUncertainty' } }, psf];
-}
-
-/**
  * A cutout's PSF image: a normalised Gaussian centred where the source is, off the pixel grid by
  * `offset` pixels (a PSF image centred on a pixel is symmetric, its values four times over). A visit's
  * science and difference cutouts carry the same one.
@@ -244,20 +232,24 @@ export class StampFactory {
     const nv = this.noise.values;
     for (let i = 0; i < LSST_NPIX; i++) img[i] = noiseSigma * nv[t.noiseOffset + i];
     for (const st of t.statics) addGaussian(img, st.x, st.y, st.flux, Math.hypot(psf, st.sigmaPx), this.gx, this.gy, LSST_N);
-    t.fits = writeFits(
-      img,
-      LSST_N,
-      LSST_N,
-      LSST_FITS_HEADER,
-      lsstExtensions(
-        noiseSigma ** 2,
-        nv,
-        this.noise.offset(rng, LSST_NPIX),
-        lsstPsfImage(psf, LSST_TEMPLATE_PSF_N, [cx - LSST_C, cy - LSST_C]),
-      ),
-    );
+    t.fits = this.lsstFits(img, noiseSigma ** 2, rng, lsstPsfImage(psf, LSST_TEMPLATE_PSF_N, [cx - LSST_C, cy - LSST_C]));
     this.lsstTemplates.set(key, t);
     return t;
+  }
+
+  /**
+   * A Rubin cutout of `img`, then its variance and `psf` as image extensions. The variance varies from
+   * pixel to pixel around `variance` (by fresh normal deviates drawn with `rng`), as a real variance plane
+   * does. Constant or symmetric planes would compress far better than real ones: real Rubin cutouts
+   * compress to 51-56 % with lz4, these to about as much.
+   */
+  private lsstFits(img: Float32Array, variance: number, rng: Rng, psf: FitsImageExtension): Buffer {
+    const noise = this.noise.values;
+    const noiseOffset = this.noise.offset(rng, LSST_NPIX);
+    const uncert = new Float32Array(LSST_NPIX);
+    for (let i = 0; i < LSST_NPIX; i++) uncert[i] = variance * (1 + 0.1 * noise[noiseOffset + i]) ** 2;
+    const variancePlane = { name: 'UNCERT', width: LSST_N, height: LSST_N, data: uncert, header: { UTYPE: 'VarianceUncertainty' } };
+    return writeFits(img, LSST_N, LSST_N, LSST_FITS_HEADER, [variancePlane, psf]);
   }
 
   /** Plain-FITS science, template and difference stamps of a Rubin visit (nJy per pixel), with their variance and PSF. */
@@ -288,23 +280,11 @@ export class StampFactory {
     // Rubin difference images keep their sign: a source that faded is a negative one.
     for (let i = 0; i < LSST_NPIX; i++) img[i] = sigma * nv[off + i] - tSigma * nv[tOff + i];
     addChange(img, true);
-    const difference = writeFits(
-      img,
-      LSST_N,
-      LSST_N,
-      LSST_FITS_HEADER,
-      lsstExtensions(sigma ** 2 + tSigma ** 2, nv, this.noise.offset(rng, LSST_NPIX), psfImage),
-    );
+    const difference = this.lsstFits(img, sigma ** 2 + tSigma ** 2, rng, psfImage);
     for (let i = 0; i < LSST_NPIX; i++) img[i] = sigma * nv[off + i];
     for (const st of tpl.statics) addGaussian(img, st.x, st.y, st.flux, Math.hypot(psf, st.sigmaPx), this.gx, this.gy, LSST_N);
     addChange(img, false);
-    const science = writeFits(
-      img,
-      LSST_N,
-      LSST_N,
-      LSST_FITS_HEADER,
-      lsstExtensions(sigma ** 2, nv, this.noise.offset(rng, LSST_NPIX), psfImage),
-    );
+    const science = this.lsstFits(img, sigma ** 2, rng, psfImage);
     return { science, template: tpl.fits, difference };
   }
 
