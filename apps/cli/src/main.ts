@@ -74,7 +74,9 @@ program
 
 program
   .command('ingest')
-  .description('ingest ZTF alert packets from Avro files (.avro, .avro.gz) or folders of them')
+  .description(
+    'ingest ZTF and Rubin alert packets from Avro files (.avro, .avro.gz: containers, or one Confluent-framed Rubin alert each) or folders of them',
+  )
   .argument('<paths...>', 'files or folders')
   .action(async (paths: string[]) => {
     const config = loadConfig();

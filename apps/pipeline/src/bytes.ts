@@ -22,3 +22,11 @@ export function isGzip(bytes: Uint8Array): boolean {
 export function isAvroContainer(bytes: Uint8Array): boolean {
   return startsWith(bytes, AVRO_CONTAINER_MAGIC);
 }
+
+/**
+ * True if the bytes may be one record in Confluent's wire format (Rubin's Kafka messages): a zero byte,
+ * a 4-byte schema id, then the record. An Avro container starts with "Obj", gzip with 0x1f.
+ */
+export function isConfluentFramed(bytes: Uint8Array): boolean {
+  return bytes.length > 5 && bytes[0] === 0;
+}

@@ -1,5 +1,13 @@
 import type { Repositories } from '@antares/db';
-import { expandInputs, formatIngestSummary, GwMatcher, ingestFiles, type IngestStats, WatchMatcher } from '@antares/pipeline';
+import {
+  alertSchemaSource,
+  expandInputs,
+  formatIngestSummary,
+  GwMatcher,
+  ingestFiles,
+  type IngestStats,
+  WatchMatcher,
+} from '@antares/pipeline';
 import { type Config, loadConfig } from '@antares/server';
 
 import { createProgress } from '../progress.ts';
@@ -16,6 +24,7 @@ export async function runIngest(repos: Repositories, inputs: string[], config: C
       level2: level2.stage,
       watch: new WatchMatcher(siteUrlOf(config)),
       gw: new GwMatcher(),
+      schemas: alertSchemaSource(config.schemaRegistryUrl),
       onProgress: (p) => progress.update(p.filesDone, `${p.packetsRead} packets`),
     });
     progress.stop();

@@ -1,5 +1,6 @@
 import type { Repositories } from '@antares/db';
 import {
+  alertSchemaSource,
   APT_INSTALL,
   ChatDispatcher,
   createFilterSandbox,
@@ -55,6 +56,7 @@ async function startInbox(config: Config, repos: Repositories, dir: string): Pro
     level2: level2.stage,
     watch: new WatchMatcher(siteUrlOf(config)),
     gw: new GwMatcher(),
+    schemas: alertSchemaSource(config.schemaRegistryUrl),
     pollMs: config.inboxPollSeconds * 1000,
   });
   watcher.start();

@@ -60,7 +60,9 @@ describe('alert messages from Kafka', () => {
       {
         file: 'm',
         index: -1,
-        error: 'Confluent-framed message (schema id 901) but no schema registry is configured (ANTARES_SCHEMA_REGISTRY_URL)',
+        error:
+          'Confluent-framed record (schema id 901): not one of the Rubin alert schemas ANTARES ships (900 = 9.0, 1000 = 10.0, 1100 = 11.0), ' +
+          'and no schema registry is configured (ANTARES_SCHEMA_REGISTRY_URL)',
       },
     ]);
     expect(await decodeAlertMessage(Buffer.from('hello'), 'm')).toEqual([

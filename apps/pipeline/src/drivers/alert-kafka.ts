@@ -7,7 +7,7 @@ import type { Repositories } from '@antares/db';
 import { emptyStats, type IngestStats } from '../ingest/ingest-batch.ts';
 import { ingestPackets, type IngestPacketsOptions } from '../ingest/ingest-packets.ts';
 import type { AlertPacket } from '../sources/alert-avro.ts';
-import { decodeAlertMessage, SchemaRegistry, type SchemaSource } from '../sources/alert-message.ts';
+import { alertSchemaSource, decodeAlertMessage, type SchemaSource } from '../sources/alert-message.ts';
 import { type ConsumerPort, handleThenCommit, type KafkaBatch, kafkajsPort, type KafkaMessage } from './kafka-batch.ts';
 
 export type { KafkaMessage } from './kafka-batch.ts';
@@ -61,7 +61,7 @@ export interface AlertConsumerOptions extends IngestPacketsOptions {
 export async function startAlertConsumer(repos: Repositories, options: AlertConsumerOptions): Promise<{ stop(): Promise<void> }> {
   const { Kafka, logLevel } = await import('kafkajs');
   const log = options.log ?? console.log;
-  const schemas = options.schemaRegistryUrl ? new SchemaRegistry(options.schemaRegistryUrl) : undefined;
+  const schemas = alertSchemaSource(options.schemaRegistryUrl);
   const consumer = new Kafka({ clientId: 'antares-alerts', brokers: options.brokers, logLevel: logLevel.WARN }).consumer({
     groupId: options.groupId ?? 'antares-alerts',
   });

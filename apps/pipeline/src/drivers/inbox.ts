@@ -8,6 +8,7 @@ import type { GwMatcher } from '../gw/association.ts';
 import type { IngestStats } from '../ingest/ingest-batch.ts';
 import { formatIngestSummary, ingestFiles } from '../ingest/ingest-files.ts';
 import { Poller } from '../sinks/poller.ts';
+import type { SchemaSource } from '../sources/alert-message.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
 
 /** Alert files the inbox takes; anything else (e.g. `name.avro.part` while it is being written) waits. */
@@ -18,6 +19,8 @@ export interface InboxOptions {
   level2?: Level2Stage;
   watch?: WatchMatcher;
   gw?: GwMatcher;
+  /** Writer schemas of Confluent-framed Rubin records (alertSchemaSource). */
+  schemas?: SchemaSource;
   log?: (line: string) => void;
 }
 
@@ -71,6 +74,7 @@ export class InboxWatcher {
           level2: this.options.level2,
           watch: this.options.watch,
           gw: this.options.gw,
+          schemas: this.options.schemas,
         });
         if (stats.packetsRead === 0 && stats.undecodable.length > 0) {
           throw new Error(`no alert could be decoded: ${stats.undecodable.map((u) => `record ${u.index}: ${u.reason}`).join('; ')}`);

@@ -7,7 +7,7 @@ import type { Repositories } from '@antares/db';
 import type { Level2Stage } from '../filters/level2.ts';
 import type { GwMatcher } from '../gw/association.ts';
 import type { AlertPacket } from '../sources/alert-avro.ts';
-import { decodeAvroFile } from '../sources/alert-avro.ts';
+import { decodeAlertFile, type SchemaSource } from '../sources/alert-message.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
 import { emptyStats, ingestBatch, type IngestStats } from './ingest-batch.ts';
 
@@ -26,6 +26,8 @@ export interface IngestFilesOptions {
   /** Gravitational-wave events, associated with new detections. */
   gw?: GwMatcher;
   onProgress?: (progress: IngestProgress) => void;
+  /** Writer schemas of Confluent-framed Rubin records (alertSchemaSource); the shipped Rubin schemas by default. */
+  schemas?: SchemaSource;
 }
 
 const AVRO_FILE = /\.avro(\.gz)?$/i;
@@ -88,7 +90,7 @@ export async function ingestFiles(repos: Repositories, files: string[], options:
   };
   let filesDone = 0;
   for (const file of files) {
-    for await (const record of decodeAvroFile(file)) {
+    for await (const record of decodeAlertFile(file, options.schemas)) {
       if ('error' in record) {
         stats.undecodable.push({ file: record.file, index: record.index, reason: record.error });
         continue;

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateSurvey } from '../simulate/index.ts';
 import { type AlertPacket, decodeAvroFile, type ZtfPacket } from '../sources/alert-avro.ts';
 import { ASSOCIATION_RADIUS_DEG } from '../stages/associate.ts';
+import { expectSameOutcome } from '../testing/same-outcome.ts';
 import { emptyStats, ingestBatch } from './ingest-batch.ts';
 import { expandInputs } from './ingest-files.ts';
 import { ingestPackets } from './ingest-packets.ts';
@@ -85,35 +86,6 @@ async function movedPackets(files: string[]): Promise<ZtfPacket[]> {
   return packets;
 }
 
-interface Outcome {
-  loci: number;
-  alerts: number;
-  /** Per locus, keyed by its alerts' ids: its position, properties, newest cutouts and ZTF names. */
-  byAlerts: Map<string, { ra: number; dec: number; properties: unknown }>;
-  positions: Array<{ ra: number; dec: number }>;
-}
-
-async function outcomeOf(database: TestDatabase): Promise<Outcome> {
-  const { db } = database;
-  const loci = await db
-    .selectFrom('locus')
-    .select(['locus_id', 'ra', 'dec', 'properties', 'newest_thumbnail_alert_id', 'ztf_object_ids'])
-    .execute();
-  const alerts = await db.selectFrom('alert').select(['alert_id', 'locus_id']).execute();
-  const idsByLocus = new Map<string, string[]>();
-  for (const a of alerts) idsByLocus.set(a.locus_id, [...(idsByLocus.get(a.locus_id) ?? []), a.alert_id]);
-  const byAlerts = new Map<string, { ra: number; dec: number; properties: unknown }>();
-  for (const l of loci) {
-    const { ra, dec, properties, newest_thumbnail_alert_id, ztf_object_ids } = l;
-    byAlerts.set((idsByLocus.get(l.locus_id) ?? []).sort().join(','), {
-      ra,
-      dec,
-      properties: { properties, newest_thumbnail_alert_id, ztf_object_ids },
-    });
-  }
-  return { loci: loci.length, alerts: alerts.length, byAlerts, positions: loci.map((l) => ({ ra: l.ra, dec: l.dec })) };
-}
-
 /** The second worker has its own connection pool, as a second `antares ingest` process would. */
 function secondPool(database: TestDatabase): Promise<OpenedDatabase> {
   // Without a URL, openDatabase would quietly open an embedded database of its own.
@@ -126,22 +98,6 @@ function alternateBatches<T>(packets: T[], batch = BATCH): [T[], T[]] {
   const shares: [T[], T[]] = [[], []];
   for (let i = 0; i < packets.length; i += batch) shares[(i / batch) % 2].push(...packets.slice(i, i + batch));
   return shares;
-}
-
-async function expectSameOutcome(single: TestDatabase, parallel: TestDatabase): Promise<Outcome> {
-  const expected = await outcomeOf(single);
-  const got = await outcomeOf(parallel);
-  expect(got.loci).toBe(expected.loci);
-  expect(got.alerts).toBe(expected.alerts);
-  // The same alerts on each locus, and the same position and properties computed from them.
-  expect([...got.byAlerts.keys()].sort()).toEqual([...expected.byAlerts.keys()].sort());
-  for (const [key, locus] of got.byAlerts) {
-    const want = expected.byAlerts.get(key)!;
-    expect(locus.ra).toBeCloseTo(want.ra, 9);
-    expect(locus.dec).toBeCloseTo(want.dec, 9);
-    expect(locus.properties).toEqual(want.properties);
-  }
-  return got;
 }
 
 describe.skipIf(!reachable)('two ingest workers on one PostgreSQL database', () => {

@@ -6,10 +6,11 @@ import { gunzipSync } from 'node:zlib';
 
 import type avro from 'avsc';
 
-import { isGzip } from '../bytes.ts';
+import { isConfluentFramed, isGzip } from '../bytes.ts';
 import { decompressBlock, iterateBlocks, readContainerHeader } from './avro-container.ts';
 import { buildType, SchemaCache } from './avro-schema.ts';
 import { analyseLsstSchema, lazyHistorySchema, type LsstShape, toLsstPacket } from './lsst-packet.ts';
+import { notShippedReason, shippedRubinSchemaText } from './rubin-schemas.ts';
 import { analyseSchema, toZtfPacket, type ZtfShape } from './ztf-packet.ts';
 
 export { fullRecord } from './lazy-records.ts';
@@ -134,12 +135,18 @@ export function* decodeAvroBuffer(bytes: Uint8Array, fileLabel: string): Generat
 
 /**
  * Why a file's bytes cannot be alert packets (not an Avro container, or another survey's schema), or
- * null when its header looks right. Reads the header only: the records are decoded at ingestion.
+ * null when its header looks right. Reads the header only: the records are decoded at ingestion. A
+ * Confluent-framed record passes when its schema id is a shipped Rubin schema's, or when the server has
+ * a schema registry to ask (`schemaRegistry`).
  */
-export function alertFileProblem(bytes: Uint8Array): string | null {
+export function alertFileProblem(bytes: Uint8Array, schemaRegistry = false): string | null {
   let buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
     if (isGzip(buf)) buf = gunzipSync(buf);
+    if (isConfluentFramed(buf)) {
+      const id = buf.readUInt32BE(1);
+      return schemaRegistry || shippedRubinSchemaText(id) !== undefined ? null : notShippedReason(id);
+    }
     const compiled = compile(readContainerHeader(buf).schema);
     return 'reason' in compiled ? compiled.reason : null;
   } catch (err) {
@@ -158,6 +165,8 @@ export function decodeSchemaless(body: Uint8Array, schemaText: string, label: st
   try {
     const res = compiled.type.decode(buf, 0);
     if (res.offset < 0) throw new Error('record runs past the end of the message');
+    // A message holds one record: bytes left over mean it was written with another schema.
+    if (res.offset !== buf.length) throw new Error(`the record ends ${buf.length - res.offset} bytes before the message does`);
     return { file: label, index: 0, packet: toPacket(res.value as Record<string, unknown>, compiled.shape) };
   } catch (err) {
     return { file: label, index: 0, error: `cannot decode the message: ${(err as Error).message}` };

@@ -54,6 +54,8 @@ export class AlertUploadService {
   constructor(
     private readonly inboxDir: string | undefined,
     private readonly limits: UploadLimits,
+    /** Whether the pipeline has a schema registry for Confluent-framed records (else only shipped Rubin schemas). */
+    private readonly schemaRegistry = false,
   ) {}
 
   /**
@@ -80,7 +82,7 @@ export class AlertUploadService {
       }
       if (received.bytes === 0) throw badRequest('The upload is empty: send an Avro alert file as the request body');
       const gzipped = await this.startsGzipped(partial);
-      const problem = alertFileProblem(await this.decompressedStart(partial, gzipped));
+      const problem = alertFileProblem(await this.decompressedStart(partial, gzipped), this.schemaRegistry);
       if (problem) throw badRequest(`The upload cannot be ingested: ${problem}`);
       await rename(partial, path.join(inbox, `upload-${id}.avro${gzipped ? '.gz' : ''}`));
       return { id, status: 'queued' };

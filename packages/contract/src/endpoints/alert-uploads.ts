@@ -37,7 +37,7 @@ export const createAlertUpload = endpoint({
   tags,
   summary: 'Upload an alert file for ingestion',
   description:
-    'The body is a ZTF or Rubin Avro alert file (an Avro container of one or more packets), optionally gzipped, up to 512 MiB. It is checked, written to the inbox and ingested by the running pipeline (Level 1, association, Level 2) within seconds; poll the Location for the outcome.',
+    "The body is a ZTF or Rubin Avro alert file (an Avro container of one or more packets, or one Rubin alert framed as Rubin's Kafka stream sends it: a zero byte, the 4-byte schema id, the record), optionally gzipped, up to the server's upload limits (64 MB by default, before and after decompression). It is checked, written to the inbox and ingested by the running pipeline (Level 1, association, Level 2) within seconds; poll the Location for the outcome.",
   body: { kind: 'file', mediaTypes: ALERT_FILE_TYPES, schema: Type.String({ contentMediaType: 'application/octet-stream' }) },
   response: {
     status: 202,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { expandInputs, InboxWatcher } from '@antares/pipeline';
+import { confluentRecords } from '@antares/pipeline/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { HttpSession } from '../../testing/http-session.ts';
@@ -101,6 +102,25 @@ describe('alert uploads', () => {
     expect((await admin.get(`/v1/alert_uploads/${sent.body.data.id}`)).body.data.attributes.summary.packets_stored).toBe(1);
     expect((await admin.get('/v1/alert_uploads/20260101000000-000000000000')).status).toBe(404);
     expect((await admin.get('/v1/alert_uploads/../../etc')).status).toBe(404);
+  });
+
+  it("takes a Rubin alert framed as Rubin's Kafka stream sends it, and refuses one whose schema it cannot know", async () => {
+    // lsst/alert_packet's 10.0 sample, as one Confluent-framed record: schema id 1000 is the shipped 10.0.
+    const sample = path.join(SHARED_DATA, 'lsst-alert_packet/schema/10/0/sample_data/fakeAlert.avro');
+    const [framed] = await confluentRecords(sample, 1000);
+    const sent = await upload(admin, framed);
+    expect(sent.status).toBe(202);
+    expect(await inbox.scanOnce()).toBe(1);
+    const status = await admin.get(`/v1/alert_uploads/${sent.body.data.id}`);
+    expect(status.body.data.attributes).toMatchObject({ status: 'ingested', error: null, summary: { packets_read: 1, undecodable: 0 } });
+
+    const [unknown] = await confluentRecords(sample, 701);
+    const refused = await upload(admin, gzipSync(unknown));
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].detail).toBe(
+      'The upload cannot be ingested: Confluent-framed record (schema id 701): not one of the Rubin alert schemas ANTARES ships ' +
+        '(900 = 9.0, 1000 = 10.0, 1100 = 11.0), and no schema registry is configured (ANTARES_SCHEMA_REGISTRY_URL)',
+    );
   });
 });
 

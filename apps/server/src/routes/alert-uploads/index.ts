@@ -12,10 +12,11 @@ import { baseUrl } from '../request-url.ts';
 /** Alert files (ZTF or Rubin Avro, optionally gzipped) uploaded by an admin, ingested by the running pipeline. */
 export function alertUploadRoutes(app: FastifyInstance, { auth, config }: RouteContext): void {
   // Larger sets (a night of ZTF alerts is a few hundred MB) go through the inbox folder or `antares ingest`.
-  const uploads = new AlertUploadService(config.inboxDir, {
-    maxBodyBytes: config.uploadMaxBodyBytes,
-    maxUncompressedBytes: config.uploadMaxUncompressedBytes,
-  });
+  const uploads = new AlertUploadService(
+    config.inboxDir,
+    { maxBodyBytes: config.uploadMaxBodyBytes, maxUncompressedBytes: config.uploadMaxUncompressedBytes },
+    Boolean(config.schemaRegistryUrl),
+  );
 
   app.register(async (scope) => {
     // Only these routes take a raw body, handed over unread: the service streams it to disk under its caps
