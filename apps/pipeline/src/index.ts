@@ -37,12 +37,6 @@ export {
 export { Poller } from './sinks/poller.ts';
 export type { AlertPacket, LsstPacket, ZtfPacket } from './sources/alert-avro.ts';
 export { alertFileProblem, decodeAvroBuffer, decodeAvroFile } from './sources/alert-avro.ts';
-export {
-  alertSchemaSource,
-  decodeAlertFile,
-  decodeAlertMessage,
-  SchemaRegistry,
-  type SchemaSource,
-  SHIPPED_RUBIN_SCHEMAS,
-} from './sources/alert-message.ts';
+export { decodeAlertMessage } from './sources/alert-message.ts';
+export { alertSchemaSource, SchemaRegistry, type SchemaSource, SHIPPED_RUBIN_SCHEMAS } from './sources/schema-sources.ts';
 export { MAX_WATCH_RADIUS_DEG, WatchIndex, WatchMatcher } from './stages/watch-match.ts';

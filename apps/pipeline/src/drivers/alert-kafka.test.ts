@@ -5,7 +5,8 @@ import { createTestDatabase, type TestDatabase } from '@antares/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { decodeAvroFile } from '../sources/alert-avro.ts';
-import { decodeAlertMessage, SchemaRegistry } from '../sources/alert-message.ts';
+import { decodeAlertMessage } from '../sources/alert-message.ts';
+import { SchemaRegistry } from '../sources/schema-sources.ts';
 import { ingestAlertMessages, type KafkaMessage } from './alert-kafka.ts';
 import { confluentMessage, RUBIN_FILES, type SchemaRegistryServer, startSchemaRegistry, ZTF_FILES } from './recorded-stream.ts';
 

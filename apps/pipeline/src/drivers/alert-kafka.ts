@@ -7,7 +7,8 @@ import type { Repositories } from '@antares/db';
 import { emptyStats, type IngestStats } from '../ingest/ingest-batch.ts';
 import { ingestPackets, type IngestPacketsOptions } from '../ingest/ingest-packets.ts';
 import type { AlertPacket } from '../sources/alert-avro.ts';
-import { alertSchemaSource, decodeAlertMessage, type SchemaSource } from '../sources/alert-message.ts';
+import { decodeAlertMessage } from '../sources/alert-message.ts';
+import { alertSchemaSource, type SchemaSource } from '../sources/schema-sources.ts';
 import { type ConsumerPort, handleThenCommit, type KafkaBatch, kafkajsPort, type KafkaMessage } from './kafka-batch.ts';
 
 export type { KafkaMessage } from './kafka-batch.ts';

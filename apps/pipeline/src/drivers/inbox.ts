@@ -8,7 +8,7 @@ import type { GwMatcher } from '../gw/association.ts';
 import type { IngestStats } from '../ingest/ingest-batch.ts';
 import { formatIngestSummary, ingestFiles } from '../ingest/ingest-files.ts';
 import { Poller } from '../sinks/poller.ts';
-import type { SchemaSource } from '../sources/alert-message.ts';
+import type { SchemaSource } from '../sources/schema-sources.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
 
 /** Alert files the inbox takes; anything else (e.g. `name.avro.part` while it is being written) waits. */

@@ -2,7 +2,7 @@ import { createTestDatabase, openDatabase, type OpenedDatabase, Repositories, ty
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { IngestStats } from '../ingest/ingest-batch.ts';
-import { SchemaRegistry } from '../sources/alert-message.ts';
+import { SchemaRegistry } from '../sources/schema-sources.ts';
 import { handleAlertBatch } from './alert-kafka.ts';
 import { type KafkaBatch, kafkajsPort } from './kafka-batch.ts';
 import { recordAlertStream, type RecordedStream, type SchemaRegistryServer, startSchemaRegistry } from './recorded-stream.ts';

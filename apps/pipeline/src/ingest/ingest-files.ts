@@ -7,7 +7,8 @@ import type { Repositories } from '@antares/db';
 import type { Level2Stage } from '../filters/level2.ts';
 import type { GwMatcher } from '../gw/association.ts';
 import type { AlertPacket } from '../sources/alert-avro.ts';
-import { decodeAlertFile, type SchemaSource } from '../sources/alert-message.ts';
+import { decodeAvroFile } from '../sources/alert-avro.ts';
+import type { SchemaSource } from '../sources/schema-sources.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
 import { emptyStats, ingestBatch, type IngestStats } from './ingest-batch.ts';
 
@@ -90,7 +91,7 @@ export async function ingestFiles(repos: Repositories, files: string[], options:
   };
   let filesDone = 0;
   for (const file of files) {
-    for await (const record of decodeAlertFile(file, options.schemas)) {
+    for await (const record of decodeAvroFile(file, options.schemas)) {
       if ('error' in record) {
         stats.undecodable.push({ file: record.file, index: record.index, reason: record.error });
         continue;

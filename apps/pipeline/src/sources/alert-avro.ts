@@ -11,6 +11,7 @@ import { decompressBlock, iterateBlocks, readContainerHeader } from './avro-cont
 import { buildType, SchemaCache } from './avro-schema.ts';
 import { analyseLsstSchema, lazyHistorySchema, type LsstShape, toLsstPacket } from './lsst-packet.ts';
 import { notShippedReason, shippedRubinSchemaText } from './rubin-schemas.ts';
+import { type SchemaSource, SHIPPED_RUBIN_SCHEMAS } from './schema-sources.ts';
 import { analyseSchema, toZtfPacket, type ZtfShape } from './ztf-packet.ts';
 
 export { fullRecord } from './lazy-records.ts';
@@ -173,8 +174,12 @@ export function decodeSchemaless(body: Uint8Array, schemaText: string, label: st
   }
 }
 
-/** Decode a .avro or .avro.gz file; an unreadable file yields a single error record (index -1). */
-export async function* decodeAvroFile(path: string): AsyncGenerator<DecodedRecord> {
+/**
+ * Decode a .avro or .avro.gz file: an Avro container of any number of packets, or one Confluent-framed
+ * record as Rubin's Kafka stream sends it (its writer schema from `schemas`). An unreadable file yields a
+ * single error record (index -1).
+ */
+export async function* decodeAvroFile(path: string, schemas: SchemaSource = SHIPPED_RUBIN_SCHEMAS): AsyncGenerator<DecodedRecord> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -182,5 +187,30 @@ export async function* decodeAvroFile(path: string): AsyncGenerator<DecodedRecor
     yield { file: path, index: -1, error: `cannot read file: ${(err as Error).message}` };
     return;
   }
-  yield* decodeAvroBuffer(bytes, path);
+  yield* decodeAlertBytes(bytes, path, schemas);
+}
+
+/** The bytes of a file or a message: gunzipped if need be, then a container's records one by one, or the framed record. */
+export async function* decodeAlertBytes(value: Buffer, label: string, schemas: SchemaSource): AsyncGenerator<DecodedRecord> {
+  let bytes = value;
+  if (isGzip(bytes)) {
+    try {
+      bytes = gunzipSync(bytes);
+    } catch (err) {
+      yield { file: label, index: -1, error: (err as Error).message };
+      return;
+    }
+  }
+  if (!isConfluentFramed(bytes)) {
+    yield* decodeAvroBuffer(bytes, label);
+    return;
+  }
+  let schemaText: string;
+  try {
+    schemaText = await schemas.schemaText(bytes.readUInt32BE(1));
+  } catch (error) {
+    yield { file: label, index: -1, error: (error as Error).message };
+    return;
+  }
+  yield decodeSchemaless(bytes.subarray(5), schemaText, label);
 }

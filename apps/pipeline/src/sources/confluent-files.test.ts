@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA, RUBIN_FILES, type SchemaRegistryServer, startSchemaRegistry } from '../drivers/recorded-stream.ts';
 import { confluentRecords, writeConfluentFiles } from '../testing/confluent-files.ts';
 import { decodeAvroFile, type DecodedRecord, fullHistory } from './alert-avro.ts';
-import { alertSchemaSource, decodeAlertFile } from './alert-message.ts';
 import { notShippedReason, rubinSchemaId, type RubinSchemaVersion } from './rubin-schemas.ts';
+import { alertSchemaSource } from './schema-sources.ts';
 
 // Alert files holding one Rubin alert as Rubin's Kafka stream sends it (Confluent's wire format: a zero
 // byte, the schema id, the bare record), read with the Rubin schemas we ship when no registry is
@@ -50,7 +50,7 @@ describe('an alert file holding one Confluent-framed Rubin record', () => {
       const [plain] = await writeConfluentFiles([sample(version)], rubinSchemaId(version), mkdtempSync(path.join(dir, 'plain-')));
       const [gzipped] = await writeConfluentFiles([sample(version)], rubinSchemaId(version), mkdtempSync(path.join(dir, 'gz-')), true);
       for (const file of [plain, gzipped]) {
-        const framed = await all(decodeAlertFile(file));
+        const framed = await all(decodeAvroFile(file));
         expect(framed).toHaveLength(1);
         expect(parts(framed[0])).toEqual(parts(fromContainer[0]));
         expect('packet' in framed[0] && framed[0].packet.survey === 'lsst' && framed[0].packet.schemaVersion).toBe(version);
@@ -61,7 +61,7 @@ describe('an alert file holding one Confluent-framed Rubin record', () => {
   it('names a schema id it does not ship, and the setting that reads it', async () => {
     const file = path.join(dir, 'v7.avro');
     writeFileSync(file, (await confluentRecords(sample('9.0'), 701))[0]);
-    expect(await all(decodeAlertFile(file))).toEqual([{ file, index: -1, error: notShippedReason(701) }]);
+    expect(await all(decodeAvroFile(file))).toEqual([{ file, index: -1, error: notShippedReason(701) }]);
     expect(notShippedReason(701)).toBe(
       'Confluent-framed record (schema id 701): not one of the Rubin alert schemas ANTARES ships (900 = 9.0, 1000 = 10.0, 1100 = 11.0), ' +
         'and no schema registry is configured (ANTARES_SCHEMA_REGISTRY_URL)',
@@ -73,9 +73,9 @@ describe('an alert file holding one Confluent-framed Rubin record', () => {
     // registry serves that schema, and the shipped 9.0 cannot read them.
     const [file] = await writeConfluentFiles([RUBIN_FILES[0]], 900, mkdtempSync(path.join(dir, 'fink-')));
     const [fromContainer] = await all(decodeAvroFile(RUBIN_FILES[0]));
-    const [withRegistry] = await all(decodeAlertFile(file, alertSchemaSource(registry.url)));
+    const [withRegistry] = await all(decodeAvroFile(file, alertSchemaSource(registry.url)));
     expect(parts(withRegistry)).toEqual(parts(fromContainer));
-    const [withoutRegistry] = await all(decodeAlertFile(file));
+    const [withoutRegistry] = await all(decodeAvroFile(file));
     expect('error' in withoutRegistry && withoutRegistry.error).toMatch(/^cannot decode the message: /);
   });
 });
