@@ -7,15 +7,17 @@ import { fileURLToPath } from 'node:url';
 import { createTestDatabase, openDatabase, type TestDatabase } from '@antares/db';
 import { expandInputs, ingestFiles } from '@antares/pipeline';
 import { simulateSurvey } from '@antares/pipeline/simulate';
-import { expectSameOutcome, writeConfluentFiles } from '@antares/pipeline/testing';
+import { expectSameOutcome, postgresServerFor, SERVER_URL, writeConfluentFiles } from '@antares/pipeline/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // `antares ingest` as an operator runs it, on Rubin alerts saved one per file as Rubin's Kafka stream
 // sends them (Confluent's wire format, schema id 1100 for 11.0), with a year of history each and no
 // schema registry: what it stores equals what ingesting the same alerts from Avro containers stores.
-// On a PostgreSQL server (DATABASE_URL), two processes ingest alternate files at once, as two workers.
+// Two processes ingesting alternate files at once, as two workers, need a PostgreSQL server whatever the
+// pass (DATABASE_URL, else the local one).
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const SERVER_URL = process.env.DATABASE_URL || undefined;
+const PASS_SERVER_URL = process.env.DATABASE_URL || undefined;
+const reachable = await postgresServerFor('the two-process ingest test');
 
 let scratch: string;
 let containers: string[];
@@ -37,7 +39,7 @@ beforeAll(async () => {
   containers = expandInputs([survey]).filter((file) => path.basename(file).startsWith('lsst_'));
   mkdirSync(path.join(scratch, 'framed'));
   framed = await writeConfluentFiles(containers, 1100, path.join(scratch, 'framed'));
-  fromContainers = await createTestDatabase(SERVER_URL);
+  fromContainers = await createTestDatabase(PASS_SERVER_URL);
   await ingestFiles(fromContainers.repos, containers);
 }, 300_000);
 afterAll(async () => {
@@ -61,7 +63,7 @@ describe('antares ingest of Confluent-framed Rubin alerts', () => {
   it('decodes every file with the shipped 11.0 schema and stores what the same alerts in containers store', async () => {
     expect(framed.length).toBeGreaterThan(40);
     const dataDir = mkdtempSync(path.join(scratch, 'one-'));
-    const database = SERVER_URL ? await createTestDatabase(SERVER_URL) : undefined;
+    const database = PASS_SERVER_URL ? await createTestDatabase(PASS_SERVER_URL) : undefined;
     const run = await ingest([path.join(scratch, 'framed')], dataDir, database?.url);
     // Without a server, the process stored into its own embedded database.
     const stored = database ?? (await openDatabase({ pgliteDir: path.join(dataDir, 'db') }));
@@ -76,8 +78,8 @@ describe('antares ingest of Confluent-framed Rubin alerts', () => {
     }
   }, 300_000);
 
-  it.skipIf(!SERVER_URL)(
-    'stores the same with two processes ingesting alternate files at once',
+  it.skipIf(!reachable)(
+    'stores the same with two processes ingesting alternate files at once, on a PostgreSQL server',
     async () => {
       const database = await createTestDatabase(SERVER_URL);
       try {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulateSurvey } from '../simulate/index.ts';
 import { type AlertPacket, decodeAvroFile, type ZtfPacket } from '../sources/alert-avro.ts';
 import { ASSOCIATION_RADIUS_DEG } from '../stages/associate.ts';
+import { postgresServerFor, SERVER_URL } from '../testing/postgres-server.ts';
 import { expectSameOutcome } from '../testing/same-outcome.ts';
 import { emptyStats, ingestBatch } from './ingest-batch.ts';
 import { expandInputs } from './ingest-files.ts';
@@ -21,26 +22,7 @@ import { SKY_LOCK_LEVEL, skyLockTrixels } from './sky-locks.ts';
 // Two ingest workers writing into one PostgreSQL database at once (per-trixel locks, docs/adr/0035):
 // every simulated object is moved onto an edge or corner of a lock trixel, so its alerts fall in two
 // or more regions, and the two workers get alternate batches of the same objects.
-const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-
-async function serverReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-const reachable = await serverReachable();
-if (!reachable) {
-  const message = `parallel ingest tests need the PostgreSQL server at ${SERVER_URL}: apt-get install -y postgresql && service postgresql start (or set DATABASE_URL)`;
-  if (process.env.CI === 'true') throw new Error(message);
-  console.warn(`SKIPPED: ${message}`);
-}
+const reachable = await postgresServerFor('parallel ingest tests');
 
 const BATCH = 8;
 /** Real alerts: Fink's Rubin packets (schemas 7.4 and 9.0) and the schema's own samples. */
