@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 import { expandInputs } from '../ingest/ingest-files.ts';
 import { iterateBlocks, readContainerHeader } from '../sources/avro-container.ts';
+import { confluentFrame } from '../testing/confluent-files.ts';
 import type { ConsumerPort, KafkaBatch } from './kafka-batch.ts';
 
 export const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../shared/data');
@@ -24,9 +25,7 @@ export function confluentMessage(file: string, schemaId = SCHEMA_ID): { value: B
   if (header.codec !== 'null') throw new Error(`${file}: codec ${header.codec}, expected null`);
   const [block] = [...iterateBlocks(bytes, header)];
   if (!block.ok || block.count !== 1) throw new Error(`${file}: expected one record`);
-  const prefix = Buffer.alloc(5);
-  prefix.writeUInt32BE(schemaId, 1);
-  return { value: Buffer.concat([prefix, block.data]), schema: header.schema };
+  return { value: confluentFrame(schemaId, block.data), schema: header.schema };
 }
 
 export interface SchemaRegistryServer {

@@ -69,8 +69,8 @@ describe('an alert file holding one Confluent-framed Rubin record', () => {
   });
 
   it("takes a configured registry's schema for every id, its ids being its own", async () => {
-    // Fink re-publishes Rubin's 9.0 alerts rewritten by Spark (every field nullable): under id 900 its
-    // registry serves that schema, and the shipped 9.0 cannot read them.
+    // Fink's files hold Rubin 9.0 alerts rewritten by Spark (every field nullable): the loopback registry
+    // serves that schema under id 900, which the shipped 9.0 cannot read them with.
     const [file] = await writeConfluentFiles([RUBIN_FILES[0]], 900, mkdtempSync(path.join(dir, 'fink-')));
     const [fromContainer] = await all(decodeAvroFile(RUBIN_FILES[0]));
     const [withRegistry] = await all(decodeAvroFile(file, alertSchemaSource(registry.url)));

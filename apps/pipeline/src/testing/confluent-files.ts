@@ -23,9 +23,14 @@ export async function confluentRecords(file: string, schemaId: number): Promise<
       .on('end', resolve)
       .on('error', reject);
   });
+  return records.map((record) => confluentFrame(schemaId, type.toBuffer(record)));
+}
+
+/** One record's bytes in Confluent's wire format: a zero byte, the schema id (4 bytes, big-endian), the record. */
+export function confluentFrame(schemaId: number, record: Buffer): Buffer {
   const prefix = Buffer.alloc(5);
   prefix.writeUInt32BE(schemaId, 1);
-  return records.map((record) => Buffer.concat([prefix, type.toBuffer(record)]));
+  return Buffer.concat([prefix, record]);
 }
 
 /**
