@@ -23,10 +23,10 @@ const suites = [
     exclude: databasePass ? ['apps/pipeline/src/filters/python-runtime.test.ts'] : [],
   },
 ];
-if (!databasePass) suites.push({ name: 'web unit', cwd: web, config: 'vitest.config.ts', exclude: [] });
+if (!databasePass) suites.push({ name: 'web unit', cwd: web, config: 'vitest.config.ts' });
 // ANTARES_SKIP_E2E=1: no browser (CI's second pass changes only the database).
 if (!process.env.ANTARES_SKIP_E2E) {
-  suites.push({ name: 'web end-to-end', cwd: web, config: 'vitest.e2e.config.ts', buildWeb: true, exclude: [] });
+  suites.push({ name: 'web end-to-end', cwd: web, config: 'vitest.e2e.config.ts', buildWeb: true });
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -92,7 +92,7 @@ for (const suite of suites) {
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${report}`,
-      ...suite.exclude.flatMap((glob) => ['--exclude', glob]),
+      ...(suite.exclude ?? []).flatMap((glob) => ['--exclude', glob]),
       ...extraArgs,
     ],
     { cwd: suite.cwd, stdio: 'inherit' },
