@@ -2,6 +2,7 @@
 
 from .core import Changes, Declarations
 from .errors import FilterError
+from .event_dict import run_event_dict
 from .locus import UncheckedChanges
 
 
@@ -55,6 +56,14 @@ class BaseFilter:
         changes = getattr(locus, '_changes', False)
         if changes is None or isinstance(changes, UncheckedChanges):
             locus._bind(Changes(Declarations(type(self), api_of(type(self)))))
+        elif isinstance(changes, Changes) and changes.decl.cls is not type(self):
+            # Another filter ran on this locus before (an author's chain): what it wrote stays on the
+            # locus, this run records against this filter's declarations.
+            locus._changes = Changes(Declarations(type(self), api_of(type(self))))
+        decl = locus._changes.decl if isinstance(locus._changes, Changes) else None
+        if decl is not None and decl.dict_style:
+            decl.note_instance(self)
+            return run_event_dict(self, decl, locus)
         return self._run(locus)
 
     def _run(self, locus):
@@ -81,4 +90,5 @@ def instantiate(cls, files=None):
     instance = cls()
     instance.files = {name: bytes(files[name]) for name in decl.requires_files}
     instance.setup()
+    decl.note_instance(instance)
     return instance, decl

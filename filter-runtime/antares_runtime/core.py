@@ -8,6 +8,7 @@ import traceback
 
 from .environment import missing_module_message
 from .errors import FilterError, Halt
+from .event_dict import instance_inputs, run_event_dict, takes_event_dict
 from .locus import LocusA, LocusB, unpacked_properties
 from .locus_apis import make_locus
 
@@ -74,6 +75,7 @@ class Declarations:
     """The filter class's attributes, normalised and checked once at load time."""
 
     def __init__(self, cls, api):
+        self.cls = cls
         self.api = api
         self.name = getattr(cls, 'NAME', None) or cls.__name__
         self.required_locus_props = _names(cls, 'REQUIRED_LOCUS_PROPERTIES')
@@ -85,6 +87,11 @@ class Declarations:
         self.input_locus_props = _names(cls, 'INPUT_LOCUS_PROPERTIES') if inputs_required else []
         self.input_alert_props = _names(cls, 'INPUT_ALERT_PROPERTIES') if inputs_required else []
         self.input_tags = _names(cls, 'INPUT_TAGS') if inputs_required else []
+        # Every locus property the filter reads, whatever its API: what orders it after the filters that
+        # write them (a chain, ADR 0055). A devkit2-style filter adds the names setup() sets (note_instance).
+        self.declared_alert_inputs = _names(cls, 'INPUT_ALERT_PROPERTIES')
+        self.input_locus_names = list(dict.fromkeys(_names(cls, 'INPUT_LOCUS_PROPERTIES') + self.required_locus_props))
+        self.dict_style = api == 'B' and takes_event_dict(cls)
         self.requires_files = _names(cls, 'REQUIRES_FILES')
         self.locus_props = _typed(cls, 'OUTPUT_LOCUS_PROPERTIES')
         self.alert_props = _typed(cls, 'OUTPUT_ALERT_PROPERTIES')
@@ -122,9 +129,16 @@ class Declarations:
                            'reason': f'not inside the {self.gw_region}% region of a gravitational-wave event'})
         return checks
 
+    def note_instance(self, instance):
+        """After setup(): the property names a devkit2-style filter put in `self.input_properties`."""
+        if self.dict_style:
+            self.input_locus_names = list(dict.fromkeys(self.input_locus_names + instance_inputs(instance)))
+
     def outputs(self):
         return {
             'name': self.name, 'api': self.api,
+            'input_locus_properties': list(self.input_locus_names),
+            'run_style': 'event_dict' if self.dict_style else 'locus',
             'locus_properties': [{'name': n, 'type': t} for n, t in self.locus_props.items()],
             'alert_properties': [{'name': n, 'type': t} for n, t in self.alert_props.items()],
             'tags': sorted(self.tags), 'requires_files': self.requires_files,
@@ -233,10 +247,14 @@ def run_one(instance, decl, raw, locus=None, reraise=False):
         locus = make_locus(raw, changes, decl.api)
     else:
         locus._bind(changes)
-    method = instance._run if decl.api == 'B' else instance.run
     t0 = time.perf_counter()
     try:
-        method(locus)
+        if decl.dict_style:
+            run_event_dict(instance, decl, locus)
+        elif decl.api == 'B':
+            instance._run(locus)
+        else:
+            instance.run(locus)
     except Halt:
         report['raised_halt'] = True
     except Exception as exc:  # user code: reported, never fatal

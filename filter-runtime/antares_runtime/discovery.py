@@ -4,6 +4,7 @@ import inspect
 
 from .api import BaseFilter, Filter, api_of
 from .errors import FilterError
+from .event_dict import takes_event_dict
 from .legacy import acting_functions, function_filter_class, is_filter_function
 
 
@@ -58,8 +59,11 @@ def _lookalikes(namespace, module_name):
 
 
 def check_entry_point(cls, api):
-    """ANTARES calls run(locus) (API A) or _run(locus) (API B) with the locus alone: a method that needs
-    other arguments fails at load, naming its signature, rather than on every locus."""
+    """ANTARES calls run(locus) (API A) or _run(locus) (API B) with the locus alone, or an API B
+    `_run(event_dict, ts)` (the devkit2 style, event_dict.py) with those two: a method that needs other
+    arguments fails at load, naming its signature, rather than on every locus."""
+    if api == 'B' and takes_event_dict(cls):
+        return
     name = '_run' if api == 'B' else 'run'
     method = getattr(cls, name, None)
     try:
@@ -72,7 +76,8 @@ def check_entry_point(cls, api):
     takes_one = any(p.kind == p.VAR_POSITIONAL for p in params) or bool(positional)
     if len(required) > 1 or not takes_one:
         raise FilterError(f'{cls.__name__}.{name}{signature} cannot be called as ANTARES calls it, '
-                          f'{name}(self, locus): the locus is its only argument')
+                          f'{name}(self, locus): the locus is its only argument'
+                          + (' (or two, as in _run(self, event_dict, ts))' if api == 'B' else ''))
 
 
 def _module_source(namespace):

@@ -183,8 +183,6 @@ def test_gw_notices_are_the_devkits_objects_and_tags_appended_to_locus_tags_coun
 # -- files ANTARES cannot call ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize('name, message', [
-    ('devkit2_poc_local_harness.py', 'LocalHarnessFilter._run(self, event_dict, ts) cannot be called as ANTARES '
-                                     'calls it, _run(self, locus): the locus is its only argument'),
     ('plain_class_lookalike.py', 'ExtendedSourceCut defines run() but subclasses neither'),
 ])
 def test_a_filter_antares_cannot_call_fails_at_load_naming_why(worker, name, message):
