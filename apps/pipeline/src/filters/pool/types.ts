@@ -69,6 +69,14 @@ export interface FilterOutputs {
   required_grav_wave_prob_region: number | null;
   /** Its requirements as checks, in the order the worker makes them (requirements.ts); absent from older workers' outputs. */
   requirements?: Requirement[];
+  /**
+   * Every locus property it reads: INPUT_LOCUS_PROPERTIES and REQUIRED_LOCUS_PROPERTIES, and for the
+   * devkit2 style what setup() names; it runs after the filters that write them (filter-order.ts).
+   * Absent from older workers' outputs.
+   */
+  input_locus_properties?: string[];
+  /** 'event_dict': class API B's devkit2 style, `_run(self, event_dict, ts)`; 'locus': every other. */
+  run_style?: 'locus' | 'event_dict';
   /** The filter loaded (the class named, else the last one the code defines) and every one it defines. */
   class_name: string;
   filter_classes: string[];
