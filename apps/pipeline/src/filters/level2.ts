@@ -2,6 +2,7 @@ import type { LocusRow, Repositories } from '@antares/db';
 
 import { locusAlertsCacheOf } from '../ingest/locus-alerts-cache.ts';
 import type { ChatNotifier } from '../sinks/chat.ts';
+import { type ChainMember, chainSides, orderFilters } from './filter-order.ts';
 import { alertPropertyLoader, type ListedAlert, locusInputsFor } from './locus-inputs.ts';
 import type { FilterSandboxPool, LocusForFilter, LocusReport } from './pool/index.ts';
 
@@ -50,7 +51,8 @@ export interface Level2Stats {
   disabled: string[];
 }
 
-interface LoadedFilter {
+/** `reads`/`writes`: the locus properties its load outputs name, which order chained filters (ADR 0055). */
+interface LoadedFilter extends ChainMember {
   key: string;
   filterId: number;
   versionId: number;
@@ -88,7 +90,8 @@ export class Level2Stage {
   }
 
   /**
-   * Brings the loaded filters in line with the enabled ones, in priority order: new versions are
+   * Brings the loaded filters in line with the enabled ones, in priority order with chained filters
+   * after the filters they read from (filter-order.ts): new versions are
    * loaded, versions no longer enabled are unloaded, loaded ones stay (a long-running pipeline calls
    * this before each batch). A filter that fails to load is disabled.
    */
@@ -103,9 +106,10 @@ export class Level2Stage {
         current.delete(key);
         continue;
       }
-      const filter: LoadedFilter = { key, filterId: f.filter_id, versionId: f.version_id, name: f.name, errorChannel: '' };
+      const filter: LoadedFilter = { key, filterId: f.filter_id, versionId: f.version_id, name: f.name, errorChannel: '', reads: [], writes: [] };
       const result = await this.pool.load(key, f.code, {}, f.filter_class ?? undefined);
       filter.errorChannel = result.outputs?.error_channel ?? '';
+      Object.assign(filter, chainSides(result.outputs));
       const timeouts = result.error?.type === 'Timeout' ? (this.loadTimeouts.get(key) ?? 0) + 1 : 0;
       this.loadTimeouts.set(key, timeouts);
       if (result.ok) wanted.push(filter);
@@ -113,7 +117,8 @@ export class Level2Stage {
         await this.disable(filter, `it failed to load: ${result.error?.message ?? 'unknown error'}`);
     }
     for (const gone of current.values()) await this.pool.unload(gone.key).catch(() => {});
-    this.filters = wanted;
+    // Priority order, except that a filter reading a property another one writes runs after it.
+    this.filters = orderFilters(wanted);
   }
 
   /**
@@ -127,7 +132,7 @@ export class Level2Stage {
     return locusAlertsCacheOf(this.repos.db).lookup(revisions, epoch).cached;
   }
 
-  /** Filter versions loaded and running, in priority order. */
+  /** Filter versions loaded and running, in the order they run. */
   get versionIds(): number[] {
     return this.filters.map((f) => f.versionId);
   }
