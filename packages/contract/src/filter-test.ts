@@ -22,6 +22,20 @@ export interface FilterTestLocus {
   duration_ms: number;
 }
 
+/**
+ * An enabled filter a chained filter reads from (ADR 0055), run first on the same loci: its outputs
+ * were the tested filter's inputs. Only the tested filter's results are reported; this says it ran.
+ */
+export interface FilterTestDependency {
+  filter_id: string;
+  filter_version_id: string;
+  name: string;
+  /** Whether it loaded; false with the reason (it then gave the tested filter nothing). */
+  loaded: boolean;
+  load_error: FilterTestError | null;
+  counts: { loci: number; ok: number; skipped: number; error: number };
+}
+
 export interface FilterTestReport {
   loaded: boolean;
   load_error: FilterTestError | null;
@@ -44,6 +58,8 @@ export interface FilterTestReport {
    * how many were not run; null when it ran on every locus.
    */
   stopped_early: string | null;
+  /** The enabled filters the code reads properties from, in the order they ran before it (none: []). */
+  dependencies: FilterTestDependency[];
   /** Milliseconds per locus in the filter, over the loci that ran to the end (null when none did). */
   timing: { p50_ms: number | null; p90_ms: number | null; p99_ms: number | null };
   counts: { loci: number; ok: number; skipped: number; error: number; tagged: number };

@@ -1,7 +1,7 @@
 export type { BacktestResults, PropertySummary, TagCounts } from './backtest-results.ts';
 export type { FilterEnvironment, FilterEnvironmentPackage } from './filter-environment.ts';
 export { FEEDBACK_REQUIRED, isVersionStatus, TRANSITIONS, VERSION_STATUSES, type VersionStatus } from './filter-review.ts';
-export type { FilterTestError, FilterTestLocus, FilterTestLocusStatus, FilterTestReport } from './filter-test.ts';
+export type { FilterTestDependency, FilterTestError, FilterTestLocus, FilterTestLocusStatus, FilterTestReport } from './filter-test.ts';
 export { FILTER_CLASS_MAX, FILTER_CLASS_PATTERN, FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI } from './filter-test.ts';
 export { INTEGER_RANGES, storableTime, TIME_YEARS } from './input-rules.ts';
 export type { ListDocument, ResourceObject, SingleDocument } from './jsonapi.ts';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-import type { FilterTestLocus, FilterTestReport } from '@antares/contract';
+import type { FilterTestDependency, FilterTestLocus, FilterTestReport } from '@antares/contract';
 import type { LocusRow, Repositories } from '@antares/db';
 
+import { chainDependencies, type LoadedDependency, loadDependencies, runDependencies, unloadDependencies } from './filter-chain.ts';
 import { alertPropertyLoader, locusInputsFor } from './locus-inputs.ts';
 import { type FilterError, FilterSandboxPool, type LocusReport, missingSandboxPrerequisites } from './pool/index.ts';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox-limits.ts';
@@ -71,19 +72,53 @@ export function createFilterSandbox(
             reports: [],
             stoppedEarly: null,
           });
-        const inputs = await locusInputsFor(repos, loci);
-        const batch = await pool.runBatch(id, inputs, alertPropertyLoader(repos), {
-          budgetMs: dryRunBudgetMs,
+        const loadProperties = alertPropertyLoader(repos);
+        const started = performance.now();
+        // A chained filter: the enabled filters it reads from run first (ADR 0055), within the same budget.
+        const dependencies = await loadDependencies(pool, await chainDependencies(repos, loaded.outputs, code), id);
+        let inputs = await locusInputsFor(repos, loci);
+        let depReports: LocusReport[][] = [];
+        try {
+          const chained = await runDependencies(pool, dependencies, inputs, loadProperties, {
+            budgetMs: dryRunBudgetMs,
+            stopAfterTimeouts: DRY_RUN_STOP_AFTER_TIMEOUTS,
+          });
+          inputs = chained.loci;
+          depReports = chained.reports;
+        } finally {
+          await unloadDependencies(pool, dependencies);
+        }
+        const batch = await pool.runBatch(id, inputs, loadProperties, {
+          budgetMs: Math.max(1, dryRunBudgetMs - (performance.now() - started)),
           stopAfterTimeouts: DRY_RUN_STOP_AFTER_TIMEOUTS,
         });
         const stoppedEarly =
           batch.stoppedEarly === undefined
             ? null
             : `Stopped early because ${batch.stoppedEarly}: ${inputs.length - batch.reports.length} of ${inputs.length} loci were not run`;
-        return reportOf({ loaded: true, outputs: loaded.outputs, stdout: loaded.stdout, reports: batch.reports, stoppedEarly });
+        return {
+          ...reportOf({ loaded: true, outputs: loaded.outputs, stdout: loaded.stdout, reports: batch.reports, stoppedEarly }),
+          dependencies: dependencies.map((d, i) => dependencyOf(d, depReports[i] ?? [])),
+        };
       }),
   };
   return { missing, sandbox, close: () => pool.close() };
+}
+
+function dependencyOf(d: LoadedDependency, reports: LocusReport[]): FilterTestDependency {
+  return {
+    filter_id: String(d.dependency.filterId),
+    filter_version_id: String(d.dependency.versionId),
+    name: d.dependency.name,
+    loaded: d.loaded.ok,
+    load_error: d.loaded.ok ? null : (d.loaded.error ?? unknownLoadError),
+    counts: {
+      loci: reports.length,
+      ok: reports.filter((r) => r.status === 'ok').length,
+      skipped: reports.filter((r) => r.status === 'skipped').length,
+      error: reports.filter((r) => r.status !== 'ok' && r.status !== 'skipped').length,
+    },
+  };
 }
 
 const unknownLoadError: FilterError = { type: 'LoadFailed', message: 'The filter could not be loaded', traceback: '' };
@@ -126,6 +161,7 @@ function reportOf(run: {
     stdout: run.stdout,
     loci,
     stopped_early: run.stoppedEarly,
+    dependencies: [],
     timing: { p50_ms: percentile(times, 50), p90_ms: percentile(times, 90), p99_ms: percentile(times, 99) },
     counts: {
       loci: loci.length,

@@ -9,6 +9,7 @@ import {
   TRANSITIONS,
 } from '@antares/contract';
 import type { FilterRow, FilterVersionRow, FilterViewer, LocusRow, Repositories, UserRow } from '@antares/db';
+import { chainSides, findCycle } from '@antares/pipeline';
 
 import type { Identity } from '../auth/authenticator.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
@@ -168,8 +169,34 @@ export class FilterService {
     }
     const feedback = (stringField(attributes, 'feedback') ?? '').trim();
     if (FEEDBACK_REQUIRED.has(status) && feedback === '') throw badRequest('Feedback is required');
+    if (status === 'ENABLED') await this.assertNoChainCycle(filter, version);
     const updated = await this.repos.filters.transition(filter.filter_id, versionId, status, feedback === '' ? null : feedback);
     if (!updated) throw notFound(`No version ${versionId} of filter ${filter.filter_id}`);
     return { version: updated, filter: (await this.repos.filters.findById(filter.filter_id))! };
+  }
+
+  /**
+   * Chained filters run after the filters whose properties they read (ADR 0055): a version that would
+   * close a cycle with the other enabled filters (each reading what the next writes) has no order to
+   * run in, so enabling it is refused, naming the filters of the cycle and what each reads of the other.
+   */
+  private async assertNoChainCycle(filter: FilterRow, version: FilterVersionRow): Promise<void> {
+    const others = (await this.repos.filters.listForPipeline())
+      .filter((f) => f.filter_id !== filter.filter_id)
+      .map((f) => ({ name: f.name, ...chainSides(f.declared_outputs) }));
+    const members = [...others, { name: filter.name, ...chainSides(version.declared_outputs) }];
+    const cycle = findCycle(members, members.length - 1);
+    if (!cycle) return;
+    const links = cycle.map((member, i) => {
+      const next = cycle[(i + 1) % cycle.length];
+      const shared = member.writes.filter((p) => next.reads.includes(p));
+      return `"${next.name}" reads ${shared.join(', ')}, written by "${member.name}"`;
+    });
+    throw new ApiError(
+      409,
+      'Conflict',
+      `Enabling this version would make a cycle of chained filters, which have no order to run in: ${links.join('; ')}. ` +
+        `Change one of ${cycle.map((m) => `"${m.name}"`).join(', ')} so that it no longer reads what another writes.`,
+    );
   }
 }

@@ -9,6 +9,7 @@ const EMPTY_DRY_RUN: FilterTestReport = {
   stdout: '',
   loci: [],
   stopped_early: null,
+  dependencies: [],
   timing: { p50_ms: null, p90_ms: null, p99_ms: null },
   counts: { loci: 0, ok: 0, skipped: 0, error: 0, tagged: 0 },
 };

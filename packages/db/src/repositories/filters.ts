@@ -122,8 +122,16 @@ export class FilterRepository {
   }
 
   /** What Level 2 runs: enabled versions of filters the runner has on, highest priority first. */
+  /** The enabled versions Level 2 runs, in priority order; `declared_outputs` orders chained filters (ADR 0055). */
   async listForPipeline(): Promise<
-    Array<{ filter_id: number; name: string; version_id: number; code: string; filter_class: string | null }>
+    Array<{
+      filter_id: number;
+      name: string;
+      version_id: number;
+      code: string;
+      filter_class: string | null;
+      declared_outputs: JsonObject | null;
+    }>
   > {
     return this.db
       .selectFrom('filter')
@@ -135,6 +143,7 @@ export class FilterRepository {
         'filter_version.filter_version_id as version_id',
         'filter_version.code',
         'filter_version.filter_class',
+        'filter_version.declared_outputs',
       ])
       .orderBy('filter.priority', 'asc')
       .orderBy('filter.filter_id', 'asc')

@@ -1,0 +1,96 @@
+// Dry runs and backtests of a chained filter (ADR 0055): the enabled filters it reads properties from
+// run first on the same loci, in the order Level 2 runs them, and their outputs are its inputs. Level 2
+// needs none of this: it runs every enabled filter anyway, in that order (filter-order.ts).
+import type { Repositories } from '@antares/db';
+
+import { type ChainMember, chainSides, dependenciesOf } from './filter-order.ts';
+import type { AlertPropertyLoader, FilterSandboxPool, LoadResult, LocusForFilter, LocusReport, RunLimits } from './pool/index.ts';
+
+/** An enabled filter version as a chain dependency. */
+export interface ChainDependency extends ChainMember {
+  filterId: number;
+  versionId: number;
+  code: string;
+  filterClass: string | null;
+}
+
+/** A dependency loaded in a pool under `key` (or not: `loaded.ok` false says why). */
+export interface LoadedDependency {
+  dependency: ChainDependency;
+  key: string;
+  loaded: LoadResult;
+}
+
+/**
+ * The enabled filters whose outputs `testedOutputs` (a filter's load outputs) reads, directly or through
+ * each other, in the order they must run. Enabled versions whose code is the tested code are left out:
+ * testing the enabled filter's own code must not run it first.
+ */
+export async function chainDependencies(repos: Repositories, testedOutputs: unknown, testedCode: string): Promise<ChainDependency[]> {
+  const enabled = (await repos.filters.listForPipeline())
+    .filter((f) => f.code !== testedCode)
+    .map((f) => ({
+      filterId: f.filter_id,
+      versionId: f.version_id,
+      code: f.code,
+      filterClass: f.filter_class,
+      name: f.name,
+      ...chainSides(f.declared_outputs),
+    }));
+  return dependenciesOf({ name: 'tested', ...chainSides(testedOutputs) }, enabled);
+}
+
+/** Loads the dependencies in the pool, under keys of `prefix`. */
+export async function loadDependencies(pool: FilterSandboxPool, dependencies: ChainDependency[], prefix: string): Promise<LoadedDependency[]> {
+  const out: LoadedDependency[] = [];
+  for (const dependency of dependencies) {
+    const key = `${prefix}-dep-${dependency.versionId}`;
+    out.push({ dependency, key, loaded: await pool.load(key, dependency.code, {}, dependency.filterClass ?? undefined) });
+  }
+  return out;
+}
+
+export async function unloadDependencies(pool: FilterSandboxPool, loaded: LoadedDependency[]): Promise<void> {
+  for (const d of loaded) await pool.unload(d.key).catch(() => {});
+}
+
+/**
+ * Runs the loaded dependencies on the loci, one after another, each on the loci as the ones before left
+ * them (as Level 2's wavefront does), within one `limits.budgetMs` for all of them. Returns the loci with every dependency's tags and properties, and
+ * each dependency's reports (one per locus; none for one that did not load).
+ */
+export async function runDependencies(
+  pool: FilterSandboxPool,
+  loaded: LoadedDependency[],
+  loci: LocusForFilter[],
+  loadProperties: AlertPropertyLoader,
+  limits: RunLimits,
+): Promise<{ loci: LocusForFilter[]; reports: LocusReport[][] }> {
+  let current = loci;
+  const reports: LocusReport[][] = [];
+  const started = performance.now();
+  for (const d of loaded) {
+    if (!d.loaded.ok) {
+      reports.push([]);
+      continue;
+    }
+    // A budget is the whole chain's: each dependency gets what the ones before it left.
+    const budgetMs = limits.budgetMs === undefined ? undefined : Math.max(1, limits.budgetMs - (performance.now() - started));
+    const batch = await pool.runBatch(d.key, current, loadProperties, { ...limits, budgetMs });
+    current = current.map((locus, i) => (batch.reports[i] ? withOutputs(locus, batch.reports[i]) : locus));
+    reports.push(batch.reports);
+  }
+  return { loci: current, reports };
+}
+
+/**
+ * The locus with what a filter's report gave it, as a new object (the pool reuses a locus' encoding while
+ * its properties and tags are the same objects); the locus itself when the report gave nothing.
+ */
+export function withOutputs(locus: LocusForFilter, report: LocusReport): LocusForFilter {
+  if (report.status !== 'ok') return locus;
+  const tags = report.new_tags.filter((t) => !locus.tags.includes(t));
+  const props = report.new_locus_properties;
+  if (tags.length === 0 && Object.keys(props).length === 0) return locus;
+  return { ...locus, tags: [...locus.tags, ...tags], properties: { ...locus.properties, ...props } };
+}
