@@ -1,5 +1,6 @@
 import type { Repositories } from '@antares/db';
 
+import { type LoadedDependency, runDependencies } from '../filters/filter-chain.ts';
 import { alertPropertyLoader, catalogObjectsOf, gravWaveMetadataOf } from '../filters/locus-inputs.ts';
 import type { AlertForFilter, FilterSandboxPool, LocusForFilter } from '../filters/pool/index.ts';
 import { type LocusOutcome, LocusReplay, type ReplayWindow } from './replay.ts';
@@ -26,6 +27,8 @@ export class BacktestStopped extends Error {}
 
 export interface ReplayLociOptions {
   window: ReplayWindow;
+  /** The filters the replayed one reads from (a chain, ADR 0055), loaded: run before it at every step. */
+  dependencies?: LoadedDependency[];
   /**
    * Called with the loci finished since its last call and the steps run so far, after the first round,
    * then at most every REPORT_EVERY_MS, and at the end; a true answer stops the run (cancelled, or the
@@ -79,7 +82,12 @@ export async function replayLoci(
           else active.push(replay);
         }
       if (active.length > 0) {
-        const inputs = active.map((r) => r.next());
+        let inputs = active.map((r) => r.next());
+        if (options.dependencies?.length) {
+          const chained = await runDependencies(pool, options.dependencies, inputs, loadProperties, { stopAfterTimeouts: STOP_AFTER_TIMEOUTS });
+          for (const reports of chained.reports) for (const [i, r] of reports.entries()) active[i].applyDependency(r);
+          inputs = chained.loci;
+        }
         const limits = { stopAfterTimeouts: Math.max(1, STOP_AFTER_TIMEOUTS - timeoutsInARow) };
         const batch = await pool.runBatch(filterKey, inputs, loadProperties, limits);
         const changed: string[] = [];

@@ -80,6 +80,9 @@ export class LocusReplay {
   private index = 0;
   private tags: string[] = [];
   private properties: Record<string, unknown> = {};
+  /** What the filters it reads from (a chain, ADR 0055) gave the locus at the steps so far, as Level 2 keeps it. */
+  private chainTags: string[] = [];
+  private chainProperties: Record<string, unknown> = {};
   /** Alerts whose properties the filter extended at an earlier step (Level 2 stores those). */
   private readonly alertOverlays = new Map<string, AlertForFilter>();
   private current: Step | undefined;
@@ -156,18 +159,27 @@ export class LocusReplay {
       const events = new Set(alerts.flatMap((a) => (a.grav_wave_events ?? []).map((e) => e.gracedb_id)));
       metadata = Object.fromEntries(Object.entries(metadata).filter(([id]) => events.has(id)));
     }
+    const own = Object.keys(this.chainProperties).length > 0 ? { ...this.chainProperties, ...this.properties } : this.properties;
     return {
       locus_id: this.base.locus_id,
       ra: summary.ra,
       dec: summary.dec,
       // A new object at each step either way (the pool reuses a locus' encoding while its properties are the same object).
-      properties: Object.keys(this.properties).length > 0 ? { ...summary.properties, ...this.properties } : summary.properties,
-      tags: [...this.tags],
+      properties: Object.keys(own).length > 0 ? { ...summary.properties, ...own } : summary.properties,
+      tags: this.chainTags.length > 0 ? [...new Set([...this.chainTags, ...this.tags])] : [...this.tags],
       alerts,
       alert_id: step.trigger.alert_id,
       catalog_objects: this.base.catalog_objects,
       grav_wave_events_metadata: metadata,
     };
+  }
+
+  /** Keeps what a filter the tested one reads from gave the locus at this step (not the tested filter's outcome). */
+  applyDependency(report: LocusReport): void {
+    if (report.status !== 'ok') return;
+    for (const tag of report.new_tags) if (!this.chainTags.includes(tag)) this.chainTags = [...this.chainTags, tag];
+    if (Object.keys(report.new_locus_properties).length > 0)
+      this.chainProperties = { ...this.chainProperties, ...report.new_locus_properties };
   }
 
   /**

@@ -3,6 +3,7 @@
 // finish, resumed after a restart.
 import { type BacktestJobRow, compileLocusSearch, type JsonObject, type Repositories } from '@antares/db';
 
+import { chainDependencies, type LoadedDependency, loadDependencies, unloadDependencies } from '../filters/filter-chain.ts';
 import { LEVEL2_MIN_MEASUREMENTS } from '../filters/level2.ts';
 import { FilterSandboxPool } from '../filters/pool/index.ts';
 import { DEFAULT_WORKER_LIMITS, type WorkerLimits } from '../filters/sandbox-limits.ts';
@@ -37,6 +38,9 @@ export interface BacktestRunnerOptions {
   pollMs?: number;
 }
 
+/** Workers a job may hold: its filter and up to two it reads from; a longer chain restarts workers between rounds. */
+const WORKERS_PER_JOB = 3;
+
 export type BacktestEvent = { backtest_id: number; state: string; loci_done: number; loci_total: number | null; steps_done: number };
 
 /** Runs queued backtests; `wake()` after queuing one, `close()` at shutdown (running jobs resume at the next start). */
@@ -68,7 +72,9 @@ export class BacktestRunner {
     this.pool = new FilterSandboxPool({
       ...DEFAULT_WORKER_LIMITS,
       ...options.limits,
-      maxWorkers: this.o.workers,
+      // A chained filter's job also holds the filters it reads from (ADR 0055), which take turns with it
+      // (never two of a job's workers busy at once); without room for them every round would restart one.
+      maxWorkers: this.o.workers * WORKERS_PER_JOB,
       slotOffset: this.o.slotOffset,
       niceness: this.o.niceness,
     });
@@ -144,8 +150,9 @@ export class BacktestRunner {
     const key = `backtest-${id}`;
     const params = job.params as unknown as BacktestParams;
     const window = { fromMjd: params.from_mjd, toMjd: params.to_mjd, granularity: params.granularity };
+    let dependencies: LoadedDependency[] = [];
     const finish = async (state: 'done' | 'failed' | 'cancelled', error?: string) => {
-      const results = await this.results(job, params);
+      const results = { ...(await this.results(job, params)), dependencies: dependencies.map(dependencyOf) };
       await this.repos.backtests.finish(id, state, this.o.retentionDays, { error, results: results as unknown as JsonObject });
       await this.emit(id);
     };
@@ -163,9 +170,12 @@ export class BacktestRunner {
         const e = loaded.error;
         return await finish('failed', `The filter did not load: ${e ? `${e.type}: ${e.message}\n${e.traceback}`.trim() : 'unknown error'}`);
       }
+      // A chained filter: the enabled filters it reads from replay before it at every step (ADR 0055).
+      dependencies = await loadDependencies(this.pool, await chainDependencies(this.repos, loaded.outputs, job.code), key);
       let cancelled = false;
       const { stopped } = await replayLoci(this.repos, this.pool, key, todo, {
         window,
+        dependencies,
         onLoci: async (finished, steps) => {
           lociDone += finished.length;
           cancelled = await this.repos.backtests.saveLoci(id, finished.map(recordOf), {
@@ -183,6 +193,7 @@ export class BacktestRunner {
       await finish('failed', e instanceof Error ? e.message : String(e)).catch(() => {});
     } finally {
       await this.pool.unload(key).catch(() => {});
+      await unloadDependencies(this.pool, dependencies);
     }
   }
 
@@ -195,6 +206,17 @@ export class BacktestRunner {
     ]);
     return aggregateResults(outcomes, { lociMatched, alertsLastDay });
   }
+}
+
+function dependencyOf(d: LoadedDependency) {
+  const e = d.loaded.error;
+  return {
+    filter_id: String(d.dependency.filterId),
+    filter_version_id: String(d.dependency.versionId),
+    name: d.dependency.name,
+    loaded: d.loaded.ok,
+    load_error: d.loaded.ok ? null : e ? `${e.type}: ${e.message}` : 'unknown error',
+  };
 }
 
 function recordOf(o: LocusOutcome) {
