@@ -277,7 +277,7 @@ export const updateFilterVersion = endpoint({
   tags,
   summary: 'Review a version: move it to another status',
   description:
-    'Transitions: PENDING_REVIEW -> REVIEWED; REVIEWED -> PENDING_REVIEW or ENABLED; ENABLED -> DISABLED; DISABLED -> PENDING_REVIEW or ENABLED. Enabling a version runs it in Level 2.',
+    'Transitions: PENDING_REVIEW -> REVIEWED; REVIEWED -> PENDING_REVIEW or ENABLED; ENABLED -> DISABLED; DISABLED -> PENDING_REVIEW or ENABLED. Enabling a version runs it in Level 2, after the enabled filters that write a locus property it reads (a chain); a version that would close a cycle of such filters is refused with 409, naming them.',
   params: Type.Object({ ...filterId, ...versionId }),
   body: resourceBody(
     'filter_version',
