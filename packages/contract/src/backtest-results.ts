@@ -39,9 +39,10 @@ export interface BacktestResults {
   /**
    * The enabled filters the backtested code reads properties from (a chain, ADR 0055), replayed before it
    * at each step on the same loci: their outputs were its inputs, their results are not reported here.
-   * Absent from results of backtests run before chains.
+   * A filter that is not public is named "a private filter", without ids. Absent from results of
+   * backtests run before chains.
    */
-  dependencies?: Array<{ filter_id: string; filter_version_id: string; name: string; loaded: boolean; load_error: string | null }>;
+  dependencies?: Array<{ filter_id: string | null; filter_version_id: string | null; name: string; loaded: boolean; load_error: string | null }>;
 }
 
 export type PropertySummary =

@@ -27,8 +27,9 @@ export interface FilterTestLocus {
  * were the tested filter's inputs. Only the tested filter's results are reported; this says it ran.
  */
 export interface FilterTestDependency {
-  filter_id: string;
-  filter_version_id: string;
+  /** Null, and the name "a private filter", for a filter that is not public. */
+  filter_id: string | null;
+  filter_version_id: string | null;
   name: string;
   /** Whether it loaded; false with the reason (it then gave the tested filter nothing). */
   loaded: boolean;

@@ -3,7 +3,7 @@
 // finish, resumed after a restart.
 import { type BacktestJobRow, compileLocusSearch, type JsonObject, type Repositories } from '@antares/db';
 
-import { chainDependencies, type LoadedDependency, loadDependencies, unloadDependencies } from '../filters/filter-chain.ts';
+import { chainDependencies, type LoadedDependency, loadDependencies, namedDependency, unloadDependencies } from '../filters/filter-chain.ts';
 import { LEVEL2_MIN_MEASUREMENTS } from '../filters/level2.ts';
 import { FilterSandboxPool } from '../filters/pool/index.ts';
 import { DEFAULT_WORKER_LIMITS, type WorkerLimits } from '../filters/sandbox-limits.ts';
@@ -211,9 +211,7 @@ export class BacktestRunner {
 function dependencyOf(d: LoadedDependency) {
   const e = d.loaded.error;
   return {
-    filter_id: String(d.dependency.filterId),
-    filter_version_id: String(d.dependency.versionId),
-    name: d.dependency.name,
+    ...namedDependency(d.dependency),
     loaded: d.loaded.ok,
     load_error: d.loaded.ok ? null : e ? `${e.type}: ${e.message}` : 'unknown error',
   };

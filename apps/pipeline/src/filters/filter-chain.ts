@@ -12,6 +12,15 @@ export interface ChainDependency extends ChainMember {
   versionId: number;
   code: string;
   filterClass: string | null;
+  /** A private filter is named to nobody: a dry run or backtest reporting it says "a private filter". */
+  public: boolean;
+}
+
+/** A dependency as a report names it: a private filter without its name or ids. */
+export function namedDependency(d: ChainDependency): { filter_id: string | null; filter_version_id: string | null; name: string } {
+  return d.public
+    ? { filter_id: String(d.filterId), filter_version_id: String(d.versionId), name: d.name }
+    : { filter_id: null, filter_version_id: null, name: 'a private filter' };
 }
 
 /** A dependency loaded in a pool under `key` (or not: `loaded.ok` false says why). */
@@ -35,6 +44,7 @@ export async function chainDependencies(repos: Repositories, testedOutputs: unkn
       code: f.code,
       filterClass: f.filter_class,
       name: f.name,
+      public: f.public,
       ...chainSides(f.declared_outputs),
     }));
   return dependenciesOf({ name: 'tested', ...chainSides(testedOutputs) }, enabled);

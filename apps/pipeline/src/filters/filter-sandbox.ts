@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import type { FilterTestDependency, FilterTestLocus, FilterTestReport } from '@antares/contract';
 import type { LocusRow, Repositories } from '@antares/db';
 
-import { chainDependencies, type LoadedDependency, loadDependencies, runDependencies, unloadDependencies } from './filter-chain.ts';
+import {
+  chainDependencies,
+  type LoadedDependency,
+  loadDependencies,
+  namedDependency,
+  runDependencies,
+  unloadDependencies,
+} from './filter-chain.ts';
 import { alertPropertyLoader, locusInputsFor } from './locus-inputs.ts';
 import { type FilterError, FilterSandboxPool, type LocusReport, missingSandboxPrerequisites } from './pool/index.ts';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox-limits.ts';
@@ -107,9 +114,7 @@ export function createFilterSandbox(
 
 function dependencyOf(d: LoadedDependency, reports: LocusReport[]): FilterTestDependency {
   return {
-    filter_id: String(d.dependency.filterId),
-    filter_version_id: String(d.dependency.versionId),
-    name: d.dependency.name,
+    ...namedDependency(d.dependency),
     loaded: d.loaded.ok,
     load_error: d.loaded.ok ? null : (d.loaded.error ?? unknownLoadError),
     counts: {

@@ -131,6 +131,7 @@ export class FilterRepository {
       code: string;
       filter_class: string | null;
       declared_outputs: JsonObject | null;
+      public: boolean;
     }>
   > {
     return this.db
@@ -144,6 +145,7 @@ export class FilterRepository {
         'filter_version.code',
         'filter_version.filter_class',
         'filter_version.declared_outputs',
+        'filter.public',
       ])
       .orderBy('filter.priority', 'asc')
       .orderBy('filter.filter_id', 'asc')

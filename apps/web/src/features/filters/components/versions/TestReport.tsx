@@ -112,6 +112,19 @@ export function TestReport({ report }: { report: FilterTestReport }) {
           .
         </p>
       )}
+      {(report.dependencies ?? []).length > 0 && (
+        <p className="small mb-1" data-testid="test-dependencies">
+          Ran first, as this code reads properties they write:{' '}
+          {(report.dependencies ?? []).map((d, index) => (
+            <span key={d.filter_version_id ?? `private-${index}`}>
+              {index > 0 && ', '}
+              {d.filter_id ? <Link to={`/filters/${d.filter_id}`}>{d.name}</Link> : d.name}{' '}
+              {d.loaded ? `(ok on ${d.counts.ok} of ${d.counts.loci} loci)` : `(did not load: ${d.load_error?.message ?? 'unknown error'})`}
+            </span>
+          ))}
+          .
+        </p>
+      )}
       {outputs && (
         <p className="small mb-2">
           Declares tags{' '}
