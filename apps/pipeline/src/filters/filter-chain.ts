@@ -85,7 +85,7 @@ export async function runDependencies(
       continue;
     }
     // A budget is the whole chain's: each dependency gets what the ones before it left.
-    const budgetMs = limits.budgetMs === undefined ? undefined : Math.max(1, limits.budgetMs - (performance.now() - started));
+    const budgetMs = limits.budgetMs === undefined ? undefined : leftOf(limits.budgetMs, started);
     const batch = await pool.runBatch(d.key, current, loadProperties, { ...limits, budgetMs });
     current = current.map((locus, i) => (batch.reports[i] ? withOutputs(locus, batch.reports[i]) : locus));
     reports.push(batch.reports);
@@ -103,4 +103,9 @@ export function withOutputs(locus: LocusForFilter, report: LocusReport): LocusFo
   const props = report.new_locus_properties;
   if (tags.length === 0 && Object.keys(props).length === 0) return locus;
   return { ...locus, tags: [...locus.tags, ...tags], properties: { ...locus.properties, ...props } };
+}
+
+/** What a budget started at `started` has left, in tenths of a second (a stopped run's message states it). */
+export function leftOf(budgetMs: number, started: number): number {
+  return Math.max(100, Math.floor((budgetMs - (performance.now() - started)) / 100) * 100);
 }

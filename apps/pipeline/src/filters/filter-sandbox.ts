@@ -5,6 +5,7 @@ import type { LocusRow, Repositories } from '@antares/db';
 
 import {
   chainDependencies,
+  leftOf,
   type LoadedDependency,
   loadDependencies,
   namedDependency,
@@ -96,7 +97,7 @@ export function createFilterSandbox(
           await unloadDependencies(pool, dependencies);
         }
         const batch = await pool.runBatch(id, inputs, loadProperties, {
-          budgetMs: Math.max(1, dryRunBudgetMs - (performance.now() - started)),
+          budgetMs: dependencies.length === 0 ? dryRunBudgetMs : leftOf(dryRunBudgetMs, started),
           stopAfterTimeouts: DRY_RUN_STOP_AFTER_TIMEOUTS,
         });
         const stoppedEarly =
