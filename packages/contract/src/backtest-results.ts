@@ -42,7 +42,13 @@ export interface BacktestResults {
    * A filter that is not public is named "a private filter", without ids. Absent from results of
    * backtests run before chains.
    */
-  dependencies?: Array<{ filter_id: string | null; filter_version_id: string | null; name: string; loaded: boolean; load_error: string | null }>;
+  dependencies?: Array<{
+    filter_id: string | null;
+    filter_version_id: string | null;
+    name: string;
+    loaded: boolean;
+    load_error: string | null;
+  }>;
 }
 
 export type PropertySummary =

@@ -57,7 +57,8 @@ describe.skipIf(missing.length > 0)('backtests of chained filters', () => {
     await simulateSurvey({ objects: 25, nights: 6, seed: 41, outDir: survey, processes: 1 });
     database = await createTestDatabase();
     await ingestFiles(database.repos, expandInputs([survey]));
-    userId = (await database.repos.users.create({ username: 'bt-chain', email: 'btc@example.org', name: 'B', password_hash: 'x' }))!.user_id;
+    userId = (await database.repos.users.create({ username: 'bt-chain', email: 'btc@example.org', name: 'B', password_hash: 'x' }))!
+      .user_id;
   }, 120_000);
   afterAll(async () => {
     await database?.close();
@@ -116,7 +117,13 @@ describe.skipIf(missing.length > 0)('backtests of chained filters', () => {
     expect(chained.state).toBe('done');
     const results = chained.results as unknown as BacktestResults;
     expect(results.dependencies).toEqual([
-      { filter_id: String(filter.filter_id), filter_version_id: String(version.filter_version_id), name: 'Detection count', loaded: true, load_error: null },
+      {
+        filter_id: String(filter.filter_id),
+        filter_version_id: String(version.filter_version_id),
+        name: 'Detection count',
+        loaded: true,
+        load_error: null,
+      },
     ]);
     // Fed at every step with the producer's count of that step: never stale, never missing.
     expect(results.errors).toEqual([]);

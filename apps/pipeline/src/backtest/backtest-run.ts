@@ -84,7 +84,9 @@ export async function replayLoci(
       if (active.length > 0) {
         let inputs = active.map((r) => r.next());
         if (options.dependencies?.length) {
-          const chained = await runDependencies(pool, options.dependencies, inputs, loadProperties, { stopAfterTimeouts: STOP_AFTER_TIMEOUTS });
+          const chained = await runDependencies(pool, options.dependencies, inputs, loadProperties, {
+            stopAfterTimeouts: STOP_AFTER_TIMEOUTS,
+          });
           for (const reports of chained.reports) for (const [i, r] of reports.entries()) active[i].applyDependency(r);
           inputs = chained.loci;
         }

@@ -3,7 +3,13 @@
 // finish, resumed after a restart.
 import { type BacktestJobRow, compileLocusSearch, type JsonObject, type Repositories } from '@antares/db';
 
-import { chainDependencies, type LoadedDependency, loadDependencies, namedDependency, unloadDependencies } from '../filters/filter-chain.ts';
+import {
+  chainDependencies,
+  loadDependencies,
+  type LoadedDependency,
+  namedDependency,
+  unloadDependencies,
+} from '../filters/filter-chain.ts';
 import { LEVEL2_MIN_MEASUREMENTS } from '../filters/level2.ts';
 import { FilterSandboxPool } from '../filters/pool/index.ts';
 import { DEFAULT_WORKER_LIMITS, type WorkerLimits } from '../filters/sandbox-limits.ts';

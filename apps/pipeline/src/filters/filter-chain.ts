@@ -51,7 +51,11 @@ export async function chainDependencies(repos: Repositories, testedOutputs: unkn
 }
 
 /** Loads the dependencies in the pool, under keys of `prefix`. */
-export async function loadDependencies(pool: FilterSandboxPool, dependencies: ChainDependency[], prefix: string): Promise<LoadedDependency[]> {
+export async function loadDependencies(
+  pool: FilterSandboxPool,
+  dependencies: ChainDependency[],
+  prefix: string,
+): Promise<LoadedDependency[]> {
   const out: LoadedDependency[] = [];
   for (const dependency of dependencies) {
     const key = `${prefix}-dep-${dependency.versionId}`;

@@ -90,7 +90,14 @@ describe('chainSides', () => {
         requirements: [{ check: 'locus_property', name: 'ignored', reason: '' }],
       }),
     ).toEqual({ reads: ['best_redshift', 'nuclear'], writes: ['duration'] });
-    expect(chainSides({ requirements: [{ check: 'locus_property', name: 'z', reason: '' }, { check: 'tag', name: 't', reason: '' }] })).toEqual({
+    expect(
+      chainSides({
+        requirements: [
+          { check: 'locus_property', name: 'z', reason: '' },
+          { check: 'tag', name: 't', reason: '' },
+        ],
+      }),
+    ).toEqual({
       reads: ['z'],
       writes: [],
     });

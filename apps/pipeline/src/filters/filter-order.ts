@@ -16,7 +16,8 @@ export function chainSides(outputs: unknown): { reads: string[]; writes: string[
   const names = (list: unknown, pick: (item: Record<string, unknown>) => unknown): string[] =>
     Array.isArray(list)
       ? list.flatMap((item) => {
-          const name = typeof item === 'string' ? item : typeof item === 'object' && item !== null ? pick(item as Record<string, unknown>) : undefined;
+          const name =
+            typeof item === 'string' ? item : typeof item === 'object' && item !== null ? pick(item as Record<string, unknown>) : undefined;
           return typeof name === 'string' ? [name] : [];
         })
       : [];
@@ -36,7 +37,9 @@ function producersOf(filters: readonly ChainMember[]): number[][] {
   filters.forEach((f, i) => {
     for (const name of new Set(f.writes)) writers.set(name, [...(writers.get(name) ?? []), i]);
   });
-  return filters.map((f, i) => [...new Set(f.reads.flatMap((name) => writers.get(name) ?? []))].filter((j) => j !== i).sort((a, b) => a - b));
+  return filters.map((f, i) =>
+    [...new Set(f.reads.flatMap((name) => writers.get(name) ?? []))].filter((j) => j !== i).sort((a, b) => a - b),
+  );
 }
 
 /**

@@ -6,8 +6,8 @@ import type { LocusRow, Repositories } from '@antares/db';
 import {
   chainDependencies,
   leftOf,
-  type LoadedDependency,
   loadDependencies,
+  type LoadedDependency,
   namedDependency,
   runDependencies,
   unloadDependencies,

@@ -106,7 +106,15 @@ export class Level2Stage {
         current.delete(key);
         continue;
       }
-      const filter: LoadedFilter = { key, filterId: f.filter_id, versionId: f.version_id, name: f.name, errorChannel: '', reads: [], writes: [] };
+      const filter: LoadedFilter = {
+        key,
+        filterId: f.filter_id,
+        versionId: f.version_id,
+        name: f.name,
+        errorChannel: '',
+        reads: [],
+        writes: [],
+      };
       const result = await this.pool.load(key, f.code, {}, f.filter_class ?? undefined);
       filter.errorChannel = result.outputs?.error_channel ?? '';
       Object.assign(filter, chainSides(result.outputs));

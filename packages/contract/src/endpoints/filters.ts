@@ -153,7 +153,7 @@ export const testFilter = endpoint({
   description:
     `Runs the code in the server's sandbox as Level 2 would, on \`locus_ids\` or else the newest \`last_n\` loci with at least two measurements (default ${FILTER_TEST_DEFAULT_LOCI}). ` +
     'Loading has a time limit (ANTARES_FILTER_LOAD_TIMEOUT_S, 10 s), and so has the run (ANTARES_FILTER_TEST_BUDGET_S, 10 s): past it, or when two loci in a row time out, it stops and `stopped_early` says why. One sandbox job (dry run or code check) per user at a time. ' +
-    'A chained filter (one reading, in INPUT_LOCUS_PROPERTIES, REQUIRED_LOCUS_PROPERTIES or its devkit2 `input_properties`, a locus property that an enabled filter writes) runs after those filters, transitively, on the same loci and within the same budget; `dependencies` names the ones that ran, and only the tested code\'s results are reported.',
+    "A chained filter (one reading, in INPUT_LOCUS_PROPERTIES, REQUIRED_LOCUS_PROPERTIES or its devkit2 `input_properties`, a locus property that an enabled filter writes) runs after those filters, transitively, on the same loci and within the same budget; `dependencies` names the ones that ran, and only the tested code's results are reported.",
   body: resourceBody(
     'filter_test',
     Type.Object({

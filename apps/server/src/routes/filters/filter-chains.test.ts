@@ -63,7 +63,13 @@ describe.skipIf(missing.length > 0)('chained filters', () => {
       ['author', false],
       ['admin', true],
     ] as const) {
-      const user = (await server.repos.users.create({ username: `chain-${name}`, email: `${name}@example.org`, name, password_hash: hash, admin }))!;
+      const user = (await server.repos.users.create({
+        username: `chain-${name}`,
+        email: `${name}@example.org`,
+        name,
+        password_hash: hash,
+        admin,
+      }))!;
       if (name === 'author') authorId = user.user_id;
       as[name] = new HttpSession(server.url);
       await as[name].post('/v1/auth/login?type=cookie', { username: `chain-${name}`, password: 'Galaxy2026' });
@@ -76,7 +82,9 @@ describe.skipIf(missing.length > 0)('chained filters', () => {
 
   /** A filter with one version of `code`, reviewed; returns the ids and a way to move the version. */
   const submit = async (name: string, code: string) => {
-    const filter = await as.author.post(`/v1/users/${authorId}/filters`, { data: { type: 'filter', attributes: { name, description: name } } });
+    const filter = await as.author.post(`/v1/users/${authorId}/filters`, {
+      data: { type: 'filter', attributes: { name, description: name } },
+    });
     expect(filter.status).toBe(201);
     const id = filter.body.data.id as string;
     const version = await as.author.post(`/v1/filters/${id}/versions`, { data: { attributes: { code, comment: 'v1' } } });
@@ -92,7 +100,9 @@ describe.skipIf(missing.length > 0)('chained filters', () => {
     expect(loci).toHaveLength(6);
     const ids = loci.map((l) => l.locus_id);
     const test = async () => {
-      const response = await as.author.post('/v1/filters/test', { data: { type: 'filter_test', attributes: { code: CONSUMER, locus_ids: ids } } });
+      const response = await as.author.post('/v1/filters/test', {
+        data: { type: 'filter_test', attributes: { code: CONSUMER, locus_ids: ids } },
+      });
       expect(response.body.errors).toBeUndefined();
       return response.body.data.attributes;
     };
@@ -114,12 +124,18 @@ describe.skipIf(missing.length > 0)('chained filters', () => {
     expect(unnamed.dependencies).toEqual([{ filter_id: null, filter_version_id: null, name: 'a private filter', ...ran }]);
     expect((await as.author.patch(`/v1/filters/${producer.id}`, { data: { attributes: { public: true } } })).status).toBe(200);
     const chained = await test();
-    expect(chained.dependencies).toEqual([{ filter_id: producer.id, filter_version_id: producer.versionId, name: 'Peak magnitude', ...ran }]);
-    expect(unnamed.loci).toEqual(chained.loci.map((l: Record<string, unknown>) => ({ ...l, duration_ms: expect.any(Number), stdout: expect.any(String) })));
+    expect(chained.dependencies).toEqual([
+      { filter_id: producer.id, filter_version_id: producer.versionId, name: 'Peak magnitude', ...ran },
+    ]);
+    expect(unnamed.loci).toEqual(
+      chained.loci.map((l: Record<string, unknown>) => ({ ...l, duration_ms: expect.any(Number), stdout: expect.any(String) })),
+    );
     expect(chained.counts).toMatchObject({ loci: 6, ok: 6, error: 0 });
     for (const [i, result] of chained.loci.entries()) {
       expect(result.locus_id).toBe(ids[i]);
-      const alerts = (await server.getJson(`/v1/loci/${ids[i]}/alerts`)).body.data as Array<{ attributes: { properties: Record<string, number> } }>;
+      const alerts = (await server.getJson(`/v1/loci/${ids[i]}/alerts`)).body.data as Array<{
+        attributes: { properties: Record<string, number> };
+      }>;
       const peak = Math.min(...alerts.map((a) => a.attributes.properties.ant_mag).filter((m) => typeof m === 'number'));
       // Only the tested filter's outputs: the producer's property fed it but is not its result.
       expect(Object.keys(result.new_properties)).toEqual(['chain_peak_flux']);
