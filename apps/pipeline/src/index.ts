@@ -10,7 +10,8 @@ export { type GwMessageOutcome, handleGwMessage, startGwConsumer } from './drive
 export { type InboxOptions, InboxWatcher } from './drivers/inbox.ts';
 export { FilterEnvironmentError, probeFilterEnvironment } from './filters/filter-environment.ts';
 export { type CodeCheck, createFilterSandbox, type FilterSandbox } from './filters/filter-sandbox.ts';
-export { LEVEL2_MIN_MEASUREMENTS, Level2Stage, type Level2Stats } from './filters/level2.ts';
+export { LEVEL2_MIN_MEASUREMENTS, type Level2Options, Level2Stage, type Level2Stats } from './filters/level2.ts';
+export { type BudgetedFilter, Level2Budget, type Level2BudgetOptions } from './filters/level2-budget.ts';
 export { type Level2Backlog, level2Backlog, runLevel2Backlog } from './filters/level2-catchup.ts';
 export { locusInputsFor } from './filters/locus-inputs.ts';
 export { APT_INSTALL, FilterSandboxPool, type LocusForFilter, missingSandboxPrerequisites } from './filters/pool/index.ts';

@@ -42,7 +42,13 @@ describe('Level 2 budgets and yields', () => {
     return { filterId: filter.filter_id, versionId: version.filter_version_id, name, errorChannel: `#${name}` };
   };
   const windows = (f: BudgetedFilter) =>
-    database.db.selectFrom('filter_budget_window').selectAll().where('filter_version_id', '=', f.versionId).orderBy('kind').orderBy('window_start').execute();
+    database.db
+      .selectFrom('filter_budget_window')
+      .selectAll()
+      .where('filter_version_id', '=', f.versionId)
+      .orderBy('kind')
+      .orderBy('window_start')
+      .execute();
 
   beforeAll(async () => {
     database = await createTestDatabase();

@@ -141,7 +141,9 @@ export class Level2Budget {
     );
     const previousHour = windows[0]?.window_start.getTime() === hour.getTime() - windowSeconds * 1000 ? windows[0] : undefined;
     if (previousHour) await this.reportYield(filter, previousHour, 'hour');
-    const previousNight = (await this.repos.filterBudgets.windowsBetween(filter.versionId, 'night', new Date(night.getTime() - 86_400_000), night))[0];
+    const previousNight = (
+      await this.repos.filterBudgets.windowsBetween(filter.versionId, 'night', new Date(night.getTime() - 86_400_000), night)
+    )[0];
     if (previousNight) await this.reportYield(filter, previousNight, 'night');
 
     // windowsBetween gives at most one row per start, so K rows in K windows' span are K consecutive windows.

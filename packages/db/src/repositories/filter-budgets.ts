@@ -31,7 +31,8 @@ export class FilterBudgetRepository {
   async add(adds: BudgetWindowAdd[]): Promise<void> {
     if (adds.length === 0) return;
     const rows = [...adds].sort(
-      (a, b) => a.filter_version_id - b.filter_version_id || a.kind.localeCompare(b.kind) || a.window_start.getTime() - b.window_start.getTime(),
+      (a, b) =>
+        a.filter_version_id - b.filter_version_id || a.kind.localeCompare(b.kind) || a.window_start.getTime() - b.window_start.getTime(),
     );
     await this.db
       .insertInto('filter_budget_window')
