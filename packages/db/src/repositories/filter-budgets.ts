@@ -51,15 +51,18 @@ export class FilterBudgetRepository {
       .execute();
   }
 
-  /** The windows of a kind starting at `start` (the current hour or night) of these versions. */
-  async windowsAt(versionIds: number[], kind: 'hour' | 'night', start: Date): Promise<BudgetWindowRow[]> {
+  /** Each version's newest window of each kind that began by `at` (the current one, or the last it ran in). */
+  async latestWindows(versionIds: number[], at: Date): Promise<BudgetWindowRow[]> {
     if (versionIds.length === 0) return [];
     return this.db
       .selectFrom('filter_budget_window')
       .selectAll()
+      .distinctOn(['filter_version_id', 'kind'])
       .where('filter_version_id', 'in', versionIds)
-      .where('kind', '=', kind)
-      .where('window_start', '=', start)
+      .where('window_start', '<=', at)
+      .orderBy('filter_version_id')
+      .orderBy('kind')
+      .orderBy('window_start', 'desc')
       .execute();
   }
 
