@@ -1,4 +1,4 @@
-export type { BacktestResults, PropertySummary, TagCounts } from './backtest-results.ts';
+export type { BacktestBudgetProjection, BacktestResults, PropertySummary, TagCounts } from './backtest-results.ts';
 export {
   allowedShare,
   BUDGET_HISTOGRAM_BUCKETS,
