@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { budgetBar, runnerStateText, windowText, yieldText } from './budget-view';
+import { budgetBar, projectionTexts, runnerStateText, windowText, yieldText } from './budget-view';
 
 const hour = {
   start: '2026-12-02T07:00:00.000Z',
@@ -49,5 +49,35 @@ describe('budget figures on the runner pages', () => {
     expect(yieldText(hour, 100)).toBe('25 per 10,000 (limit 100)');
     expect(yieldText({ ...hour, yield_per_10k: 1234.567 }, 20)).toBe('1,230 per 10,000 (limit 20)');
     expect(yieldText(null, 20)).toBe('n/a');
+  });
+
+  it("states a backtest's projected share of the budget and yield against the limits", () => {
+    const projection = {
+      limits: { seconds_per_10k: 30, yield_average_per_10k: 20, yield_max_per_10k: 100 },
+      enabled_filters: 4,
+      seconds_per_10k_alerts: 12.3456,
+      projected_share: 0.41152,
+      allowed_share: 0.25,
+      over_share: true,
+      projected_yield_per_10k: 35,
+      over_yield_average: true,
+      over_yield_max: false,
+    };
+    expect(projectionTexts(projection)).toEqual({
+      share:
+        'Projected: 12.3 s per 10,000 alerts, 41.2 % of the 30 s all enabled filters may take (its share: 25.0 %, with 4 filters): over its share.',
+      yield: 'Projected yield: 35 passing alerts per 10,000 (asked: 20 on average, 100 at most): over the average.',
+    });
+    const quiet = projectionTexts({
+      ...projection,
+      enabled_filters: 1,
+      projected_share: 0.01,
+      allowed_share: 1,
+      over_share: false,
+      projected_yield_per_10k: 0,
+      over_yield_average: false,
+    });
+    expect(quiet.share).toContain('(its share: 100.0 %, with 1 filter): within its share.');
+    expect(quiet.yield).toBe('Projected yield: 0 passing alerts per 10,000 (asked: 20 on average, 100 at most): within both.');
   });
 });

@@ -1,3 +1,5 @@
+import type { BacktestBudgetProjection } from '@antares/contract';
+
 import type { RunnerFilter } from '@/features/filters/api/filter-runner';
 import { isoUtcText } from '@/lib/time';
 
@@ -44,4 +46,26 @@ export function windowText(window: BudgetWindow | null, kind: 'hour' | 'night'):
   if (!window) return kind === 'hour' ? 'no window yet' : 'no night yet';
   if (window.current) return kind === 'hour' ? `this window (${Math.round(window.seconds / 60)} min)` : 'tonight';
   return `${kind === 'hour' ? 'window' : 'night'} from ${isoUtcText(window.start)} (UTC)`;
+}
+
+/** A backtest's projection against the budget and yields, in two sentences (share, then yield). */
+export function projectionTexts(budget: BacktestBudgetProjection): { share: string; yield: string } {
+  const { limits } = budget;
+  const perAlert = budget.seconds_per_10k_alerts === null ? 'n/a' : `${Number(budget.seconds_per_10k_alerts.toPrecision(3))} s`;
+  const verdict = budget.projected_share === null ? '' : budget.over_share ? ': over its share' : ': within its share';
+  const yieldValue =
+    budget.projected_yield_per_10k === null ? 'n/a' : Number(budget.projected_yield_per_10k.toPrecision(3)).toLocaleString('en-US');
+  const yieldVerdict = budget.over_yield_max
+    ? ': over the most'
+    : budget.over_yield_average
+      ? ': over the average'
+      : budget.projected_yield_per_10k === null
+        ? ''
+        : ': within both';
+  return {
+    share:
+      `Projected: ${perAlert} per 10,000 alerts, ${shareText(budget.projected_share)} of the ${limits.seconds_per_10k} s all enabled ` +
+      `filters may take (its share: ${shareText(budget.allowed_share)}, with ${budget.enabled_filters} filter${budget.enabled_filters === 1 ? '' : 's'})${verdict}.`,
+    yield: `Projected yield: ${yieldValue} passing alerts per 10,000 (asked: ${limits.yield_average_per_10k} on average, ${limits.yield_max_per_10k} at most)${yieldVerdict}.`,
+  };
 }
