@@ -197,6 +197,11 @@ describe.skipIf(!enabled)('filters: from a submitted version to tagged loci', ()
     expect(await adminPage.getByLabel(`Enabled: ${name}`).isChecked()).toBe(false);
     const row = adminPage.locator('#filter-runner-table tbody tr', { has: adminPage.getByLabel(`Enabled: ${name}`) });
     expect(await row.getByTestId('runner-state').textContent()).toBe('Paused');
+    // The owner's filter page says so too, with the filter's budget figures.
+    await open(page, `/filters/${filterId}`);
+    const panel = page.getByTestId('filter-runner-budget');
+    await panel.getByTestId('runner-state').filter({ hasText: 'Paused' }).waitFor();
+    expect(await panel.locator('tbody tr').count()).toBe(2);
     await adminPage.getByLabel(`Enabled: ${name}`).check();
     await expect.poll(() => adminPage.getByLabel(`Enabled: ${name}`).isChecked()).toBe(true);
   });
