@@ -10,7 +10,6 @@ import {
   runLevel2Backlog,
   type WorkerLimits,
 } from '@antares/pipeline';
-
 import type { Config } from '@antares/server';
 
 import { createProgress } from '../progress.ts';
