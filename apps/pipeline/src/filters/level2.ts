@@ -2,7 +2,7 @@ import type { LocusRow, Repositories } from '@antares/db';
 
 import { locusAlertsCacheOf } from '../ingest/locus-alerts-cache.ts';
 import type { ChatNotifier } from '../sinks/chat.ts';
-import { type BudgetRun,Level2Budget, type Level2BudgetOptions } from './level2-budget.ts';
+import { type BudgetRun, Level2Budget, type Level2BudgetOptions } from './level2-budget.ts';
 import { alertPropertyLoader, type ListedAlert, locusInputsFor } from './locus-inputs.ts';
 import type { FilterSandboxPool, LocusForFilter, LocusReport } from './pool/index.ts';
 

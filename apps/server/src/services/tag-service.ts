@@ -3,7 +3,7 @@ import type { Repositories } from '@antares/db';
 
 import { badRequest, notFound } from '../errors.ts';
 import { attributesOf, booleanField } from './body.ts';
-import { type RunnerView,runnerViews } from './runner-budget.ts';
+import { type RunnerView, runnerViews } from './runner-budget.ts';
 
 /** Tags (from enabled public filters) and the filter runner, where admins pause enabled filters. */
 export class TagService {
