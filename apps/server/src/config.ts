@@ -1,5 +1,6 @@
 import path from 'node:path';
 
+import { DEFAULT_FILTER_BUDGET, type FilterBudgetLimits } from '@antares/contract';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '@antares/pipeline';
 import { z } from 'zod';
 
@@ -104,6 +105,31 @@ const schema = z.object({
   /** POST /v1/alert_uploads: the request body, and each file once decompressed (past either: 413). */
   ANTARES_UPLOAD_MAX_BODY_MB: z.coerce.number().positive().default(64),
   ANTARES_UPLOAD_MAX_UNCOMPRESSED_MB: z.coerce.number().positive().default(64),
+  /**
+   * Level 2's budget and yields (ADR 0056): seconds all enabled filters may take per 10,000 alerts (RTN-090:
+   * 30 s per visit of ~10,000), the passing alerts per 10,000 a filter should keep to on average (a night)
+   * and at most (a window), the window's length, the consecutive windows over its share that pause a
+   * filter, its share by name (JSON, e.g. {"My filter": 0.2}; others: 1 / the enabled filters), and the
+   * admins' chat channel, told of every pause.
+   */
+  ANTARES_FILTER_BUDGET_S_PER_10K: z.coerce.number().positive().default(DEFAULT_FILTER_BUDGET.secondsPer10k),
+  ANTARES_FILTER_YIELD_AVERAGE_PER_10K: z.coerce.number().positive().default(DEFAULT_FILTER_BUDGET.yieldAveragePer10k),
+  ANTARES_FILTER_YIELD_MAX_PER_10K: z.coerce.number().positive().default(DEFAULT_FILTER_BUDGET.yieldMaxPer10k),
+  ANTARES_FILTER_BUDGET_WINDOW_S: whole(DEFAULT_FILTER_BUDGET.windowSeconds, 86_400),
+  ANTARES_FILTER_BUDGET_PAUSE_WINDOWS: whole(DEFAULT_FILTER_BUDGET.pauseAfterWindows, 1000),
+  ANTARES_FILTER_BUDGET_SHARES: z
+    .string()
+    .default('{}')
+    .transform((text, ctx) => {
+      try {
+        const shares = z.record(z.string(), z.number().positive().max(1)).parse(JSON.parse(text));
+        return shares;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'a JSON object of filter names and shares between 0 and 1' });
+        return z.NEVER;
+      }
+    }),
+  ANTARES_ADMIN_CHAT_CHANNEL: z.string().default(''),
 });
 
 export type Config = {
@@ -159,6 +185,10 @@ export type Config = {
   backtestWorkers: number;
   backtestRetentionDays: number;
   backtestMaxLoci: number;
+  /** Level 2's budget and yields (ADR 0056), also the limits backtests project against. */
+  filterBudget: FilterBudgetLimits;
+  /** The admins' chat channel ('' for none): told when a filter is paused for its budget. */
+  adminChatChannel: string;
 };
 
 const MB = 1 << 20;
@@ -237,6 +267,15 @@ export function loadConfig(
     backtestWorkers: e.ANTARES_BACKTEST_WORKERS,
     backtestRetentionDays: e.ANTARES_BACKTEST_RETENTION_DAYS,
     backtestMaxLoci: e.ANTARES_BACKTEST_MAX_LOCI,
+    filterBudget: {
+      secondsPer10k: e.ANTARES_FILTER_BUDGET_S_PER_10K,
+      yieldAveragePer10k: e.ANTARES_FILTER_YIELD_AVERAGE_PER_10K,
+      yieldMaxPer10k: e.ANTARES_FILTER_YIELD_MAX_PER_10K,
+      windowSeconds: e.ANTARES_FILTER_BUDGET_WINDOW_S,
+      pauseAfterWindows: e.ANTARES_FILTER_BUDGET_PAUSE_WINDOWS,
+      shares: e.ANTARES_FILTER_BUDGET_SHARES,
+    },
+    adminChatChannel: e.ANTARES_ADMIN_CHAT_CHANNEL,
     ...overrides,
   };
   if (options.ownUrl && !config.publicUrl) config.ownUrl ??= ownUrlOf(config.host, config.port);

@@ -101,6 +101,9 @@ describe.skipIf(!enabled)('filter backtests in the browser', () => {
     expect(await panel.getByTestId('backtest-nights').locator('tbody tr').count()).toBeGreaterThan(0);
     expect(await panel.getByTestId('backtest-projection').textContent()).toMatch(/tagged alerts per night/);
     expect(await panel.getByTestId('backtest-cost').textContent()).toMatch(/p50 [\d.]+ ms, p90 [\d.]+ ms, p99 [\d.]+ ms/);
+    expect(await panel.getByTestId('backtest-budget').textContent()).toMatch(
+      /Projected: [\d.]+ s per 10,000 alerts, [\d.]+ % of the 30 s all enabled filters may take .*Projected yield: [\d,.]+ passing alerts per 10,000 \(asked: 20 on average, 100 at most\)/,
+    );
     expect(await panel.getByTestId('backtest-errors').textContent()).toContain('No error or timeout.');
     expect(await panel.getByTestId('backtest-first-tags').locator('tbody tr').count()).toBe(40);
     expect(await panel.getByTestId('backtest-properties').textContent()).toContain(`${tag}_n on 40 loci`);

@@ -175,7 +175,15 @@ describe.skipIf(!enabled)('filters: from a submitted version to tagged loci', ()
     await open(adminPage, '/admin/filter_runner');
     await expect.poll(() => adminPage.title()).toBe('Available Filters in the Filter Runner | ANTARES');
     await adminPage.getByRole('heading', { name: 'Available filters' }).waitFor();
-    expect(await headerTexts(adminPage, 'filter-runner-table')).toEqual(['Name', 'Enabled']);
+    expect(await headerTexts(adminPage, 'filter-runner-table')).toEqual([
+      'Name',
+      'Enabled',
+      'State',
+      'Share of the budget',
+      'Time per locus (p50 / p99)',
+      'Passing alerts',
+    ]);
+    await adminPage.getByTestId('runner-limits').getByText('Budget: 30 s per 10,000 alerts', { exact: false }).waitFor();
     expect(await adminPage.locator('#filter-runner-table thead th[aria-sort=descending]').textContent()).toContain('Name');
     await checkA11y(adminPage);
     // Other enabled filters may come first: show 100 a page.
@@ -187,6 +195,13 @@ describe.skipIf(!enabled)('filters: from a submitted version to tagged loci', ()
     await adminPage.reload({ waitUntil: 'networkidle' });
     await adminPage.locator('#filter-runner-table-page-size').selectOption('100');
     expect(await adminPage.getByLabel(`Enabled: ${name}`).isChecked()).toBe(false);
+    const row = adminPage.locator('#filter-runner-table tbody tr', { has: adminPage.getByLabel(`Enabled: ${name}`) });
+    expect(await row.getByTestId('runner-state').textContent()).toBe('Paused');
+    // The owner's filter page says so too, with the filter's budget figures.
+    await open(page, `/filters/${filterId}`);
+    const panel = page.getByTestId('filter-runner-budget');
+    await panel.getByTestId('runner-state').filter({ hasText: 'Paused' }).waitFor();
+    expect(await panel.locator('tbody tr').count()).toBe(2);
     await adminPage.getByLabel(`Enabled: ${name}`).check();
     await expect.poll(() => adminPage.getByLabel(`Enabled: ${name}`).isChecked()).toBe(true);
   });

@@ -49,6 +49,25 @@ export interface BacktestResults {
     loaded: boolean;
     load_error: string | null;
   }>;
+  /**
+   * The filter against Level 2's budget and yields (ADR 0056), projected from the alert-steps replayed
+   * (each one an alert seen): absent from results made before budgets were kept.
+   */
+  budget?: BacktestBudgetProjection;
+}
+
+export interface BacktestBudgetProjection {
+  limits: { seconds_per_10k: number; yield_average_per_10k: number; yield_max_per_10k: number };
+  /** Filters sharing the budget: those enabled, this one included. */
+  enabled_filters: number;
+  /** The filter's own time per 10,000 alerts, in seconds. */
+  seconds_per_10k_alerts: number | null;
+  projected_share: number | null;
+  allowed_share: number;
+  over_share: boolean;
+  projected_yield_per_10k: number | null;
+  over_yield_average: boolean;
+  over_yield_max: boolean;
 }
 
 export type PropertySummary =

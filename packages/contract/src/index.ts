@@ -1,4 +1,18 @@
-export type { BacktestResults, PropertySummary, TagCounts } from './backtest-results.ts';
+export type { BacktestBudgetProjection, BacktestResults, PropertySummary, TagCounts } from './backtest-results.ts';
+export {
+  allowedShare,
+  BUDGET_HISTOGRAM_BUCKETS,
+  budgetBucketOf,
+  type BudgetFigures,
+  budgetFigures,
+  budgetQuantile,
+  type BudgetWindowCounts,
+  DEFAULT_FILTER_BUDGET,
+  emptyBudgetHistogram,
+  type FilterBudgetLimits,
+  nightStartOf,
+  windowStartOf,
+} from './filter-budget.ts';
 export type { FilterEnvironment, FilterEnvironmentPackage } from './filter-environment.ts';
 export { FEEDBACK_REQUIRED, isVersionStatus, TRANSITIONS, VERSION_STATUSES, type VersionStatus } from './filter-review.ts';
 export type { FilterTestDependency, FilterTestError, FilterTestLocus, FilterTestLocusStatus, FilterTestReport } from './filter-test.ts';

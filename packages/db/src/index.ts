@@ -35,6 +35,7 @@ export {
   type NewCatalogObject,
 } from './repositories/catalogs.ts';
 export { ChatOutboxRepository, type ChatOutboxRow } from './repositories/chat-outbox.ts';
+export { type BudgetStateRow, type BudgetWindowAdd, type BudgetWindowRow, FilterBudgetRepository } from './repositories/filter-budgets.ts';
 export { FilterRepository, type FilterRow, type FilterVersionRow, type FilterViewer } from './repositories/filters.ts';
 export {
   type GravWaveAssociation,

@@ -143,6 +143,30 @@ export interface Level2RunTable {
   ran_at: Generated<Date>;
 }
 
+/** Level 2's cost and yield per filter version and window (migration 0025, ADR 0056). */
+export interface FilterBudgetWindowTable {
+  filter_version_id: number;
+  kind: 'hour' | 'night';
+  window_start: Date;
+  window_s: number;
+  alerts_seen: ColumnType<number, number, number>;
+  loci_run: ColumnType<number, number, number>;
+  alerts_passed: ColumnType<number, number, number>;
+  time_s: number;
+  enabled_filters: number;
+  time_histogram: number[];
+}
+
+/** A filter paused for its budget, and the yield notices it was sent (migration 0025). */
+export interface FilterBudgetStateTable {
+  filter_id: number;
+  paused_at: Date | null;
+  paused_reason: string | null;
+  resumed_at: Date | null;
+  yield_noticed_hour: Date | null;
+  yield_noticed_night: Date | null;
+}
+
 /** Filter backtest jobs (migration 0016). */
 export interface BacktestJobTable {
   backtest_id: Generated<number>;
@@ -301,6 +325,8 @@ export interface Database {
   watch_object: WatchObjectTable;
   level2_run: Level2RunTable;
   backtest_job: BacktestJobTable;
+  filter_budget_window: FilterBudgetWindowTable;
+  filter_budget_state: FilterBudgetStateTable;
   backtest_locus: BacktestLocusTable;
   chat_outbox: ChatOutboxTable;
   stream_message: StreamMessageTable;

@@ -8,7 +8,7 @@ import { loadConfig } from '@antares/server';
 
 import { createProgress } from '../progress.ts';
 import { runIngest } from './ingest.ts';
-import { catchUpLevel2 } from './level2.ts';
+import { budgetOf, catchUpLevel2 } from './level2.ts';
 
 // 3,300 objects over 12 nights give about 2,300 loci (some objects are bogus or not seen in the
 // window; about 340 are seen by both ZTF and Rubin, 120 by Rubin only), ingested with the shipped
@@ -24,7 +24,8 @@ export async function ensureDemoData(repos: Repositories, dataDir: string): Prom
   await installShippedFilters(repos);
   if ((await repos.loci.count()) === 0) await loadDemoSurvey(repos, dataDir);
   // Loci the filters never ran on (a first start without the sandbox): they run now, if they can.
-  await catchUpLevel2(repos, loadConfig().filterLimits);
+  const config = loadConfig();
+  await catchUpLevel2(repos, config.filterLimits, 0, budgetOf(config));
 }
 
 /** Simulates the demo survey and ingests it (Level 2 applies the shipped filters when it can run). */

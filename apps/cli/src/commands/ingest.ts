@@ -11,12 +11,12 @@ import {
 import { type Config, loadConfig } from '@antares/server';
 
 import { createProgress } from '../progress.ts';
-import { openLevel2 } from './level2.ts';
+import { budgetOf, openLevel2 } from './level2.ts';
 
 /** `config` gives the site address that chat notifications link to; the environment's by default. */
 export async function runIngest(repos: Repositories, inputs: string[], config: Config = loadConfig()): Promise<IngestStats> {
   const files = expandInputs(inputs);
-  const level2 = await openLevel2(repos, 'skip', config.filterLimits);
+  const level2 = await openLevel2(repos, 'skip', config.filterLimits, 0, budgetOf(config));
   const progress = createProgress('ingest', files.length, 'files');
   const started = Date.now();
   try {

@@ -3,26 +3,34 @@ import {
   APT_INSTALL,
   FilterSandboxPool,
   level2Backlog,
+  type Level2Options,
   Level2Stage,
   missingSandboxPrerequisites,
   outboxNotifier,
   runLevel2Backlog,
   type WorkerLimits,
 } from '@antares/pipeline';
+import type { Config } from '@antares/server';
 
 import { createProgress } from '../progress.ts';
+
+/** Level 2's budget and yields as configured (ANTARES_FILTER_BUDGET_*, ANTARES_ADMIN_CHAT_CHANNEL). */
+export function budgetOf(config: Pick<Config, 'filterBudget' | 'adminChatChannel'>): Level2Options['budget'] {
+  return { limits: config.filterBudget, adminChannel: config.adminChatChannel };
+}
 
 /**
  * Level 2 for a command: the enabled filters in a sandbox pool. `whenNoFilters: 'skip'` (a one-off
  * ingest) starts nothing when no filter is enabled; a long-running server keeps a stage anyway, since
  * filters can be enabled while it runs. `slotOffset`: where the pool's sandbox user ids start (tests
- * running beside other pools).
+ * running beside other pools). `budget`: the filters' budget and yields (the configured ones; ADR 0056).
  */
 export async function openLevel2(
   repos: Repositories,
   whenNoFilters: 'skip' | 'keep',
   limits: WorkerLimits,
   slotOffset = 0,
+  budget?: Level2Options['budget'],
 ): Promise<{ stage?: Level2Stage; close(): Promise<void> }> {
   if (whenNoFilters === 'skip' && (await repos.filters.listForPipeline()).length === 0) return { close: async () => {} };
   const missing = missingSandboxPrerequisites();
@@ -32,7 +40,7 @@ export async function openLevel2(
   }
   const pool = new FilterSandboxPool({ ...limits, maxWorkers: 8, slotOffset });
   // Failure reports go to the chat outbox, delivered by the server (see ChatDispatcher).
-  const stage = new Level2Stage(repos, pool, { notifier: outboxNotifier(repos) });
+  const stage = new Level2Stage(repos, pool, { notifier: outboxNotifier(repos), budget });
   await stage.refresh();
   console.log(`Level 2: ${stage.filterCount} enabled filter(s)`);
   return { stage, close: () => pool.close() };
@@ -43,7 +51,12 @@ export async function openLevel2(
  * filter sandbox, the loci ingested then get their tags once the prerequisites are installed and
  * ANTARES starts again. Says what waits when the sandbox still cannot run.
  */
-export async function catchUpLevel2(repos: Repositories, limits: WorkerLimits, slotOffset = 0): Promise<void> {
+export async function catchUpLevel2(
+  repos: Repositories,
+  limits: WorkerLimits,
+  slotOffset = 0,
+  budget?: Level2Options['budget'],
+): Promise<void> {
   const backlog = await level2Backlog(repos);
   if (backlog.loci === 0) return;
   const missing = missingSandboxPrerequisites();
@@ -54,7 +67,7 @@ export async function catchUpLevel2(repos: Repositories, limits: WorkerLimits, s
     return;
   }
   console.log(`Level 2: ${backlog.loci} loci were never run through ${backlog.versions} enabled filter(s); running them now`);
-  const level2 = await openLevel2(repos, 'skip', limits, slotOffset);
+  const level2 = await openLevel2(repos, 'skip', limits, slotOffset, budget);
   if (!level2.stage) return;
   const progress = createProgress('level 2', backlog.loci, 'loci');
   try {

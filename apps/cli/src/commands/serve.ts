@@ -15,7 +15,7 @@ import {
 import { buildServer, type Config, connectKafkaProducer, KafkaRelay } from '@antares/server';
 
 import { siteUrlOf } from './ingest.ts';
-import { openLevel2 } from './level2.ts';
+import { budgetOf, openLevel2 } from './level2.ts';
 
 export async function runServe(config: Config, repos: Repositories, close: () => Promise<void>): Promise<void> {
   const checker = createFilterSandbox(repos, config.filterLimits);
@@ -51,7 +51,7 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
 
 /** The server's drop folder for alert files, with Level 2 (see InboxWatcher). */
 async function startInbox(config: Config, repos: Repositories, dir: string): Promise<{ stop(): Promise<void> }> {
-  const level2 = await openLevel2(repos, 'keep', config.filterLimits);
+  const level2 = await openLevel2(repos, 'keep', config.filterLimits, 0, budgetOf(config));
   const watcher = new InboxWatcher(repos, dir, {
     level2: level2.stage,
     watch: new WatchMatcher(siteUrlOf(config)),
@@ -109,7 +109,7 @@ async function startKafka(config: Config, repos: Repositories): Promise<{ stop()
 
 /** Ingests survey alerts (ZTF, Rubin) from Kafka, with its own Level 2 workers. */
 async function startAlertTopics(config: Config, repos: Repositories): Promise<{ stop(): Promise<void> }> {
-  const level2 = await openLevel2(repos, 'keep', config.filterLimits);
+  const level2 = await openLevel2(repos, 'keep', config.filterLimits, 0, budgetOf(config));
   const consumer = await startAlertConsumer(repos, {
     brokers: config.kafkaBrokers,
     topics: config.alertKafkaTopics,

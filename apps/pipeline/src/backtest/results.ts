@@ -1,5 +1,12 @@
 // What a backtest's reviewer reads (issue #19 pt 3), aggregated from its loci's outcomes.
-import type { BacktestResults, PropertySummary, TagCounts } from '@antares/contract';
+import {
+  type BacktestBudgetProjection,
+  type BacktestResults,
+  budgetFigures,
+  type FilterBudgetLimits,
+  type PropertySummary,
+  type TagCounts,
+} from '@antares/contract';
 
 import type { LocusOutcome } from './replay.ts';
 
@@ -14,6 +21,8 @@ export interface ResultsContext {
   lociMatched: number;
   /** Alerts ingested over the last 24 hours. */
   alertsLastDay: number;
+  /** The budget the projection is judged against, the filter's name (for a configured share) and the filters sharing it. */
+  budget?: { limits: FilterBudgetLimits; filterName: string; enabledFilters: number };
 }
 
 export function aggregateResults(outcomes: LocusOutcome[], context: ResultsContext): BacktestResults {
@@ -100,6 +109,40 @@ export function aggregateResults(outcomes: LocusOutcome[], context: ResultsConte
       projected_cpu_share: meanStepMs === null ? null : round((rate * meanStepMs) / 1000),
     },
     properties: [...properties.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, values]) => summarize(name, values)),
+    ...(context.budget ? { budget: projectBudget(steps, nightList, costMs, context.budget) } : {}),
+  };
+}
+
+/**
+ * The share of the budget and the yield Level 2 would see: every alert-step is an alert seen, its time
+ * the filter's, and an alert-step that tagged the locus a passing alert. A replayed locus has at least
+ * two measurements at each step, while live Level 2 also sees alerts of loci it does not run on, so the
+ * projection errs on the costly side.
+ */
+function projectBudget(
+  steps: number,
+  nights: BacktestResults['nights'],
+  costMs: number,
+  budget: NonNullable<ResultsContext['budget']>,
+): BacktestBudgetProjection {
+  const passed = nights.reduce((n, x) => n + x.alerts_tagged, 0);
+  const counts = { alerts_seen: steps, alerts_passed: passed, time_s: costMs / 1000, enabled_filters: budget.enabledFilters };
+  const f = budgetFigures(counts, budget.limits, budget.filterName);
+  const { limits } = budget;
+  return {
+    limits: {
+      seconds_per_10k: limits.secondsPer10k,
+      yield_average_per_10k: limits.yieldAveragePer10k,
+      yield_max_per_10k: limits.yieldMaxPer10k,
+    },
+    enabled_filters: budget.enabledFilters,
+    seconds_per_10k_alerts: steps > 0 ? round((costMs / 1000 / steps) * 10_000) : null,
+    projected_share: f.share === null ? null : round(f.share),
+    allowed_share: round(f.allowed_share),
+    over_share: f.over_share,
+    projected_yield_per_10k: f.yield_per_10k === null ? null : round(f.yield_per_10k),
+    over_yield_average: f.over_yield_average,
+    over_yield_max: f.over_yield_max,
   };
 }
 

@@ -121,6 +121,15 @@ describe.skipIf(missing.length > 0)('backtest jobs', () => {
     expect(results.errors[0].example.traceback).toContain('four is unlucky');
     expect(results.cost.per_locus_ms.p50).toBeGreaterThan(0);
     expect(results.cost.projected_cpu_share).toBeGreaterThan(0);
+    // Against Level 2's budget (the default limits; no filter enabled here, so it would have it all) and yields.
+    const tagged = results.nights.reduce((n, x) => n + x.alerts_tagged, 0);
+    expect(results.budget).toMatchObject({
+      limits: { seconds_per_10k: 30, yield_average_per_10k: 20, yield_max_per_10k: 100 },
+      enabled_filters: 1,
+      allowed_share: 1,
+    });
+    expect(results.budget!.projected_yield_per_10k).toBeCloseTo((tagged * 10_000) / results.steps, 2);
+    expect(results.budget!.projected_share).toBeCloseTo(results.budget!.seconds_per_10k_alerts! / 30, 3);
     expect(results.properties.map((p) => [p.name, p.kind])).toEqual([
       ['bt_band', 'text'],
       ['bt_n', 'number'],

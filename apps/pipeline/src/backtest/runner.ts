@@ -1,6 +1,7 @@
 // Backtest jobs in the background (issue #19 pt 2, ADR 0031): queued in the database, run a few at a
 // time in a pool of their own whose workers run at the lowest CPU priority, progress saved as loci
 // finish, resumed after a restart.
+import { DEFAULT_FILTER_BUDGET, type FilterBudgetLimits } from '@antares/contract';
 import { type BacktestJobRow, compileLocusSearch, type JsonObject, type Repositories } from '@antares/db';
 
 import {
@@ -42,6 +43,8 @@ export interface BacktestRunnerOptions {
   /** Restarts a job survives; at the next it fails with the reason. */
   maxResumes?: number;
   pollMs?: number;
+  /** Level 2's budget and yields, which the report's projection is judged against (ADR 0056). */
+  budget?: FilterBudgetLimits;
 }
 
 /** Workers a job may hold: its filter and up to two it reads from; a longer chain restarts workers between rounds. */
@@ -52,7 +55,8 @@ export type BacktestEvent = { backtest_id: number; state: string; loci_done: num
 /** Runs queued backtests; `wake()` after queuing one, `close()` at shutdown (running jobs resume at the next start). */
 export class BacktestRunner {
   private readonly pool: FilterSandboxPool;
-  private readonly o: Required<Omit<BacktestRunnerOptions, 'limits'>>;
+  private readonly o: Required<Omit<BacktestRunnerOptions, 'limits' | 'budget'>>;
+  private readonly budget: FilterBudgetLimits;
   private readonly running = new Map<number, Promise<void>>();
   private readonly listeners = new Set<(event: BacktestEvent) => void>();
   private timer: NodeJS.Timeout | undefined;
@@ -73,8 +77,9 @@ export class BacktestRunner {
       staleSeconds: 30,
       maxResumes: 3,
       pollMs: 2000,
-      ...Object.fromEntries(Object.entries(options).filter(([k, v]) => k !== 'limits' && v !== undefined)),
-    } as Required<Omit<BacktestRunnerOptions, 'limits'>>;
+      ...Object.fromEntries(Object.entries(options).filter(([k, v]) => k !== 'limits' && k !== 'budget' && v !== undefined)),
+    } as Required<Omit<BacktestRunnerOptions, 'limits' | 'budget'>>;
+    this.budget = options.budget ?? DEFAULT_FILTER_BUDGET;
     this.pool = new FilterSandboxPool({
       ...DEFAULT_WORKER_LIMITS,
       ...options.limits,
@@ -206,11 +211,16 @@ export class BacktestRunner {
   private async results(job: BacktestJobRow, params: BacktestParams) {
     const outcomes = (await this.repos.backtests.outcomes(job.backtest_id)).map((r) => r.outcome as unknown as LocusOutcome);
     const window = { fromMjd: params.from_mjd, toMjd: params.to_mjd };
-    const [lociMatched, alertsLastDay] = await Promise.all([
+    const [lociMatched, alertsLastDay, enabled, filter] = await Promise.all([
       this.repos.backtests.countLoci(compileLocusSearch(params.search ?? undefined), window, LEVEL2_MIN_MEASUREMENTS).catch(() => 0),
       this.repos.backtests.alertsStoredSince(24),
+      this.repos.filters.listForPipeline(),
+      job.filter_id === null ? undefined : this.repos.filters.findById(job.filter_id),
     ]);
-    return aggregateResults(outcomes, { lociMatched, alertsLastDay });
+    // The filters that would share the budget: the enabled ones, and this one if it is not among them.
+    const enabledFilters = enabled.length + (enabled.some((f) => f.filter_id === job.filter_id) ? 0 : 1);
+    const budget = { limits: this.budget, filterName: filter?.name ?? '', enabledFilters };
+    return aggregateResults(outcomes, { lociMatched, alertsLastDay, budget });
   }
 }
 

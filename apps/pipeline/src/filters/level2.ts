@@ -3,6 +3,7 @@ import type { LocusRow, Repositories } from '@antares/db';
 import { locusAlertsCacheOf } from '../ingest/locus-alerts-cache.ts';
 import type { ChatNotifier } from '../sinks/chat.ts';
 import { type ChainMember, chainSides, orderFilters } from './filter-order.ts';
+import { type BudgetRun, Level2Budget, type Level2BudgetOptions } from './level2-budget.ts';
 import { alertPropertyLoader, type ListedAlert, locusInputsFor } from './locus-inputs.ts';
 import type { FilterSandboxPool, LocusForFilter, LocusReport } from './pool/index.ts';
 
@@ -23,6 +24,8 @@ export interface Level2Options {
   maxConsecutiveTimeouts?: number;
   /** Tells a filter's error channel (its ERROR_SLACK_CHANNEL) when it starts failing and when it is disabled. */
   notifier?: ChatNotifier;
+  /** Budgets and yields (ADR 0056): the limits, the admins' channel, a clock for tests. */
+  budget?: Omit<Level2BudgetOptions, 'notifier'>;
 }
 
 /** What one run covers. */
@@ -42,6 +45,8 @@ export interface Level2RunOptions {
    * (ADR 0043).
    */
   onLociRead?: () => void;
+  /** The alerts of the batch the loci come from (what the filters' budget is counted per); default one per locus. */
+  alerts?: number;
 }
 
 export interface Level2Stats {
@@ -74,12 +79,15 @@ export class Level2Stage {
   /** Refreshes on which a filter's load timed out, by filter key (a busy machine gets a few chances). */
   private readonly loadTimeouts = new Map<string, number>();
   readonly stats: Level2Stats = { lociRun: 0, tagsAdded: 0, failures: 0, disabled: [] };
+  private readonly budget: Level2Budget;
 
   constructor(
     private readonly repos: Repositories,
     private readonly pool: FilterSandboxPool,
     private readonly options: Level2Options = {},
-  ) {}
+  ) {
+    this.budget = new Level2Budget(repos, { ...options.budget, notifier: options.notifier });
+  }
 
   private get maxTimeouts(): number {
     return this.options.maxConsecutiveTimeouts ?? 3;
@@ -148,10 +156,12 @@ export class Level2Stage {
   async run(locusIds: string[], options: Level2RunOptions = {}): Promise<void> {
     const filters = this.filters.filter((f) => !options.versions || options.versions.has(f.versionId));
     if (filters.length === 0 || locusIds.length === 0) return;
+    const budget = this.budget.start(filters, this.filters.length);
+    const alertsSeen = options.alerts ?? locusIds.length;
     const loci = (await this.repos.loci.findMany(locusIds)).filter(
       (l) => Number(l.properties.num_mag_values ?? 0) >= LEVEL2_MIN_MEASUREMENTS,
     );
-    if (loci.length === 0) return;
+    if (loci.length === 0) return this.pauseOverBudget(budget, alertsSeen);
     // `emitted`: every tag a filter gave the locus in this run, new or not (each feeds its stream).
     const results = new Map(
       loci.map((l) => [
@@ -192,6 +202,7 @@ export class Level2Stage {
             for (const [i, report] of reports.entries()) {
               const input = chunk[i];
               const result = results.get(input.locus_id)!;
+              budget.count(filter, report);
               // The filter saw the locus, whatever it made of it; a crashed worker may not have run it at all.
               if (report.status !== 'crash') ran.push({ filter_version_id: filter.versionId, locus_id: input.locus_id });
               if (report.status === 'ok') {
@@ -263,6 +274,17 @@ export class Level2Stage {
     });
     // Workers hold the alerts they were sent: these changed, so they are sent again in full.
     this.pool.invalidateAlerts(alertUpdates.map((u) => u.alert_id));
+    await this.pauseOverBudget(budget, alertsSeen);
+  }
+
+  /** Records the run's budget; a filter it pauses (its runner switch is off now) stops running here too. */
+  private async pauseOverBudget(budget: BudgetRun, alertsSeen: number): Promise<void> {
+    for (const paused of await budget.finish(alertsSeen)) {
+      const filter = this.filters.find((f) => f === paused);
+      if (!filter) continue;
+      this.filters = this.filters.filter((f) => f !== filter);
+      await this.pool.unload(filter.key).catch(() => {});
+    }
   }
 
   private async recordFailure(filter: LoadedFilter, report: LocusReport): Promise<void> {

@@ -81,7 +81,7 @@ export async function ingestFiles(repos: Repositories, files: string[], options:
     lociRead = new Promise<void>((resolve) => (onLociRead = resolve));
     filtering = stored.then(async (touched) => {
       await previous;
-      await options.level2?.run(touched, { onLociRead });
+      await options.level2?.run(touched, { onLociRead, alerts: packets.length });
     });
     // A run that failed, or ended without reading, holds nothing back.
     filtering.then(onLociRead, onLociRead);

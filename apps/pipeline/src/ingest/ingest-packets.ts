@@ -26,8 +26,9 @@ export async function ingestPackets(
   const size = options.batchSize ?? 500;
   if (packets.length > 0) await options.level2?.refresh();
   for (let i = 0; i < packets.length; i += size) {
-    const touched = await ingestBatch(repos, packets.slice(i, i + size), stats, { watch: options.watch, gw: options.gw });
-    await options.level2?.run(touched);
+    const batch = packets.slice(i, i + size);
+    const touched = await ingestBatch(repos, batch, stats, { watch: options.watch, gw: options.gw });
+    await options.level2?.run(touched, { alerts: batch.length });
   }
   return stats;
 }

@@ -90,6 +90,7 @@ export function matrix(): Entry[] {
     get('GET /v1/tags', '/v1/tags'),
     get('GET /v1/tags/:name', `/v1/tags/${fx.tag}`),
     get('GET /v1/filter_runner', '/v1/filter_runner'),
+    get('GET /v1/filter_runner/:name', `/v1/filter_runner/${encodeURIComponent(fx.enabledFilterName)}`),
     get('GET /v1/filter_environment', '/v1/filter_environment'),
     get('GET /v1/streams', '/v1/streams'),
     get('GET /v1/streams/:name/messages', `/v1/streams/${fx.tag}/messages`),

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FilterTestReport, ResourceObject } from '@antares/contract';
 import type { FilterRow, FilterVersionRow, TagRow, UserRow } from '@antares/db';
 
+import type { RunnerView } from '../services/runner-budget.ts';
 import { userResource, type Viewer } from './user.ts';
 
 export function filterResource(filter: FilterRow, owner?: UserRow): ResourceObject {
@@ -58,11 +59,20 @@ export function filterVersionResource(version: FilterVersionRow, filter: FilterR
   };
 }
 
-export function runnerResource(filter: FilterRow): ResourceObject {
+/** A filter in the runner: the published client reads name and enabled; the rest is its state and budget (ADR 0056). */
+export function runnerResource({ filter, state, paused_at, paused_reason, budget }: RunnerView): ResourceObject {
   return {
     type: 'filter_runner_filter',
     id: filter.name,
-    attributes: { name: filter.name, enabled: filter.runner_enabled, filter_id: String(filter.filter_id) },
+    attributes: {
+      name: filter.name,
+      enabled: filter.runner_enabled,
+      filter_id: String(filter.filter_id),
+      state,
+      paused_at,
+      paused_reason,
+      budget,
+    },
     relationships: { filter: { data: { type: 'filter', id: String(filter.filter_id) } } },
   };
 }

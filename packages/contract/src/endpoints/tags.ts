@@ -11,9 +11,49 @@ export const Tag = resource('tag', {
   filter_version_id: Type.Union([Type.String(), Type.Null()], { description: 'The filter version that gives the tag' }),
 });
 
+const nullableNumber = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
+
+/** One window of a filter's budget (ADR 0056): what Level 2 counted and how it stands against the limits. */
+const BudgetWindow = Type.Object({
+  start: Type.String({ format: 'date-time' }),
+  seconds: Type.Integer({ description: 'The window length' }),
+  current: Type.Boolean({ description: 'Whether the window holds the present moment (else the latest one Level 2 ran in)' }),
+  alerts_seen: Type.Integer({ description: 'Alerts of the batches Level 2 ran on while the filter was loaded' }),
+  loci_run: Type.Integer(),
+  alerts_passed: Type.Integer({ description: 'Alerts whose locus the filter tagged' }),
+  time_s: Type.Number({ description: 'Time the filter took, summed over its loci' }),
+  p50_ms: nullableNumber('Median time per locus (from a histogram of 10 buckets per decade)'),
+  p99_ms: nullableNumber('99th percentile of the time per locus'),
+  share: nullableNumber('The filter time over the budget for the alerts seen (1: all of it)'),
+  allowed_share: Type.Number({ description: 'Its configured share, else 1 / the enabled filters' }),
+  over_share: Type.Boolean(),
+  yield_per_10k: nullableNumber('Passing alerts per 10,000 alerts seen'),
+  over_yield: Type.Boolean({ description: 'Over the most (an hour) or the average (a night) asked of a filter' }),
+});
+
 export const RunnerFilter = resource(
   'filter_runner_filter',
-  { name: Type.String(), enabled: Type.Boolean({ description: 'Whether Level 2 runs it' }), filter_id: Type.String() },
+  {
+    name: Type.String(),
+    enabled: Type.Boolean({ description: 'Whether Level 2 runs it' }),
+    filter_id: Type.String(),
+    state: Type.Union([Type.Literal('running'), Type.Literal('paused'), Type.Literal('paused_for_budget')], {
+      description: 'paused: an admin turned it off; paused_for_budget: Level 2 paused it, over its share of the budget',
+    }),
+    paused_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it was paused for its budget' }),
+    paused_reason: Type.Union([Type.String(), Type.Null()]),
+    budget: Type.Object({
+      hour: Type.Union([BudgetWindow, Type.Null()], { description: 'The current (or latest) window of its enabled version' }),
+      night: Type.Union([BudgetWindow, Type.Null()], { description: 'The current (or latest) night, from 12:00 UTC' }),
+      limits: Type.Object({
+        seconds_per_10k: Type.Number({ description: 'The budget of all enabled filters together' }),
+        yield_average_per_10k: Type.Number(),
+        yield_max_per_10k: Type.Number(),
+        window_s: Type.Integer(),
+        pause_after_windows: Type.Integer(),
+      }),
+    }),
+  },
   { relationships: { filter: toOne('filter') } },
 );
 
@@ -60,13 +100,25 @@ export const listFilterRunner = endpoint({
   errors: { 400: 'Bad page or sort field' },
 });
 
+export const getFilterRunner = endpoint({
+  method: 'GET',
+  path: '/v1/filter_runner/:name',
+  operationId: 'get_filter_runner',
+  access: 'public',
+  tags,
+  summary: 'One enabled filter in the runner: its state, budget and yield',
+  params: Type.Object({ name: pathParam('Filter name (URL-encoded).') }),
+  response: { status: 200, description: 'A filter_runner_filter resource', schema: singleDocument(RunnerFilter) },
+  errors: { 404: 'No enabled filter of this name' },
+});
+
 export const updateFilterRunner = endpoint({
   method: 'PATCH',
   path: '/v1/filter_runner/:name',
   operationId: 'update_filter_runner',
   access: 'admin',
   tags,
-  summary: 'Pause or resume an enabled filter in Level 2',
+  summary: 'Pause or resume an enabled filter in Level 2 (resuming one paused for its budget too)',
   params: Type.Object({ name: pathParam('Filter name (URL-encoded).') }),
   body: resourceBody('filter_runner_filter', Type.Object({ enabled: Type.Boolean() })),
   response: { status: 200, description: 'The updated filter_runner_filter resource', schema: singleDocument(RunnerFilter) },

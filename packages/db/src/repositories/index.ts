@@ -9,6 +9,7 @@ import { AnnouncementRepository } from './announcements.ts';
 import { BacktestRepository } from './backtests.ts';
 import { CatalogRepository } from './catalogs.ts';
 import { ChatOutboxRepository } from './chat-outbox.ts';
+import { FilterBudgetRepository } from './filter-budgets.ts';
 import { FilterRepository } from './filters.ts';
 import { GravWaveRepository } from './grav-waves.ts';
 import { Level2RunRepository } from './level2-runs.ts';
@@ -38,6 +39,7 @@ export class Repositories {
   readonly gravWaves: GravWaveRepository;
   readonly level2Runs: Level2RunRepository;
   readonly backtests: BacktestRepository;
+  readonly filterBudgets: FilterBudgetRepository;
 
   /**
    * `kind` picks the faster of two equivalent statements where the two databases differ. `cutoutPacks`:
@@ -65,6 +67,7 @@ export class Repositories {
     this.gravWaves = new GravWaveRepository(db);
     this.level2Runs = new Level2RunRepository(db);
     this.backtests = new BacktestRepository(db);
+    this.filterBudgets = new FilterBudgetRepository(db);
   }
 
   /**

@@ -37,6 +37,7 @@ export function backtestRoutes(app: FastifyInstance, { auth, repos, config }: Ro
           workers: config.backtestWorkers,
           retentionDays: config.backtestRetentionDays,
           limits: config.filterLimits,
+          budget: config.filterBudget,
         })
       : undefined;
   const backtests = new BacktestService(repos, runner, { maxLoci: config.backtestMaxLoci, retentionDays: config.backtestRetentionDays });

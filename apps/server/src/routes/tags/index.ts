@@ -1,4 +1,4 @@
-import { getTag, listFilterRunner, listTags, updateFilterRunner } from '@antares/contract/endpoints';
+import { getFilterRunner, getTag, listFilterRunner, listTags, updateFilterRunner } from '@antares/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 
 import { listDocument } from '../../serializers/documents.ts';
@@ -10,7 +10,7 @@ import { baseUrl, pageLinks } from '../request-url.ts';
 
 /** Tags (from enabled public filters) and the filter runner (admins pause enabled filters). */
 export function tagAndRunnerRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {
-  const tags = new TagService(repos);
+  const tags = new TagService(repos, config.filterBudget);
 
   route(app, auth, listTags, async (request) => {
     const { 'page[limit]': limit = 100, 'page[offset]': offset = 0, sort } = request.query;
@@ -31,6 +31,8 @@ export function tagAndRunnerRoutes(app: FastifyInstance, { auth, repos, config }
       pageLinks(baseUrl(request, config.publicUrl), request, { offset, limit, count: page.count }),
     );
   });
+
+  route(app, auth, getFilterRunner, async (request) => ({ data: runnerResource(await tags.runner(request.params.name)) }));
 
   route(app, auth, updateFilterRunner, async (request) => ({
     data: runnerResource(await tags.setRunnerEnabled(request.params.name, request.body)),

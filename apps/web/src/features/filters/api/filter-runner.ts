@@ -1,4 +1,4 @@
-import type { BodyOf, listFilterRunner, ResponseOf, updateFilterRunner } from '@antares/contract/endpoints';
+import type { BodyOf, getFilterRunner, listFilterRunner, ResponseOf, updateFilterRunner } from '@antares/contract/endpoints';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 
 import { apiFetch, apiGet } from '@/lib/api-client';
@@ -30,6 +30,19 @@ export function useRunnerFilters(params: ListParams) {
     queryKey: [...RUNNER_KEY, params],
     queryFn: ({ signal }) => listRunnerFilters(params, signal),
     placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}
+
+/** GET /filter_runner/{name}: one enabled filter's state and budget (null name: nothing is fetched). */
+export function useRunnerFilter(name: string | null) {
+  return useQuery({
+    queryKey: [...RUNNER_KEY, 'one', name],
+    queryFn: async ({ signal }): Promise<RunnerFilter> => {
+      const document = await apiGet<ResponseOf<typeof getFilterRunner>>(`/filter_runner/${encodeURIComponent(name ?? '')}`, {}, signal);
+      return { ...document.data.attributes, id: String(document.data.id) };
+    },
+    enabled: name !== null,
     staleTime: 0,
   });
 }

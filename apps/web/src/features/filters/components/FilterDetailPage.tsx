@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { useFilter, useVersions } from '@/features/filters/api/filters';
 import { useSession } from '@/lib/use-session';
 
+import { RunnerBudgetPanel } from './budget/RunnerBudgetPanel';
 import { FilterPageState } from './FilterPageState';
 import { FilterSummary } from './FilterSummary';
 import { usePublicToggle } from './use-public-toggle';
@@ -32,6 +33,7 @@ function FilterDetail({ filterId }: { filterId: string }) {
     <section>
       <FilterSummary filter={filter.data} publicSwitch={mayAct && visibility.switchFor(filter.data, { label: 'Public' })} />
       {visibility.elements}
+      <RunnerBudgetPanel filter={filter.data} />
       <VersionsViewer
         key={filter.data.id}
         filter={filter.data}

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { type Backtest, backtestLociPath, type BacktestResults } from '@/features/filters/api/backtests';
 import { formatPropertyValue } from '@/lib/format';
 
+import { projectionTexts } from '../budget/budget-view';
 import { msText, shareText } from './backtest-form';
 import { NightlyChart } from './NightlyChart';
 
@@ -54,6 +55,15 @@ export default function BacktestReport({ backtest, results }: { backtest: Backte
           {shareText(cost.projected_cpu_share)} of one core.
         </p>
       </Section>
+
+      {results.budget && (
+        <Section title="Budget and yield" testId="backtest-budget">
+          <p className={`small mb-0${results.budget.over_share ? ' text-danger' : ''}`}>{projectionTexts(results.budget).share}</p>
+          <p className={`small mb-0${results.budget.over_yield_average || results.budget.over_yield_max ? ' text-danger' : ''}`}>
+            {projectionTexts(results.budget).yield}
+          </p>
+        </Section>
+      )}
 
       <Section title="Errors" testId="backtest-errors">
         {results.errors.length === 0 ? (
