@@ -9,6 +9,7 @@ export { ingestAlertMessages, type KafkaMessage, startAlertConsumer } from './dr
 export { type GwMessageOutcome, handleGwMessage, startGwConsumer } from './drivers/gw-kafka.ts';
 export { type InboxOptions, InboxWatcher } from './drivers/inbox.ts';
 export { FilterEnvironmentError, probeFilterEnvironment } from './filters/filter-environment.ts';
+export { filesOfFilter, filesOfVersion } from './filters/filter-files.ts';
 export { type CodeCheck, createFilterSandbox, type FilterSandbox } from './filters/filter-sandbox.ts';
 export { LEVEL2_MIN_MEASUREMENTS, Level2Stage, type Level2Stats } from './filters/level2.ts';
 export { type Level2Backlog, level2Backlog, runLevel2Backlog } from './filters/level2-catchup.ts';

@@ -2,6 +2,7 @@ import type { LocusRow, Repositories } from '@antares/db';
 
 import { locusAlertsCacheOf } from '../ingest/locus-alerts-cache.ts';
 import type { ChatNotifier } from '../sinks/chat.ts';
+import { filesOfVersion } from './filter-files.ts';
 import { alertPropertyLoader, type ListedAlert, locusInputsFor } from './locus-inputs.ts';
 import type { FilterSandboxPool, LocusForFilter, LocusReport } from './pool/index.ts';
 
@@ -104,7 +105,7 @@ export class Level2Stage {
         continue;
       }
       const filter: LoadedFilter = { key, filterId: f.filter_id, versionId: f.version_id, name: f.name, errorChannel: '' };
-      const result = await this.pool.load(key, f.code, {}, f.filter_class ?? undefined);
+      const result = await this.pool.load(key, f.code, await filesOfVersion(this.repos, f.version_id), f.filter_class ?? undefined);
       filter.errorChannel = result.outputs?.error_channel ?? '';
       const timeouts = result.error?.type === 'Timeout' ? (this.loadTimeouts.get(key) ?? 0) + 1 : 0;
       this.loadTimeouts.set(key, timeouts);
