@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import { useFilter, useVersions } from '@/features/filters/api/filters';
 import { useSession } from '@/lib/use-session';
 
+import { FilesPanel } from './files/FilesPanel';
 import { FilterPageState } from './FilterPageState';
 import { FilterSummary } from './FilterSummary';
 import { usePublicToggle } from './use-public-toggle';
@@ -11,7 +12,7 @@ import { VersionsViewer } from './versions/VersionsViewer';
 
 /**
  * A filter: name, creation date, description, the Public switch (for those who may act on it: the
- * owner or an admin) and the versions viewer.
+ * owner or an admin), the versions viewer and the filter's data files.
  */
 export function Component() {
   const filterId = useParams().filterId ?? '';
@@ -40,6 +41,7 @@ function FilterDetail({ filterId }: { filterId: string }) {
         onSelect={select}
         mayAct={mayAct}
       />
+      <FilesPanel filter={filter.data} mayAct={mayAct} />
     </section>
   );
 }
