@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, existsSync, type ReadStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -28,8 +28,8 @@ const SHA256 = /^[0-9a-f]{64}$/;
  * `tmp/<uuid>.part`, hashing as it goes, flushes it to disk, then renames it to its digest's name (one
  * atomic step on one file system): a crash or a cut-off request leaves at most a `.part` file, which no
  * row points to and a later start removes (`sweep`). Copying the folder after a database dump makes
- * a consistent backup: every digest the dump names was written before its row committed, and names
- * never change meaning.
+ * a consistent backup: every digest the dump names was written before its row committed, names never
+ * change meaning, and bytes no row names any more wait a day in `trash/` before they go.
  */
 export class FilterFileStore {
   readonly dir: string;
@@ -84,14 +84,24 @@ export class FilterFileStore {
     }
   }
 
+  private trashOf(sha256: string): string {
+    return path.join(this.dir, 'trash', path.basename(this.pathOf(sha256)));
+  }
+
+  /** Where the bytes are: in place, else still in the trash (a database restored from a dump older than the deletion). */
+  private located(sha256: string): string {
+    const file = this.pathOf(sha256);
+    return existsSync(file) || !existsSync(this.trashOf(sha256)) ? file : this.trashOf(sha256);
+  }
+
   /** The bytes stored under `sha256` (ENOENT when there are none). */
   read(sha256: string): Promise<Buffer> {
-    return readFile(this.pathOf(sha256));
+    return readFile(this.located(sha256));
   }
 
   /** The bytes as a stream, for a download. */
   stream(sha256: string): ReadStream {
-    return createReadStream(this.pathOf(sha256));
+    return createReadStream(this.located(sha256));
   }
 
   async has(sha256: string): Promise<boolean> {
@@ -101,25 +111,40 @@ export class FilterFileStore {
     );
   }
 
-  /** Removes the bytes of a digest no row names any more. */
+  /**
+   * Puts away the bytes of a digest no row names any more: into `trash/`, removed by a `sweep` a day
+   * later. A backup copies the folder after dumping the database; a file deleted in between is still in
+   * the copy's trash, where reads find it, so the copy holds every file the dump names.
+   */
   async remove(sha256: string): Promise<void> {
-    await rm(this.pathOf(sha256), { force: true });
+    await mkdir(path.join(this.dir, 'trash'), { recursive: true });
+    await rename(this.pathOf(sha256), this.trashOf(sha256)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    // A rename keeps the file's time: set it to now, so that the day counts from the deletion.
+    const now = new Date();
+    await utimes(this.trashOf(sha256), now, now).catch(() => undefined);
   }
 
   /**
-   * Removes what interrupted writes left (`tmp/*.part`) more than `olderThanMs` ago: called at start-up.
-   * Only old ones: another server sharing the folder may be writing one now.
+   * Removes what interrupted writes left (`tmp/*.part`) more than `olderThanMs` ago, and what was put
+   * in the trash more than `trashAfterMs` ago: called at start-up. Only old ones: another server
+   * sharing the folder may be writing one now.
    */
-  async sweep(olderThanMs = 3_600_000): Promise<number> {
-    const tmpDir = path.join(this.dir, 'tmp');
-    const names = await readdir(tmpDir).catch(() => [] as string[]);
+  async sweep(olderThanMs = 3_600_000, trashAfterMs = 86_400_000): Promise<number> {
     let removed = 0;
-    for (const name of names.filter((n) => n.endsWith('.part'))) {
-      const file = path.join(tmpDir, name);
-      const info = await stat(file).catch(() => undefined);
-      if (info && Date.now() - info.mtimeMs >= olderThanMs) {
-        await rm(file, { force: true });
-        removed++;
+    for (const [folder, age, suffix] of [
+      ['tmp', olderThanMs, '.part'],
+      ['trash', trashAfterMs, ''],
+    ] as const) {
+      const dir = path.join(this.dir, folder);
+      for (const name of (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith(suffix))) {
+        const file = path.join(dir, name);
+        const info = await stat(file).catch(() => undefined);
+        if (info && Date.now() - info.mtimeMs >= age) {
+          await rm(file, { force: true });
+          removed++;
+        }
       }
     }
     return removed;

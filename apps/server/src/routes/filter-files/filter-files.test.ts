@@ -48,7 +48,9 @@ describe.skipIf(missing.length > 0)('filter data files', () => {
     session.request('PUT', `/v1/filters/${id}/files/${name}`, { raw: bytes, headers: { 'content-type': type } });
   const newFilter = async (name: string) => {
     const me = (await server.repos.users.findByUsername('file-owner'))!.user_id;
-    const created = await owner.post(`/v1/users/${me}/filters`, { data: { type: 'filter', attributes: { name, description: 'uses files' } } });
+    const created = await owner.post(`/v1/users/${me}/filters`, {
+      data: { type: 'filter', attributes: { name, description: 'uses files' } },
+    });
     return Number(created.body.data.id);
   };
 
@@ -79,7 +81,11 @@ describe.skipIf(missing.length > 0)('filter data files', () => {
     const bytes = Buffer.from('first notes\n');
     const stored = await put(owner, 'notes.txt', bytes, 'text/plain');
     expect(stored.status).toBe(200);
-    expect(stored.body.data).toMatchObject({ type: 'filter_file', id: 'notes.txt', attributes: { name: 'notes.txt', size: 12, sha256: sha256(bytes) } });
+    expect(stored.body.data).toMatchObject({
+      type: 'filter_file',
+      id: 'notes.txt',
+      attributes: { name: 'notes.txt', size: 12, sha256: sha256(bytes) },
+    });
     expect(readFileSync(path.join(filesDir(), sha256(bytes).slice(0, 2), sha256(bytes)))).toEqual(bytes);
     // A JSON file is bytes too, stored as sent.
     const json = Buffer.from('{"a": 1}');
@@ -105,8 +111,10 @@ describe.skipIf(missing.length > 0)('filter data files', () => {
     expect((await owner.delete(`/v1/filters/${filterId}/files/weights.npy`)).status).toBe(204);
     expect((await owner.delete(`/v1/filters/${filterId}/files/weights.npy`)).status).toBe(404);
     expect((await owner.get(`/v1/filters/${filterId}/files/weights.npy`)).status).toBe(404);
-    // No row names those bytes any more: they are gone from the folder too.
+    // No row names those bytes any more: they go to the trash (for a day: a backup copying the folder
+    // after its database dump still finds them).
     expect(existsSync(path.join(filesDir(), sha256(json).slice(0, 2), sha256(json)))).toBe(false);
+    expect(existsSync(path.join(filesDir(), 'trash', sha256(json)))).toBe(true);
     expect((await owner.get(`/v1/filters/${filterId}/versions/${versionId}/files`)).body.meta.missing).toEqual(['weights.npy']);
   });
 
@@ -142,7 +150,11 @@ describe.skipIf(missing.length > 0)('filter data files', () => {
     // Sent without a length (chunked): stopped by counting, not by the header.
     const chunked = await fetch(`${server.url}/v1/filters/${filterId}/files/weights.npy`, {
       method: 'PUT',
-      headers: { cookie: cookieOf(owner), 'x-csrf-token': owner.cookies.get('csrf_access_token')!, 'content-type': 'application/octet-stream' },
+      headers: {
+        cookie: cookieOf(owner),
+        'x-csrf-token': owner.cookies.get('csrf_access_token')!,
+        'content-type': 'application/octet-stream',
+      },
       body: new ReadableStream({
         start(controller) {
           for (let i = 0; i < 70; i++) controller.enqueue(new Uint8Array(KIB));
@@ -159,7 +171,9 @@ describe.skipIf(missing.length > 0)('filter data files', () => {
     expect((await owner.post(`/v1/filters/${second}/versions`, version(CODE))).status).toBe(201);
     const over = await put(owner, 'weights.npy', Buffer.alloc(60 * KIB, 3), 'application/octet-stream', second);
     expect(over.status).toBe(413);
-    expect(over.body.errors[0].detail).toMatch(/would hold more than 100 kB, the most one user may keep \(ANTARES_FILTER_FILES_USER_MAX_MB; \d+ kB left\)/);
+    expect(over.body.errors[0].detail).toMatch(
+      /would hold more than 100 kB, the most one user may keep \(ANTARES_FILTER_FILES_USER_MAX_MB; \d+ kB left\)/,
+    );
     // Replacing a file counts its new size instead of the old one.
     expect((await put(owner, 'weights.npy', Buffer.alloc(50 * KIB, 4))).status).toBe(200);
   });
@@ -189,8 +203,10 @@ describe.skipIf(missing.length > 0)('filter data files', () => {
     const fresh = path.join(tmp, 'writing.part');
     writeFileSync(fresh, 'now');
     utimesSync(left, new Date(Date.now() - 7_200_000), new Date(Date.now() - 7_200_000));
+    const trashed = readdirSync(path.join(filesDir(), 'trash'));
     expect(await server.repos.filterFiles.store!.sweep()).toBe(1);
     expect(parts()).toEqual(['writing.part']);
+    expect(readdirSync(path.join(filesDir(), 'trash'))).toEqual(trashed); // deleted less than a day ago
   });
 
   it('refuses to enable a version without its files, naming them; an enabled version keeps its files when they are replaced', async () => {
@@ -227,7 +243,10 @@ describe.skipIf(missing.length > 0)('filter data files', () => {
     expect((await owner.get(`/v1/filters/${id}/versions/${v}/files`)).body.meta.missing).toEqual(['author_file_v1.txt']);
     const test = (filter?: number) =>
       owner.post('/v1/filters/test', {
-        data: { type: 'filter_test', attributes: { code, filter_class: 'MyFilter', last_n: 3, ...(filter ? { filter_id: String(filter) } : {}) } },
+        data: {
+          type: 'filter_test',
+          attributes: { code, filter_class: 'MyFilter', last_n: 3, ...(filter ? { filter_id: String(filter) } : {}) },
+        },
       });
     const without = await test();
     expect(without.body.data.attributes.load_error.message).toContain("REQUIRES_FILES not provided: ['author_file_v1.txt']");
