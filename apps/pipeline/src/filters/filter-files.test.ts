@@ -127,7 +127,9 @@ describe.skipIf(missing.length > 0)('filter data files in the sandbox', () => {
       expect(report.counts.error).toBe(0);
       expect(report.counts.tagged).toBeGreaterThan(0);
       for (const locus of report.loci.filter((l) => l.status === 'ok')) {
-        expect(locus.new_properties.files_score).toBeCloseTo(0.5 * Number(loci.find((l) => l.locus_id === locus.locus_id)!.properties.num_mag_values));
+        expect(locus.new_properties.files_score).toBeCloseTo(
+          0.5 * Number(loci.find((l) => l.locus_id === locus.locus_id)!.properties.num_mag_values),
+        );
       }
     } finally {
       await close();
