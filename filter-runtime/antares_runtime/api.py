@@ -80,11 +80,15 @@ def api_of(cls):
     raise FilterError(f'{cls!r} is not a subclass of antares.devkit.Filter or antares_devkit.models.BaseFilter')
 
 
-def instantiate(cls, files=None):
-    """Declarations checked, REQUIRES_FILES loaded into self.files as bytes, then setup() once."""
+def instantiate(cls, files=None, files_pending=False):
+    """Declarations checked, REQUIRES_FILES loaded into self.files as bytes, then setup() once.
+    files_pending: files still missing are not an error; the declarations come back without an
+    instance (None), since setup() may need them (a first version, checked before its files exist)."""
     decl = Declarations(cls, api_of(cls))
     files = files or {}
     missing = [name for name in decl.requires_files if name not in files]
+    if missing and files_pending:
+        return None, decl
     if missing:
         raise FilterError(f'REQUIRES_FILES not provided: {missing}')
     instance = cls()

@@ -26,6 +26,9 @@ import sys
 
 RUNTIME = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INSIDE = '/opt/antares-runtime'
+# A filter's data files (REQUIRES_FILES), read-only, as its working directory: published filters
+# np.load('name.npy') beside themselves. The pool makes one folder per loaded filter (one per worker).
+FILES_INSIDE = '/filter-files'
 BASE_UID = 200000
 WORKER = f"import sys; sys.path.insert(0, '{INSIDE}'); from antares_runtime.worker import main; main()"
 # /etc/matplotlibrc: Debian keeps matplotlib's defaults there; without it `import matplotlib` fails.
@@ -63,12 +66,13 @@ def parse(argv):
     p.add_argument('--slot', type=int, default=0, help='worker slot: selects the unprivileged uid')
     p.add_argument('--bwrap', default='/usr/bin/bwrap')
     p.add_argument('--python', default='/usr/bin/python3')
+    p.add_argument('--files', help="folder of the filter's data files: bound read-only as the working directory")
     p.add_argument('--no-userns', action='store_true', help='root only: run bwrap without a user namespace')
     p.add_argument('--check', action='store_true', help='start a sandbox, print what it sees, exit')
     return p.parse_args(argv)
 
 
-def bwrap_argv(opts, runtime_fd, userns, seccomp_fd):
+def bwrap_argv(opts, runtime_fd, userns, seccomp_fd, files_fd=None):
     argv = [opts.bwrap, '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
             '--seccomp', str(seccomp_fd), '--ro-bind', '/usr', '/usr']
     for top in ('bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'):
@@ -82,6 +86,8 @@ def bwrap_argv(opts, runtime_fd, userns, seccomp_fd):
     argv += ['--ro-bind-fd', str(runtime_fd), INSIDE,
              '--size', str(opts.limits.tmp_mb << 20), '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev',
              '--chdir', '/tmp', '--clearenv']
+    if files_fd is not None:
+        argv += ['--ro-bind-fd', str(files_fd), FILES_INSIDE, '--chdir', FILES_INSIDE]
     if userns:
         # --disable-userns: no user namespace inside this one, whatever the seccomp filter lets through.
         argv += ['--unshare-user', '--disable-userns', '--uid', '65534', '--gid', '65534']
@@ -138,6 +144,10 @@ def main(argv=None):
         return 127
     runtime_fd = os.open(RUNTIME, os.O_PATH | os.O_DIRECTORY)  # opened before dropping root
     os.set_inheritable(runtime_fd, True)
+    # Opened before dropping root too: the folder may lie where the worker's uid cannot look.
+    files_fd = os.open(opts.files, os.O_PATH | os.O_DIRECTORY) if opts.files else None
+    if files_fd is not None:
+        os.set_inheritable(files_fd, True)
     userns = not opts.no_userns and userns_available()
     if os.geteuid() == 0 and userns:
         uid = BASE_UID + opts.slot
@@ -153,9 +163,9 @@ def main(argv=None):
         sys.stderr.write('antares sandbox: the seccomp binding is missing: apt-get install -y python3-seccomp\n')
         return 127
     set_limits(opts)
-    argv = bwrap_argv(opts, runtime_fd, userns, seccomp_fd)
+    argv = bwrap_argv(opts, runtime_fd, userns, seccomp_fd, files_fd)
     if opts.check:
-        return subprocess.call(argv, pass_fds=(runtime_fd, seccomp_fd))
+        return subprocess.call(argv, pass_fds=tuple(fd for fd in (runtime_fd, seccomp_fd, files_fd) if fd is not None))
     os.execv(argv[0], argv)
 
 

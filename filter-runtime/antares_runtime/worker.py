@@ -278,7 +278,10 @@ def main():
         found = [c.__name__ for c in candidates(module.__dict__, module_name, code)]
         cls = find_class(module.__dict__, msg.get('class_name'), module_name, code)
         files = {name: base64.b64decode(data) for name, data in (msg.get('files') or {}).items()}
-        instance, decl = instantiate_(cls, files)
+        instance, decl = instantiate_(cls, files, bool(msg.get('files_pending')))
+        if instance is None:  # checked up to its declarations: it waits for its data files
+            missing = [name for name in decl.requires_files if name not in files]
+            return dict(decl.outputs(), class_name=cls.__name__, filter_classes=found, files_missing=missing)
         # A snapshot taken before any run: patching the runtime's classes later does not widen it.
         allowed = (frozenset(decl.tags), dict(decl.locus_props), dict(decl.alert_props))
         filters[filter_id] = (instance, decl, allowed)

@@ -10,6 +10,7 @@ export { type GwMessageOutcome, handleGwMessage, startGwConsumer } from './drive
 export { type InboxOptions, InboxWatcher } from './drivers/inbox.ts';
 export { FilterEnvironmentError, probeFilterEnvironment } from './filters/filter-environment.ts';
 export { type ChainMember, chainSides, dependenciesOf, findCycle, orderFilters } from './filters/filter-order.ts';
+export { filesOfFilter, filesOfVersion } from './filters/filter-files.ts';
 export { type CodeCheck, createFilterSandbox, type FilterSandbox } from './filters/filter-sandbox.ts';
 export { LEVEL2_MIN_MEASUREMENTS, type Level2Options, Level2Stage, type Level2Stats } from './filters/level2.ts';
 export { type BudgetedFilter, Level2Budget, type Level2BudgetOptions } from './filters/level2-budget.ts';

@@ -19,6 +19,7 @@ import { authRoutes } from './routes/auth/index.ts';
 import { backtestRoutes } from './routes/backtests/index.ts';
 import { catalogRoutes } from './routes/catalogs/index.ts';
 import { filterEnvironmentRoutes } from './routes/filter-environment/index.ts';
+import { filterFileRoutes } from './routes/filter-files/index.ts';
 import { filterRoutes } from './routes/filters/index.ts';
 import { gravWaveRoutes } from './routes/grav-waves/index.ts';
 import { lociRoutes } from './routes/loci/index.ts';
@@ -90,6 +91,7 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
   annotationRoutes(app, context);
   announcementRoutes(app, context);
   filterRoutes(app, context);
+  filterFileRoutes(app, context);
   backtestRoutes(app, context);
   filterEnvironmentRoutes(app, context);
   tagAndRunnerRoutes(app, context);

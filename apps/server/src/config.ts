@@ -69,6 +69,11 @@ const schema = z.object({
   ANTARES_INBOX_POLL_SECONDS: z.coerce.number().positive().default(2),
   /** A folder for new cutouts, in pack files outside the database (ADR 0051); unset: in the database. */
   ANTARES_CUTOUT_DIR: z.string().min(1).optional(),
+  /** Filter data files (REQUIRES_FILES), content-addressed (ADR 0053); default $ANTARES_DATA_DIR/filter-files. */
+  ANTARES_FILTER_FILES_DIR: z.string().min(1).optional(),
+  /** The largest filter data file, and the most all of one user's filters' files may hold (past either: 413). */
+  ANTARES_FILTER_FILE_MAX_MB: z.coerce.number().positive().max(1024).default(16),
+  ANTARES_FILTER_FILES_USER_MAX_MB: z.coerce.number().positive().max(1_048_576).default(256),
   /**
    * Chat notifications (watch lists, failing filters): a Slack bot token (chat.postMessage) or an
    * incoming-webhook URL. Unset: they wait in the database's chat outbox until one is set.
@@ -139,6 +144,11 @@ export type Config = {
   databaseUrl?: string;
   /** ANTARES_CUTOUT_DIR, resolved: new cutouts go to pack files there (ADR 0051); undefined: into the database. */
   cutoutDir?: string;
+  /** ANTARES_FILTER_FILES_DIR, resolved: filter data files by sha256 (ADR 0053). */
+  filterFilesDir: string;
+  /** Filter data files: the largest one, and the most one user's filters may hold together, in bytes. */
+  filterFileMaxBytes: number;
+  filterFilesUserMaxBytes: number;
   /** ANTARES_PUBLIC_URL, without a trailing slash. */
   publicUrl?: string;
   /**
@@ -214,6 +224,9 @@ export function loadConfig(
     dataDir: path.resolve(e.ANTARES_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     cutoutDir: e.ANTARES_CUTOUT_DIR ? path.resolve(e.ANTARES_CUTOUT_DIR) : undefined,
+    filterFilesDir: path.resolve(e.ANTARES_FILTER_FILES_DIR ?? path.join(e.ANTARES_DATA_DIR, 'filter-files')),
+    filterFileMaxBytes: Math.round(e.ANTARES_FILTER_FILE_MAX_MB * MB),
+    filterFilesUserMaxBytes: Math.round(e.ANTARES_FILTER_FILES_USER_MAX_MB * MB),
     publicUrl: e.ANTARES_PUBLIC_URL?.replace(/\/$/, ''),
     supportEmail: e.ANTARES_SUPPORT_EMAIL,
     issueTrackerUrl: e.ANTARES_ISSUE_TRACKER_URL,

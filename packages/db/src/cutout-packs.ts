@@ -91,7 +91,8 @@ async function writeAll(handle: FileHandle, buffers: readonly Uint8Array[]): Pro
   }
 }
 
-async function syncFolder(folder: string): Promise<void> {
+/** Flushes a folder's entries (a new file's name) to disk. */
+export async function syncFolder(folder: string): Promise<void> {
   const handle = await open(folder, 'r');
   try {
     await handle.sync();

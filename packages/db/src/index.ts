@@ -7,6 +7,7 @@ export {
   type PrefillResult,
 } from './bench/prefill.ts';
 export { CutoutPacks, CutoutPackUnavailable, type PackedCutout } from './cutout-packs.ts';
+export { FilterFileStore, FilterFileTooLarge, type StoredFile } from './filter-file-store.ts';
 export { migrate } from './migrate.ts';
 export { type DatabaseKind, openDatabase, type OpenedDatabase, type OpenOptions, withDatabase } from './open.ts';
 export {
@@ -36,6 +37,7 @@ export {
 } from './repositories/catalogs.ts';
 export { ChatOutboxRepository, type ChatOutboxRow } from './repositories/chat-outbox.ts';
 export { type BudgetStateRow, type BudgetWindowAdd, type BudgetWindowRow, FilterBudgetRepository } from './repositories/filter-budgets.ts';
+export { FilterFileRepository, type FilterFileRow } from './repositories/filter-files.ts';
 export { FilterRepository, type FilterRow, type FilterVersionRow, type FilterViewer } from './repositories/filters.ts';
 export {
   type GravWaveAssociation,

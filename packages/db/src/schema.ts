@@ -120,6 +120,24 @@ export interface FilterVersionTable {
   validated_at: Date | null;
 }
 
+/** A filter's data file under one name now (ADR 0053); the bytes are in the FilterFileStore by sha256. */
+export interface FilterFileTable {
+  filter_id: number;
+  name: string;
+  sha256: string;
+  size: ColumnType<number, number, number>;
+  uploaded_at: Generated<Date>;
+}
+
+/** The file a version was submitted and reviewed with under each name (what it runs with). */
+export interface FilterVersionFileTable {
+  filter_version_id: number;
+  name: string;
+  sha256: string;
+  size: ColumnType<number, number, number>;
+  uploaded_at: Date;
+}
+
 export interface TagTable {
   tag_id: string;
   filter_version_id: number | null;
@@ -320,6 +338,8 @@ export interface Database {
   announcement: AnnouncementTable;
   filter: FilterTable;
   filter_version: FilterVersionTable;
+  filter_file: FilterFileTable;
+  filter_version_file: FilterVersionFileTable;
   tag: TagTable;
   watch_list: WatchListTable;
   watch_object: WatchObjectTable;

@@ -11,6 +11,7 @@ import {
   namedDependency,
   unloadDependencies,
 } from '../filters/filter-chain.ts';
+import { filesOfFilter, filesOfVersion } from '../filters/filter-files.ts';
 import { LEVEL2_MIN_MEASUREMENTS } from '../filters/level2.ts';
 import { FilterSandboxPool } from '../filters/pool/index.ts';
 import { DEFAULT_WORKER_LIMITS, type WorkerLimits } from '../filters/sandbox-limits.ts';
@@ -176,7 +177,14 @@ export class BacktestRunner {
       const stepsBefore = job.steps_done;
       await this.repos.backtests.progress(id, { loci_total: ids.length, loci_done: lociDone, steps_done: stepsBefore });
       await this.emit(id);
-      const loaded = await this.pool.load(key, job.code, {}, job.filter_class ?? undefined);
+      // A version runs with its own files; unsaved code for a filter, with the filter's files now (ADR 0053).
+      const files =
+        job.filter_version_id !== null
+          ? await filesOfVersion(this.repos, job.filter_version_id)
+          : job.filter_id !== null
+            ? await filesOfFilter(this.repos, job.filter_id)
+            : {};
+      const loaded = await this.pool.load(key, job.code, files, job.filter_class ?? undefined);
       if (!loaded.ok) {
         const e = loaded.error;
         return await finish('failed', `The filter did not load: ${e ? `${e.type}: ${e.message}\n${e.traceback}`.trim() : 'unknown error'}`);

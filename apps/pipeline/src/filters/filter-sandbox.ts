@@ -21,10 +21,11 @@ export type CodeCheck = { ok: true; outputs: Record<string, unknown> } | { ok: f
 /** What the API server does with filter code in the sandbox: check it on submission, and dry-run it. */
 export interface FilterSandbox {
   /** Loads the code (import, class, declarations, setup) and tells what it declares. `filterClass`:
-   * the filter to load when the code defines several (default: the last one it defines). */
-  validate(code: string, filterClass?: string): Promise<CodeCheck>;
-  /** Runs the code on these loci, as Level 2 would, and reports what it would do; stores nothing. */
-  dryRun(code: string, loci: LocusRow[], filterClass?: string): Promise<FilterTestReport>;
+   * the filter to load when the code defines several (default: the last one it defines). `files`: its
+   * data files so far; while some it requires are missing, it is checked up to its declarations. */
+  validate(code: string, filterClass?: string, files?: Record<string, Uint8Array>): Promise<CodeCheck>;
+  /** Runs the code (with these data files) on these loci, as Level 2 would, and reports what it would do; stores nothing. */
+  dryRun(code: string, loci: LocusRow[], filterClass?: string, files?: Record<string, Uint8Array>): Promise<FilterTestReport>;
 }
 
 /** A dry run stops when this many loci in a row time out: a filter hung on the first loci says so at once. */
@@ -51,27 +52,39 @@ export function createFilterSandbox(
   const withLoaded = async <T>(
     code: string,
     filterClass: string | undefined,
+    files: Record<string, Uint8Array>,
     use: (id: string, loaded: Awaited<ReturnType<FilterSandboxPool['load']>>) => Promise<T>,
+    filesPending = false,
   ): Promise<T> => {
     const id = `sandbox-${randomUUID()}`;
     try {
-      return await use(id, await pool.load(id, code, {}, filterClass));
+      return await use(id, await pool.load(id, code, files, filterClass, { filesPending }));
     } finally {
       await pool.unload(id).catch(() => {});
     }
   };
   const sandbox: FilterSandbox = {
-    validate: (code, filterClass) =>
-      withLoaded(code, filterClass, async (_id, result) => {
-        if (result.ok && result.outputs) return { ok: true, outputs: result.outputs as unknown as Record<string, unknown> };
-        const error = result.error;
-        return {
-          ok: false,
-          message: error ? `${error.type}: ${error.message}\n${error.traceback}`.trim() : 'The filter could not be loaded',
-        };
-      }),
-    dryRun: (code, loci, filterClass) =>
-      withLoaded(code, filterClass, async (id, loaded) => {
+    validate: (code, filterClass, files = {}) =>
+      withLoaded(
+        code,
+        filterClass,
+        files,
+        async (_id, result) => {
+          if (result.ok && result.outputs) {
+            // What it lacked is a fact of the moment, not a declaration: the version's files say it.
+            const { files_missing: _missing, ...outputs } = result.outputs;
+            return { ok: true, outputs: outputs as unknown as Record<string, unknown> };
+          }
+          const error = result.error;
+          return {
+            ok: false,
+            message: error ? `${error.type}: ${error.message}\n${error.traceback}`.trim() : 'The filter could not be loaded',
+          };
+        },
+        true,
+      ),
+    dryRun: (code, loci, filterClass, files = {}) =>
+      withLoaded(code, filterClass, files, async (id, loaded) => {
         if (!loaded.ok || !loaded.outputs)
           return reportOf({
             loaded: false,

@@ -4,6 +4,7 @@ import { locusAlertsCacheOf } from '../ingest/locus-alerts-cache.ts';
 import type { ChatNotifier } from '../sinks/chat.ts';
 import { type ChainMember, chainSides, orderFilters } from './filter-order.ts';
 import { type BudgetRun, Level2Budget, type Level2BudgetOptions } from './level2-budget.ts';
+import { filesOfVersion } from './filter-files.ts';
 import { alertPropertyLoader, type ListedAlert, locusInputsFor } from './locus-inputs.ts';
 import type { FilterSandboxPool, LocusForFilter, LocusReport } from './pool/index.ts';
 
@@ -123,7 +124,7 @@ export class Level2Stage {
         reads: [],
         writes: [],
       };
-      const result = await this.pool.load(key, f.code, {}, f.filter_class ?? undefined);
+      const result = await this.pool.load(key, f.code, await filesOfVersion(this.repos, f.version_id), f.filter_class ?? undefined);
       filter.errorChannel = result.outputs?.error_channel ?? '';
       Object.assign(filter, chainSides(result.outputs));
       const timeouts = result.error?.type === 'Timeout' ? (this.loadTimeouts.get(key) ?? 0) + 1 : 0;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 
 import { afterAll, beforeAll, expect } from 'vitest';
 
@@ -37,7 +38,17 @@ export const fx = {
   announcement: '',
   upload: '',
   backtest: 0,
+  /** A version of the private filter listing a data file, and that file's name. */
+  fileVersion: 0,
+  file: 'matrix.txt',
 };
+
+/** Stores the private filter's data file (again), so that a call reading or deleting it finds one. */
+export async function storeMatrixFile(): Promise<void> {
+  const { repos } = the.server;
+  const stored = await repos.filterFiles.store!.write(Readable.from([Buffer.from('matrix file')]), 1 << 20);
+  await repos.filterFiles.put(fx.privateFilter, { name: fx.file, ...stored });
+}
 export const alertFile = {
   bytes: readFileSync(path.join(SHARED_DATA, 'ztf-avro-alert/samples/1661382530015060001_v3.5_ZTF18aaxjdyr.avro')),
   type: 'application/avro',
@@ -136,6 +147,15 @@ export function usePermissionServer(): void {
         params: { from_mjd: 0, to_mjd: 100_000, search: null, max_loci: 10, granularity: 'alert' },
       })
     ).backtest_id;
+    fx.fileVersion = (
+      await repos.filters.createVersion({
+        filter_id: fx.privateFilter,
+        code: '#',
+        comment: 'with a file',
+        declared_outputs: { requires_files: [fx.file] },
+      })
+    ).filter_version_id;
+    await storeMatrixFile();
     fx.publicFilter = await createFilter('Public finder');
     await repos.filters.update(fx.publicFilter, { public: true });
     // An enabled public filter with a tag: the tag, its stream and the filter runner entry.

@@ -12,6 +12,7 @@ import {
   newSession,
   PASSWORD,
   sessions,
+  storeMatrixFile,
   the,
   unique,
   watchListBody,
@@ -247,6 +248,25 @@ export function matrix(): Entry[] {
     e('PATCH /v1/filter_runner/:name', { anonymous: 401, user: 403, other: 403, admin: 200 }, () => ({
       path: `/v1/filter_runner/${encodeURIComponent(fx.enabledFilterName)}`,
       body: { data: { type: 'filter_runner_filter', attributes: { enabled: true } } },
+    })),
+
+    // Filter data files: seen as the filter is (a private one's by its owner and admins), changed by its owner or an admin.
+    e('GET /v1/filters/:filterId/files', { anonymous: 404, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/filters/${fx.privateFilter}/files`,
+    })),
+    e('PUT /v1/filters/:filterId/files/:name', { anonymous: 401, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/filters/${fx.privateFilter}/files/${fx.file}`,
+      raw: { bytes: Buffer.from('matrix file'), type: 'text/plain' },
+    })),
+    e('GET /v1/filters/:filterId/files/:name', { anonymous: 404, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/filters/${fx.privateFilter}/files/${fx.file}`,
+    })),
+    e('DELETE /v1/filters/:filterId/files/:name', { anonymous: 401, user: 204, other: 404, admin: 204 }, async () => {
+      await storeMatrixFile();
+      return { path: `/v1/filters/${fx.privateFilter}/files/${fx.file}` };
+    }),
+    e('GET /v1/filters/:filterId/versions/:versionId/files', { anonymous: 404, user: 200, other: 404, admin: 200 }, () => ({
+      path: `/v1/filters/${fx.privateFilter}/versions/${fx.fileVersion}/files`,
     })),
 
     // Filter backtests (issue #19): a saved version's by its owner or an admin; a job is seen and cancelled by

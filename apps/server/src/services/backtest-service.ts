@@ -6,6 +6,7 @@ import { aggregateResults, type BacktestEvent, type BacktestParams, type Backtes
 import type { Identity } from '../auth/authenticator.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { stringField } from './body.ts';
+import { filterForCode } from './filter-file-service.ts';
 import { filterClassOf } from './filter-service.ts';
 
 /** Request bodies are capped by the server (1 MiB by default); code is checked again here for a clear message. */
@@ -59,7 +60,9 @@ export class BacktestService {
     if (code.length > CODE_MAX_CHARS) throw badRequest(`code: ${MESSAGES.maxLength(CODE_MAX_CHARS)}`);
     const filterClass = filterClassOf(attributes) ?? null;
     const params = this.paramsOf(attributes);
-    return this.queue(identity, { filter_id: null, filter_version_id: null, code, filter_class: filterClass, params });
+    // With filter_id, the runner gives the code that filter's data files (ADR 0053).
+    const filter = await filterForCode(this.repos, identity, attributes);
+    return this.queue(identity, { filter_id: filter?.filter_id ?? null, filter_version_id: null, code, filter_class: filterClass, params });
   }
 
   /** A backtest the caller may see: their own, one of their filter's, or any for an admin; else "not found". */

@@ -15,6 +15,7 @@ import type { Identity } from '../auth/authenticator.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { policies } from '../policies/index.ts';
 import { booleanField, stringField } from './body.ts';
+import { assertFilesForEnabling, requiredFilesOf } from './filter-file-service.ts';
 import { SandboxTurns } from './sandbox-turns.ts';
 
 /**
@@ -22,10 +23,17 @@ import { SandboxTurns } from './sandbox-turns.ts';
  * sandbox cannot run, and then code is stored unchecked and dry runs answer 503.
  */
 export interface FilterSandbox {
-  /** Loads code in the sandbox (its filter `filterClass`, else the last it defines) and tells what it declares. */
-  validate(code: string, filterClass?: string): Promise<{ ok: true; outputs: Record<string, unknown> } | { ok: false; message: string }>;
-  /** Runs code on these loci as Level 2 would, storing nothing. */
-  dryRun(code: string, loci: LocusRow[], filterClass?: string): Promise<FilterTestReport>;
+  /**
+   * Loads code in the sandbox (its filter `filterClass`, else the last it defines) and tells what it
+   * declares; with `files` (its data files so far), setup() runs only when all it requires are there.
+   */
+  validate(
+    code: string,
+    filterClass?: string,
+    files?: Record<string, Uint8Array>,
+  ): Promise<{ ok: true; outputs: Record<string, unknown> } | { ok: false; message: string }>;
+  /** Runs code (given these data files) on these loci as Level 2 would, storing nothing. */
+  dryRun(code: string, loci: LocusRow[], filterClass?: string, files?: Record<string, Uint8Array>): Promise<FilterTestReport>;
 }
 
 const FILTER_CLASS = new RegExp(FILTER_CLASS_PATTERN);
@@ -133,20 +141,25 @@ export class FilterService {
     let outputs: Record<string, unknown> | null = null;
     const sandbox = this.sandbox;
     if (sandbox) {
-      const result = await this.turns.take(identity.user.user_id, () => sandbox.validate(code, named));
+      // With the files uploaded so far: a first version (no files yet) is checked up to its declarations.
+      const files = await this.repos.filterFiles.read(await this.repos.filterFiles.list(filter.filter_id));
+      const result = await this.turns.take(identity.user.user_id, () => sandbox.validate(code, named, files));
       if (!result.ok) throw new ApiError(422, 'Invalid filter code', result.message);
       outputs = result.outputs;
     }
     // The filter the version runs: as named, else the one the sandbox chose (stored, so a later runtime
     // choosing differently cannot change what an approved version runs).
     const chosen = typeof outputs?.class_name === 'string' ? outputs.class_name : undefined;
-    return this.repos.filters.createVersion({
+    const version = await this.repos.filters.createVersion({
       filter_id: filter.filter_id,
       code,
       comment,
       declared_outputs: outputs,
       filter_class: named ?? chosen ?? null,
     });
+    // It is submitted with the filter's files it requires (ADR 0053).
+    await this.repos.filterFiles.pinCurrent(filter.filter_id, version.filter_version_id, requiredFilesOf(version));
+    return version;
   }
 
   /** Moves a version to another status; the filter as it then is (enabling changes it) comes back with it. */
@@ -170,8 +183,11 @@ export class FilterService {
     const feedback = (stringField(attributes, 'feedback') ?? '').trim();
     if (FEEDBACK_REQUIRED.has(status) && feedback === '') throw badRequest('Feedback is required');
     if (status === 'ENABLED') await this.assertNoChainCycle(filter, version);
+    if (status === 'ENABLED') await assertFilesForEnabling(this.repos, version);
     const updated = await this.repos.filters.transition(filter.filter_id, versionId, status, feedback === '' ? null : feedback);
     if (!updated) throw notFound(`No version ${versionId} of filter ${filter.filter_id}`);
+    // Back to waiting for review: it takes the filter's files as they are now, and follows them again.
+    if (status === 'PENDING_REVIEW') await this.repos.filterFiles.pinCurrent(filter.filter_id, versionId, requiredFilesOf(updated), true);
     return { version: updated, filter: (await this.repos.filters.findById(filter.filter_id))! };
   }
 

@@ -1,8 +1,11 @@
 import { FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI, type FilterTestReport, MESSAGES } from '@antares/contract';
 import type { LocusRow, Repositories } from '@antares/db';
+import { filesOfFilter } from '@antares/pipeline';
 
+import type { Identity } from '../auth/authenticator.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import { stringField } from './body.ts';
+import { filterForCode } from './filter-file-service.ts';
 import { filterClassOf, type FilterSandbox } from './filter-service.ts';
 import { SandboxTurns } from './sandbox-turns.ts';
 
@@ -19,18 +22,24 @@ export class FilterTestService {
     private readonly turns = new SandboxTurns(),
   ) {}
 
-  /** A dry run for this user: one at a time each (429 otherwise), bounded by the sandbox's limits. */
-  async run(userId: number, attributes: Record<string, unknown>): Promise<FilterTestReport> {
+  /**
+   * A dry run for this user: one at a time each (429 otherwise), bounded by the sandbox's limits; with
+   * `filter_id`, given that filter's data files (REQUIRES_FILES) as they are now.
+   */
+  async run(identity: Identity, attributes: Record<string, unknown>): Promise<FilterTestReport> {
+    const userId = identity.user.user_id;
     const code = stringField(attributes, 'code') ?? '';
     if (code.trim() === '') throw badRequest(`code: ${MESSAGES.required}`);
     if (code.length > CODE_MAX_CHARS) throw badRequest(`code: ${MESSAGES.maxLength(CODE_MAX_CHARS)}`);
     const filterClass = filterClassOf(attributes);
+    const filter = await filterForCode(this.repos, identity, attributes);
     const loci = await this.lociFor(attributes);
     if (!this.sandbox) {
       throw new ApiError(503, 'Service Unavailable', 'Filters cannot be tested on this server: its filter sandbox is not available');
     }
     const sandbox = this.sandbox;
-    return this.turns.take(userId, () => sandbox.dryRun(code, loci, filterClass));
+    const files = filter ? await filesOfFilter(this.repos, filter.filter_id) : {};
+    return this.turns.take(userId, () => sandbox.dryRun(code, loci, filterClass, files));
   }
 
   private async lociFor(attributes: Record<string, unknown>): Promise<LocusRow[]> {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createTestDatabase, CutoutPacks, Repositories } from '@antares/db';
+import { createTestDatabase, CutoutPacks, FilterFileStore, Repositories } from '@antares/db';
 import { expandInputs, ingestFiles } from '@antares/pipeline';
 
 import { buildServer } from '../app.ts';
@@ -32,19 +32,27 @@ export async function startTestServer(
   } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase();
-  // As openConfiguredDatabase does: a configured cutout folder takes the new cutouts (ADR 0051).
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'antares-test-'));
+  // As openConfiguredDatabase does: a configured cutout folder takes the new cutouts (ADR 0051), and
+  // filter data files go to their folder (ADR 0053).
   const cutoutDir = options.config?.cutoutDir;
-  const repos = cutoutDir ? new Repositories(database.db, database.kind, new CutoutPacks(cutoutDir)) : database.repos;
+  const filterFilesDir = options.config?.filterFilesDir ?? path.join(dataDir, 'filter-files');
+  const repos = new Repositories(
+    database.db,
+    database.kind,
+    cutoutDir ? new CutoutPacks(cutoutDir) : undefined,
+    new FilterFileStore(filterFilesDir),
+  );
   if (options.ingest) {
     await ingestFiles(repos, expandInputs(options.ingest.map((p) => path.join(SHARED_DATA, p))));
   }
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'antares-test-'));
   const config = loadConfig(
     {},
     {
       webDist: '/nonexistent',
       dataDir,
       inboxDir: path.join(dataDir, 'inbox'),
+      filterFilesDir,
       jwtSecret: 'a-test-secret-of-at-least-thirty-two-characters',
       ...options.config,
     },

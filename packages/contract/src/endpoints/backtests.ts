@@ -108,7 +108,15 @@ export const createCodeBacktest = endpoint({
   access: 'login',
   tags,
   summary: "Backtest unsaved code (a dry run's body) over the stored alerts",
-  body: resourceBody('backtest', Type.Object({ code: Type.String(), filter_class: Type.Optional(Type.String()), ...requestAttributes })),
+  body: resourceBody(
+    'backtest',
+    Type.Object({
+      code: Type.String(),
+      filter_class: Type.Optional(Type.String()),
+      filter_id: Type.Optional(Type.String({ description: 'One of your filters: the code is given its data files (REQUIRES_FILES)' })),
+      ...requestAttributes,
+    }),
+  ),
   response: queued,
   errors: refusals,
 });

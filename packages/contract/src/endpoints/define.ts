@@ -15,7 +15,7 @@ import type { Static, TObject, TSchema } from 'typebox';
  */
 export type Access = 'public' | 'optional' | 'login' | 'admin';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * A request body: a JSON:API document or its attributes as plain JSON (`resource`), plain JSON (`plain`), or

@@ -161,6 +161,9 @@ export const testFilter = endpoint({
       locus_ids: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: FILTER_TEST_MAX_LOCI })),
       last_n: Type.Optional(Type.Integer({ minimum: 1, maximum: FILTER_TEST_MAX_LOCI, default: FILTER_TEST_DEFAULT_LOCI })),
       filter_class: Type.Optional(filterClass),
+      filter_id: Type.Optional(
+        Type.String({ pattern: '^\\d{1,15}$', description: 'One of your filters: the code is given its data files (REQUIRES_FILES)' }),
+      ),
     }),
   ),
   response: {

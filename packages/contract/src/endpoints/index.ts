@@ -8,6 +8,7 @@ import * as backtests from './backtests.ts';
 import * as catalogs from './catalogs.ts';
 import type { Endpoint } from './define.ts';
 import * as filterEnvironment from './filter-environment.ts';
+import * as filterFiles from './filter-files.ts';
 import * as filters from './filters.ts';
 import * as gravWaves from './grav-waves.ts';
 import * as loci from './loci.ts';
@@ -29,6 +30,7 @@ export * from './check.ts';
 export * from './common.ts';
 export * from './define.ts';
 export * from './filter-environment.ts';
+export * from './filter-files.ts';
 export * from './filters.ts';
 export * from './grav-waves.ts';
 export * from './loci.ts';
@@ -52,6 +54,7 @@ export const ENDPOINTS: Endpoint[] = [
   backtests,
   catalogs,
   filterEnvironment,
+  filterFiles,
   filters,
   gravWaves,
   loci,

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 import type { CutoutPacks } from '../cutout-packs.ts';
+import type { FilterFileStore } from '../filter-file-store.ts';
 import type { Database } from '../schema.ts';
 import { AlertPartitionRepository } from './alert-partitions.ts';
 import { AlertRepository } from './alerts.ts';
@@ -10,6 +11,7 @@ import { BacktestRepository } from './backtests.ts';
 import { CatalogRepository } from './catalogs.ts';
 import { ChatOutboxRepository } from './chat-outbox.ts';
 import { FilterBudgetRepository } from './filter-budgets.ts';
+import { FilterFileRepository } from './filter-files.ts';
 import { FilterRepository } from './filters.ts';
 import { GravWaveRepository } from './grav-waves.ts';
 import { Level2RunRepository } from './level2-runs.ts';
@@ -31,6 +33,7 @@ export class Repositories {
   readonly annotations: AnnotationRepository;
   readonly announcements: AnnouncementRepository;
   readonly filters: FilterRepository;
+  readonly filterFiles: FilterFileRepository;
   readonly tags: TagRepository;
   readonly watchLists: WatchListRepository;
   readonly chatOutbox: ChatOutboxRepository;
@@ -44,11 +47,13 @@ export class Repositories {
   /**
    * `kind` picks the faster of two equivalent statements where the two databases differ. `cutoutPacks`:
    * the folder cutouts are written to and read from outside the database (ADR 0051), when configured.
+   * `filterFileStore`: where filter data files are (ADR 0053).
    */
   constructor(
     readonly db: Kysely<Database>,
     readonly kind: 'pglite' | 'postgres' = 'pglite',
     readonly cutoutPacks?: CutoutPacks,
+    readonly filterFileStore?: FilterFileStore,
   ) {
     this.loci = new LocusRepository(db);
     this.alerts = new AlertRepository(db, kind === 'postgres');
@@ -59,6 +64,7 @@ export class Repositories {
     this.annotations = new AnnotationRepository(db);
     this.announcements = new AnnouncementRepository(db);
     this.filters = new FilterRepository(db);
+    this.filterFiles = new FilterFileRepository(db, filterFileStore);
     this.tags = new TagRepository(db);
     this.watchLists = new WatchListRepository(db);
     this.chatOutbox = new ChatOutboxRepository(db);
@@ -152,6 +158,6 @@ export class Repositories {
 
   /** Runs work in one transaction with repositories bound to it. */
   transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new Repositories(trx, this.kind, this.cutoutPacks)));
+    return this.db.transaction().execute((trx) => work(new Repositories(trx, this.kind, this.cutoutPacks, this.filterFileStore)));
   }
 }

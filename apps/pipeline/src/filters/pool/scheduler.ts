@@ -7,6 +7,7 @@
 // sandbox-limits.ts; the alerts a worker already holds go as ids (held-alerts.ts).
 import { DEFAULT_WORKER_LIMITS, launcherLimits } from '../sandbox-limits.ts';
 import { alertsToSend, answerFetch, type Deferral, deferralAfter } from './deferred.ts';
+import { filesFolder, removeFilesFolder } from './files-folder.ts';
 import { HeldAlerts } from './held-alerts.ts';
 import { RUNTIME_DIR } from './prerequisites.ts';
 import { checkedReport, emptyReport } from './reports.ts';
@@ -30,6 +31,10 @@ const DEFER_NONE: Deferral = { triggers: false, others: false, loci: false };
 type Registered = {
   code: string;
   files: Record<string, string>;
+  /** The same files as a folder, the worker's working directory (files-folder.ts); none without files. */
+  filesDir?: string;
+  /** Load even while REQUIRES_FILES are missing, up to the declarations (a version checked before its files exist). */
+  filesPending?: boolean;
   className?: string;
   outputs?: FilterOutputs;
   worker?: WorkerProcess;
@@ -70,16 +75,30 @@ export class FilterSandboxPool {
     this.held = new HeldAlerts(this.slots, this.o.alertCacheSize);
   }
 
-  /** Register (or replace) a filter and load it into a fresh worker; the result says what it declares. */
-  async load(filterId: string, code: string, files: Record<string, Uint8Array | string> = {}, className?: string): Promise<LoadResult> {
+  /**
+   * Register (or replace) a filter and load it into a fresh worker; the result says what it declares.
+   * `files` (REQUIRES_FILES) are given as `self.files` and as the worker's working directory.
+   */
+  async load(
+    filterId: string,
+    code: string,
+    files: Record<string, Uint8Array | string> = {},
+    className?: string,
+    options: { filesPending?: boolean } = {},
+  ): Promise<LoadResult> {
     const old = this.filters.get(filterId);
     if (old?.worker) await this.retire(old.worker);
+    await removeFilesFolder(old?.filesDir);
     const b64 = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
-    const reg: Registered = { code, files: b64, className, queue: Promise.resolve() };
+    const reg: Registered = { code, files: b64, className, queue: Promise.resolve(), filesPending: options.filesPending };
+    reg.filesDir = await filesFolder(files);
     this.filters.set(filterId, reg);
     return this.serial(reg, async () => {
       const result = await this.startWorker(filterId, reg);
-      if (!result.ok) this.filters.delete(filterId);
+      if (!result.ok && this.filters.get(filterId) === reg) {
+        this.filters.delete(filterId);
+        await removeFilesFolder(reg.filesDir);
+      }
       return result;
     });
   }
@@ -113,11 +132,13 @@ export class FilterSandboxPool {
     const reg = this.filters.get(filterId);
     this.filters.delete(filterId);
     if (reg?.worker) await this.retire(reg.worker);
+    await removeFilesFolder(reg?.filesDir);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.slots.filter((w): w is WorkerProcess => w !== undefined).map((w) => this.retire(w)));
+    await Promise.all([...this.filters.values()].map((reg) => removeFilesFolder(reg.filesDir)));
     this.filters.clear();
   }
 
@@ -127,13 +148,14 @@ export class FilterSandboxPool {
     return next;
   }
 
-  private argv(slot: number): string[] {
+  private argv(slot: number, filesDir?: string): string[] {
     const o = this.o;
     // nice(1) lowers the launcher's priority before it execs; the sandbox and the filter inherit it.
-    return o.niceness > 0 ? ['/usr/bin/nice', '-n', String(o.niceness), ...this.command(slot)] : this.command(slot);
+    const command = this.command(slot, filesDir);
+    return o.niceness > 0 ? ['/usr/bin/nice', '-n', String(o.niceness), ...command] : command;
   }
 
-  private command(slot: number): string[] {
+  private command(slot: number, filesDir?: string): string[] {
     const o = this.o;
     if (!o.sandbox)
       return [
@@ -152,6 +174,7 @@ export class FilterSandboxPool {
       `--limits=${launcherLimits(o)}`,
       `--bwrap=${o.bwrap}`,
       `--python=${o.python}`,
+      ...(filesDir ? [`--files=${filesDir}`] : []),
     ];
   }
 
@@ -207,7 +230,8 @@ export class FilterSandboxPool {
       // A worker that died in this slot: the new one starts empty. (An empty slot has nothing to
       // drop: never used, or its worker retired, which dropped them.)
       if (this.slots[slot]) this.held.dropHoldings(slot);
-      w = new WorkerProcess(this.argv(slot), this.o.maxLineBytes, slot);
+      // Unsandboxed (tests without bubblewrap), the files folder is simply the process's working directory.
+      w = new WorkerProcess(this.argv(slot, reg.filesDir), this.o.maxLineBytes, slot, this.o.sandbox ? undefined : reg.filesDir);
       this.slots[slot] = w;
     } finally {
       this.reserved.delete(slot);
@@ -225,6 +249,7 @@ export class FilterSandboxPool {
           filter_id: filterId,
           code: reg.code,
           files: reg.files,
+          ...(reg.filesPending ? { files_pending: true } : {}),
           class_name: reg.className,
           timeout_s: this.o.loadTimeoutMs / 1000,
         },

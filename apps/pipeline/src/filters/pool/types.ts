@@ -80,6 +80,8 @@ export interface FilterOutputs {
   /** The filter loaded (the class named, else the last one the code defines) and every one it defines. */
   class_name: string;
   filter_classes: string[];
+  /** Loaded with `filesPending`: the REQUIRES_FILES it was not given (it was checked up to its declarations). */
+  files_missing?: string[];
 }
 export interface LoadResult {
   ok: boolean;

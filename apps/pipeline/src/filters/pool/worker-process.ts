@@ -48,9 +48,10 @@ export class WorkerProcess {
     argv: string[],
     private readonly maxLineBytes: number,
     slot: number,
+    cwd?: string,
   ) {
     this.bit = 1 << slot;
-    this.proc = spawn(argv[0], argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' } });
+    this.proc = spawn(argv[0], argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' }, ...(cwd ? { cwd } : {}) });
     this.proc.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
     this.proc.stderr!.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000);

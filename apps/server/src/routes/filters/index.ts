@@ -57,7 +57,7 @@ export function filterRoutes(app: FastifyInstance, { auth, repos, config, filter
 
   // A dry run: what the code would do to recent (or chosen) loci; nothing is stored.
   route(app, auth, testFilter, async (request, _reply, identity) => ({
-    data: filterTestResource(await tests.run(identity.user.user_id, attributesOf(request.body))),
+    data: filterTestResource(await tests.run(identity, attributesOf(request.body))),
   }));
 
   route(app, auth, getFilter, async (request, _reply, identity) => {

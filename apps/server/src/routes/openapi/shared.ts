@@ -3,7 +3,7 @@
  * responses and the security of each operation (who may call it).
  */
 export type Json = Record<string, unknown>;
-export type Method = 'get' | 'post' | 'patch' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type Paths = Record<string, Partial<Record<Method, Json>>>;
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -76,7 +76,7 @@ export function fail(reasons: Record<number, string>): Json {
  */
 export type Access = 'public' | 'optional' | 'login' | 'admin';
 
-const UNSAFE = new Set<Method>(['post', 'patch', 'delete']);
+const UNSAFE = new Set<Method>(['post', 'put', 'patch', 'delete']);
 
 /** The security requirements of an access level: cookies (with X-CSRF-TOKEN on unsafe methods) or bearer. */
 export function securityOf(access: Access, method: Method): Json[] {

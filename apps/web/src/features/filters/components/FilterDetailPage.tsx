@@ -4,6 +4,7 @@ import { useFilter, useVersions } from '@/features/filters/api/filters';
 import { useSession } from '@/lib/use-session';
 
 import { RunnerBudgetPanel } from './budget/RunnerBudgetPanel';
+import { FilesPanel } from './files/FilesPanel';
 import { FilterPageState } from './FilterPageState';
 import { FilterSummary } from './FilterSummary';
 import { usePublicToggle } from './use-public-toggle';
@@ -12,7 +13,7 @@ import { VersionsViewer } from './versions/VersionsViewer';
 
 /**
  * A filter: name, creation date, description, the Public switch (for those who may act on it: the
- * owner or an admin) and the versions viewer.
+ * owner or an admin), the versions viewer and the filter's data files.
  */
 export function Component() {
   const filterId = useParams().filterId ?? '';
@@ -42,6 +43,7 @@ function FilterDetail({ filterId }: { filterId: string }) {
         onSelect={select}
         mayAct={mayAct}
       />
+      <FilesPanel filter={filter.data} mayAct={mayAct} />
     </section>
   );
 }

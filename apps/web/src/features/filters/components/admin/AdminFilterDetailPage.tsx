@@ -4,6 +4,8 @@ import { Link, useParams } from 'react-router';
 
 import { useFilter, useVersions } from '@/features/filters/api/filters';
 import { BacktestComparison } from '@/features/filters/components/backtests/BacktestComparison';
+import { FilesPanel } from '@/features/filters/components/files/FilesPanel';
+import { VersionFiles } from '@/features/filters/components/files/VersionFiles';
 import { FilterPageState } from '@/features/filters/components/FilterPageState';
 import { FilterSummary } from '@/features/filters/components/FilterSummary';
 import { usePublicToggle } from '@/features/filters/components/use-public-toggle';
@@ -15,7 +17,7 @@ import { VersionsSidebar } from './VersionsSidebar';
 
 /**
  * Filter detail (Admin view): the filter page plus a versions sidebar and the review transition buttons,
- * with the comparison of two backtests beside them.
+ * with the files the selected version uses and the comparison of two backtests beside them.
  */
 export function Component() {
   const filterId = useParams().filterId ?? '';
@@ -52,10 +54,12 @@ function AdminFilterDetail({ filterId }: { filterId: string }) {
             versionActions={(version) => (
               <>
                 <TransitionButtons key={version.id} filter={filter.data} version={version} />
+                <VersionFiles filterId={filter.data.id} version={version} />
                 <BacktestComparison filterId={filter.data.id} versionIds={(versions.data ?? []).map((v) => v.id)} />
               </>
             )}
           />
+          <FilesPanel filter={filter.data} mayAct />
         </Col>
       </Row>
     </section>
