@@ -99,7 +99,20 @@ def interpreter_folders(python):
     return folders
 
 
-def bwrap_argv(opts, runtime_fd, userns, seccomp_fd, python_fds=()):
+def unreadable(folders):
+    """The first folder on the way to these that this (dropped) uid cannot pass or read: bwrap resolves a
+    bind's source path as that uid, so a venv under a private folder (mode 700, e.g. /root) cannot be bound."""
+    for folder in folders:
+        real = os.path.realpath(folder)
+        parts = real.strip('/').split('/')
+        for n in range(1, len(parts) + 1):
+            path = '/' + '/'.join(parts[:n])
+            if not os.access(path, os.R_OK | os.X_OK if path == real else os.X_OK):
+                return path
+    return None
+
+
+def bwrap_argv(opts, runtime_fd, userns, seccomp_fd, python_folders=()):
     argv = [opts.bwrap, '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
             '--seccomp', str(seccomp_fd), '--ro-bind', '/usr', '/usr']
     for top in ('bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'):
@@ -113,8 +126,8 @@ def bwrap_argv(opts, runtime_fd, userns, seccomp_fd, python_fds=()):
     argv += ['--ro-bind-fd', str(runtime_fd), INSIDE,
              '--size', str(opts.limits.tmp_mb << 20), '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev',
              '--chdir', '/tmp', '--clearenv']
-    for fd, folder in python_fds:  # after --tmpfs /tmp: a venv under /tmp is bound onto it
-        argv += ['--ro-bind-fd', str(fd), folder]
+    for folder in python_folders:  # after --tmpfs /tmp: a venv under /tmp is bound onto it
+        argv += ['--ro-bind', os.path.realpath(folder), folder]
     if userns:
         # --disable-userns: no user namespace inside this one, whatever the seccomp filter lets through.
         argv += ['--unshare-user', '--disable-userns', '--uid', '65534', '--gid', '65534']
@@ -176,10 +189,6 @@ def main(argv=None):
         return 127
     runtime_fd = os.open(RUNTIME, os.O_PATH | os.O_DIRECTORY)  # opened before dropping root
     os.set_inheritable(runtime_fd, True)
-    # Opened before dropping root too: the dropped uid needs to read the environment, not reach its path.
-    python_fds = [(os.open(os.path.realpath(f), os.O_PATH | os.O_DIRECTORY), f) for f in folders]
-    for fd, _ in python_fds:
-        os.set_inheritable(fd, True)
     userns = not opts.no_userns and userns_available()
     if os.geteuid() == 0 and userns:
         uid = BASE_UID + opts.slot
@@ -189,15 +198,21 @@ def main(argv=None):
     elif not userns and os.geteuid() != 0:
         sys.stderr.write('antares sandbox: user namespaces are disabled and we are not root\n')
         return 126
+    blocked = unreadable(folders)
+    if blocked:
+        sys.stderr.write(f'antares sandbox: the filter interpreter {opts.python} needs {blocked}, which the sandbox '
+                         f'user (uid {os.getuid()}) cannot read: install it in a world-readable folder '
+                         '(chmod o+rx on its path), e.g. /opt/antares-filter-env\n')
+        return 126
     try:
         seccomp_fd = syscall_filter().compiled_fd()
     except ImportError:
         sys.stderr.write('antares sandbox: the seccomp binding is missing: apt-get install -y python3-seccomp\n')
         return 127
     set_limits(opts)
-    argv = bwrap_argv(opts, runtime_fd, userns, seccomp_fd, python_fds)
+    argv = bwrap_argv(opts, runtime_fd, userns, seccomp_fd, folders)
     if opts.check or opts.probe:
-        return subprocess.call(argv, pass_fds=(runtime_fd, seccomp_fd, *(fd for fd, _ in python_fds)))
+        return subprocess.call(argv, pass_fds=(runtime_fd, seccomp_fd))
     os.execv(argv[0], argv)
 
 
