@@ -90,6 +90,7 @@ def interpreter_folders(python):
         if os.path.isfile(os.path.join(folder, 'pyvenv.cfg')):
             folders.append(folder)
             break
+
     def inside(p, folder):
         return os.path.commonpath([p, folder]) == folder
     if not inside(real, '/usr') and not any(inside(real, os.path.realpath(f)) for f in folders):
