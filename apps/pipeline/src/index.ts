@@ -14,7 +14,13 @@ export { LEVEL2_MIN_MEASUREMENTS, Level2Stage, type Level2Stats } from './filter
 export { type Level2Backlog, level2Backlog, runLevel2Backlog } from './filters/level2-catchup.ts';
 export { locusInputsFor } from './filters/locus-inputs.ts';
 export { APT_INSTALL, FilterSandboxPool, type LocusForFilter, missingSandboxPrerequisites } from './filters/pool/index.ts';
-export { DEFAULT_FILTER_PYTHON, DEFAULT_SANDBOX_LIMITS, DEFAULT_WORKER_LIMITS, type SandboxLimits, type WorkerLimits } from './filters/sandbox-limits.ts';
+export {
+  DEFAULT_FILTER_PYTHON,
+  DEFAULT_SANDBOX_LIMITS,
+  DEFAULT_WORKER_LIMITS,
+  type SandboxLimits,
+  type WorkerLimits,
+} from './filters/sandbox-limits.ts';
 export { SHIPPED_FILTERS, type ShippedFilter } from './filters/shipped/index.ts';
 export { ensureShippedFilters, type SeedResult, SYSTEM_USERNAME } from './filters/shipped/seed.ts';
 export { renderCutoutPng } from './fits/render-png.ts';

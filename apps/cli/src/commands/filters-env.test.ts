@@ -159,7 +159,10 @@ describe.skipIf(unavailable !== undefined)('an environment the operator extended
       location: 'environment',
     });
     // Debian's packages are still there, through --system-site-packages.
-    expect(environment.packages.find((p: { import: string }) => p.import === 'numpy')).toMatchObject({ location: 'system', promised: true });
+    expect(environment.packages.find((p: { import: string }) => p.import === 'numpy')).toMatchObject({
+      location: 'system',
+      promised: true,
+    });
   });
 
   it('a filter importing it loads and tags in a dry run; one importing a missing package is told what this server has', async () => {
@@ -183,7 +186,9 @@ describe.skipIf(unavailable !== undefined)('an environment the operator extended
     try {
       const check = await debian.sandbox!.validate(TAGGER);
       expect(check.ok).toBe(false);
-      expect(check.ok ? '' : check.message).toContain("this filter imports 'tinyphot', which the ANTARES filter environment does not provide");
+      expect(check.ok ? '' : check.message).toContain(
+        "this filter imports 'tinyphot', which the ANTARES filter environment does not provide",
+      );
     } finally {
       await debian.close();
     }

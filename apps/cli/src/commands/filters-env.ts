@@ -9,7 +9,8 @@ import { APT_INSTALL, missingSandboxPrerequisites, probeFilterEnvironment, type 
  * command then exits 1) with the reason when the sandbox cannot run or the interpreter does not start in it.
  */
 export async function runFiltersEnv(limits: WorkerLimits, options: { json?: boolean } = {}): Promise<void> {
-  if (!existsSync('/usr/bin/bwrap')) throw new Error(`the filter sandbox cannot run here: /usr/bin/bwrap is missing (install: ${APT_INSTALL})`);
+  if (!existsSync('/usr/bin/bwrap'))
+    throw new Error(`the filter sandbox cannot run here: /usr/bin/bwrap is missing (install: ${APT_INSTALL})`);
   const environment = await probeFilterEnvironment({ limits, sandbox: true });
   if (!environment.sandboxed) throw new Error(`${limits.python} did not run inside the sandbox`);
   if (options.json) {
@@ -33,7 +34,12 @@ export function formatEnvironment(python: string, environment: FilterEnvironment
     [p.debian, p.note].filter(Boolean).join('; '),
   ]);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
-  const lines = rows.map((r) => r.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join('  ').trimEnd());
+  const lines = rows.map((r) =>
+    r
+      .map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell))
+      .join('  ')
+      .trimEnd(),
+  );
   const installed = environment.packages.filter((p) => p.location !== null).length;
   return [
     `${python}: Python ${environment.python} (${where}) starts in the filter sandbox; ${installed} importable modules besides the standard library`,

@@ -47,7 +47,8 @@ export const getFilterEnvironment = endpoint({
     "Read from the sandbox's Python on this server (ANTARES_FILTER_PYTHON), inside the sandbox: its version, every importable top-level module but the standard library's, the promised packages first (`name`, `import`, installed `version` or null, `debian` package, `note`, `promised`, `required`, `location`), and the devkit module paths (`devkit_modules`).",
   response: {
     status: 200,
-    description: 'One filter_environment resource (id `sandbox`); attributes python, sandboxed, virtual_environment, packages, devkit_modules',
+    description:
+      'One filter_environment resource (id `sandbox`); attributes python, sandboxed, virtual_environment, packages, devkit_modules',
     schema: Type.Object({ data: FilterEnvironmentResource }),
   },
   errors: { 503: "The sandbox's Python could not be asked (not installed on this server)" },

@@ -92,9 +92,7 @@ function PackageRow({ pkg }: { pkg: FilterEnvironmentPackage }) {
       <td>
         <code>import {pkg.import}</code>
       </td>
-      <td>
-        {pkg.version ?? <span className="text-body-secondary">{pkg.location ? 'no version' : 'not installed on this server'}</span>}
-      </td>
+      <td>{pkg.version ?? <span className="text-body-secondary">{pkg.location ? 'no version' : 'not installed on this server'}</span>}</td>
       <td>{note}</td>
     </tr>
   );
