@@ -5,7 +5,9 @@ unprivileged uid, then execs bwrap, whose process tree (the worker) inherits the
 - --unshare-all: no network (empty net namespace), own pid namespace (the worker can kill what a
   filter leaves behind, and can see nothing else), own ipc/uts/user namespaces.
 - a new root holding only read-only /usr (Debian's python3, numpy, ...), the /etc files the dynamic
-  linker needs, and this runtime at /opt/antares-runtime: no /work, /root, /var, /home, /etc/shadow.
+  linker needs, this runtime at /opt/antares-runtime and, when --python names a virtual environment's
+  interpreter (ANTARES_FILTER_PYTHON), that environment's folder at its own path (interpreter_folders):
+  no /work, /root, /var, /home, /etc/shadow.
 - --tmpfs /tmp with a size cap, --proc, --dev (the minimal device nodes), --die-with-parent (never
   outlive the pool), --new-session (no terminal injection), --cap-drop ALL.
 - --seccomp: system calls a filter never needs (ptrace, mount, new namespaces, keyctl, bpf, ...) fail
@@ -31,6 +33,8 @@ INSIDE = '/opt/antares-runtime'
 FILES_INSIDE = '/filter-files'
 BASE_UID = 200000
 WORKER = f"import sys; sys.path.insert(0, '{INSIDE}'); from antares_runtime.worker import main; main()"
+CHECK = 'import os, sys; print(os.getuid(), sorted(os.listdir("/")), flush=True)'
+PROBE = f"import sys; sys.path.insert(0, '{INSIDE}'); from antares_runtime.environment import main; main(['--probe'])"
 # /etc/matplotlibrc: Debian keeps matplotlib's defaults there; without it `import matplotlib` fails.
 # /etc/fonts: fontconfig's configuration (read by libraries some filter packages load), else it complains.
 ETC = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/localtime',
@@ -65,14 +69,55 @@ def parse(argv):
                    help='JSON object: ' + ', '.join(LIMITS) + " (the pool's configuration; no defaults here)")
     p.add_argument('--slot', type=int, default=0, help='worker slot: selects the unprivileged uid')
     p.add_argument('--bwrap', default='/usr/bin/bwrap')
-    p.add_argument('--python', default='/usr/bin/python3')
+    p.add_argument('--python', default='/usr/bin/python3', help='the interpreter the worker runs (ANTARES_FILTER_PYTHON)')
     p.add_argument('--files', help="folder of the filter's data files: bound read-only as the working directory")
     p.add_argument('--no-userns', action='store_true', help='root only: run bwrap without a user namespace')
     p.add_argument('--check', action='store_true', help='start a sandbox, print what it sees, exit')
+    p.add_argument('--probe', action='store_true',
+                   help="start a sandbox, print the filter environment as JSON (environment.py's probe), exit")
     return p.parse_args(argv)
 
 
-def bwrap_argv(opts, runtime_fd, userns, seccomp_fd, files_fd=None):
+def interpreter_folders(python):
+    """The folders besides /usr that the interpreter needs, bound read-only at their own paths.
+    A virtual environment's root: the folder holding pyvenv.cfg, beside the executable or one above it
+    (where Python itself looks, without resolving the executable's symlinks), so that a filter sees its
+    lib/pythonX.Y/site-packages. And an interpreter installed outside /usr (a venv based on one, or one
+    built into /opt): the prefix of the executable the path resolves to. Nothing else of the host is
+    added. Raises ValueError for a missing interpreter, or one whose prefix would be the whole root."""
+    path = os.path.abspath(python)
+    real = os.path.realpath(path)
+    if not os.path.isfile(real) or not os.access(real, os.X_OK):
+        raise ValueError(f'the filter interpreter {python} does not exist or is not executable')
+    folders = []
+    for folder in (os.path.dirname(path), os.path.dirname(os.path.dirname(path))):
+        if os.path.isfile(os.path.join(folder, 'pyvenv.cfg')):
+            folders.append(folder)
+            break
+
+    def inside(p, folder):
+        return os.path.commonpath([p, folder]) == folder
+    if not inside(real, '/usr') and not any(inside(real, os.path.realpath(f)) for f in folders):
+        folders.append(os.path.dirname(os.path.dirname(real)))
+    if '/' in folders:
+        raise ValueError(f'the filter interpreter {python} lies directly under /: bind its own folder instead')
+    return folders
+
+
+def unreadable(folders):
+    """The first folder on the way to these that this (dropped) uid cannot pass or read: bwrap resolves a
+    bind's source path as that uid, so a venv under a private folder (mode 700, e.g. /root) cannot be bound."""
+    for folder in folders:
+        real = os.path.realpath(folder)
+        parts = real.strip('/').split('/')
+        for n in range(1, len(parts) + 1):
+            path = '/' + '/'.join(parts[:n])
+            if not os.access(path, os.R_OK | os.X_OK if path == real else os.X_OK):
+                return path
+    return None
+
+
+def bwrap_argv(opts, runtime_fd, userns, seccomp_fd, python_folders=(), files_fd=None):
     argv = [opts.bwrap, '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
             '--seccomp', str(seccomp_fd), '--ro-bind', '/usr', '/usr']
     for top in ('bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'):
@@ -86,6 +131,8 @@ def bwrap_argv(opts, runtime_fd, userns, seccomp_fd, files_fd=None):
     argv += ['--ro-bind-fd', str(runtime_fd), INSIDE,
              '--size', str(opts.limits.tmp_mb << 20), '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev',
              '--chdir', '/tmp', '--clearenv']
+    for folder in python_folders:  # after --tmpfs /tmp: a venv under /tmp is bound onto it
+        argv += ['--ro-bind', os.path.realpath(folder), folder]
     if files_fd is not None:
         argv += ['--ro-bind-fd', str(files_fd), FILES_INSIDE, '--chdir', FILES_INSIDE]
     if userns:
@@ -99,7 +146,7 @@ def bwrap_argv(opts, runtime_fd, userns, seccomp_fd, files_fd=None):
            'ANTARES_LOAD_TIMEOUT_S': str(opts.limits.load_timeout_s), 'ANTARES_OUTPUT_LIMIT': str(opts.limits.output_limit)}
     for key, value in env.items():
         argv += ['--setenv', key, value]
-    command = 'import os, sys; print(os.getuid(), sorted(os.listdir("/")), flush=True)' if opts.check else WORKER
+    command = CHECK if opts.check else PROBE if opts.probe else WORKER
     return argv + ['--', opts.python, '-I', '-B', '-c', command]
 
 
@@ -142,6 +189,11 @@ def main(argv=None):
     if not os.access(opts.bwrap, os.X_OK):
         sys.stderr.write(f'antares sandbox: {opts.bwrap} is missing: apt-get install -y bubblewrap\n')
         return 127
+    try:
+        folders = interpreter_folders(opts.python)
+    except ValueError as e:
+        sys.stderr.write(f'antares sandbox: {e}\n')
+        return 127
     runtime_fd = os.open(RUNTIME, os.O_PATH | os.O_DIRECTORY)  # opened before dropping root
     os.set_inheritable(runtime_fd, True)
     # Opened before dropping root too: the folder may lie where the worker's uid cannot look.
@@ -157,14 +209,20 @@ def main(argv=None):
     elif not userns and os.geteuid() != 0:
         sys.stderr.write('antares sandbox: user namespaces are disabled and we are not root\n')
         return 126
+    blocked = unreadable(folders)
+    if blocked:
+        sys.stderr.write(f'antares sandbox: the filter interpreter {opts.python} needs {blocked}, which the sandbox '
+                         f'user (uid {os.getuid()}) cannot read: install it in a world-readable folder '
+                         '(chmod o+rx on its path), e.g. /opt/antares-filter-env\n')
+        return 126
     try:
         seccomp_fd = syscall_filter().compiled_fd()
     except ImportError:
         sys.stderr.write('antares sandbox: the seccomp binding is missing: apt-get install -y python3-seccomp\n')
         return 127
     set_limits(opts)
-    argv = bwrap_argv(opts, runtime_fd, userns, seccomp_fd, files_fd)
-    if opts.check:
+    argv = bwrap_argv(opts, runtime_fd, userns, seccomp_fd, folders, files_fd)
+    if opts.check or opts.probe:
         return subprocess.call(argv, pass_fds=tuple(fd for fd in (runtime_fd, seccomp_fd, files_fd) if fd is not None))
     os.execv(argv[0], argv)
 

@@ -14,6 +14,7 @@ import {
 } from './commands/catalog.ts';
 import { runCutoutsMoveToPacks } from './commands/cutouts.ts';
 import { ensureDemoData, ensureWebBuilt } from './commands/demo.ts';
+import { runFiltersEnv } from './commands/filters-env.ts';
 import { type GwIngestOptions, runGwIngest } from './commands/gw.ts';
 import { runIngest } from './commands/ingest.ts';
 import { runPartitionsArchive, runPartitionsList, runPartitionsRestore } from './commands/partitions.ts';
@@ -170,6 +171,18 @@ catalog
   .argument('<name>')
   .action(async (name: string) => {
     await withRepos(loadConfig(), (repos) => runCatalogRemove(repos, name));
+  });
+
+program
+  .command('filters')
+  .description('user filters and the environment they run in')
+  .command('env')
+  .description(
+    'start the filter interpreter (ANTARES_FILTER_PYTHON) inside the sandbox and list the modules filters can import there, with versions',
+  )
+  .option('--json', 'print what GET /v1/filter_environment serves', false)
+  .action(async (options: { json: boolean }) => {
+    await runFiltersEnv(loadConfig().filterLimits, options);
   });
 
 const gw = program.command('gw').description('gravitational-wave events');

@@ -8,7 +8,7 @@ export { CatalogFileError, type CatalogFormat, readCatalogRows, type SourceRow }
 export { ingestAlertMessages, type KafkaMessage, startAlertConsumer } from './drivers/alert-kafka.ts';
 export { type GwMessageOutcome, handleGwMessage, startGwConsumer } from './drivers/gw-kafka.ts';
 export { type InboxOptions, InboxWatcher } from './drivers/inbox.ts';
-export { FilterEnvironmentError, probeFilterEnvironment } from './filters/filter-environment.ts';
+export { FilterEnvironmentError, probeFilterEnvironment, type ProbeOptions } from './filters/filter-environment.ts';
 export { type ChainMember, chainSides, dependenciesOf, findCycle, orderFilters } from './filters/filter-order.ts';
 export { filesOfFilter, filesOfVersion } from './filters/filter-files.ts';
 export { type CodeCheck, createFilterSandbox, type FilterSandbox } from './filters/filter-sandbox.ts';
@@ -17,7 +17,13 @@ export { type BudgetedFilter, Level2Budget, type Level2BudgetOptions } from './f
 export { type Level2Backlog, level2Backlog, runLevel2Backlog } from './filters/level2-catchup.ts';
 export { locusInputsFor } from './filters/locus-inputs.ts';
 export { APT_INSTALL, FilterSandboxPool, type LocusForFilter, missingSandboxPrerequisites } from './filters/pool/index.ts';
-export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type WorkerLimits } from './filters/sandbox-limits.ts';
+export {
+  DEFAULT_FILTER_PYTHON,
+  DEFAULT_SANDBOX_LIMITS,
+  DEFAULT_WORKER_LIMITS,
+  type SandboxLimits,
+  type WorkerLimits,
+} from './filters/sandbox-limits.ts';
 export { SHIPPED_FILTERS, type ShippedFilter } from './filters/shipped/index.ts';
 export { ensureShippedFilters, type SeedResult, SYSTEM_USERNAME } from './filters/shipped/seed.ts';
 export { renderCutoutPng } from './fits/render-png.ts';

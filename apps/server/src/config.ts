@@ -1,7 +1,8 @@
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
 import { DEFAULT_FILTER_BUDGET, type FilterBudgetLimits } from '@antares/contract';
-import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '@antares/pipeline';
+import { DEFAULT_FILTER_PYTHON, DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '@antares/pipeline';
 import { z } from 'zod';
 
 /** A duration given in seconds whose default is kept in milliseconds. */
@@ -92,6 +93,16 @@ const schema = z.object({
   ANTARES_ALERT_KAFKA_TOPICS: z.string().default(''),
   /** Schema registry for Confluent-framed alerts (Rubin's), e.g. https://<host>/schema-registry. */
   ANTARES_SCHEMA_REGISTRY_URL: z.string().url().optional(),
+  /**
+   * The interpreter every filter sandbox runs (Level 2, dry runs, backtests, the environment probe): Debian's
+   * by default, or e.g. a virtual environment made with `python3 -m venv --system-site-packages DIR` (DIR/bin/python)
+   * into which the operator pip-installs what authors ask for. An absolute path to an executable file.
+   */
+  ANTARES_FILTER_PYTHON: z
+    .string()
+    .refine((p) => path.isAbsolute(p), { error: 'must be an absolute path, e.g. /opt/antares-filters/bin/python' })
+    .refine(isExecutable, { error: 'must name an executable interpreter (not found or not executable)' })
+    .default(DEFAULT_FILTER_PYTHON),
   /** The filter sandbox's limits (sandbox-limits.ts in apps/pipeline says what each bounds; the defaults are there). */
   ANTARES_FILTER_LOCUS_TIMEOUT_S: seconds(DEFAULT_SANDBOX_LIMITS.locusTimeoutMs),
   ANTARES_FILTER_LOAD_TIMEOUT_S: seconds(DEFAULT_SANDBOX_LIMITS.loadTimeoutMs),
@@ -264,6 +275,7 @@ export function loadConfig(
       .filter(Boolean),
     schemaRegistryUrl: e.ANTARES_SCHEMA_REGISTRY_URL,
     filterLimits: {
+      python: e.ANTARES_FILTER_PYTHON,
       locusTimeoutMs: e.ANTARES_FILTER_LOCUS_TIMEOUT_S * 1000,
       loadTimeoutMs: e.ANTARES_FILTER_LOAD_TIMEOUT_S * 1000,
       dryRunBudgetMs: e.ANTARES_FILTER_TEST_BUDGET_S * 1000,
@@ -301,6 +313,17 @@ export function loadConfig(
     );
   }
   return config;
+}
+
+/** Whether `file` can be run; the default interpreter may be absent (the sandbox then reports what is missing). */
+function isExecutable(file: string): boolean {
+  if (file === DEFAULT_FILTER_PYTHON) return true;
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The URL a server listening on `host`:`port` calls itself: localhost for loopback and every-interface addresses. */

@@ -21,11 +21,12 @@ export const DEMO_SURVEY = { objects: 3300, nights: 12, seed: 2026 };
  * applies the shipped filters to it. Last, Level 2 runs on the loci its enabled filters missed.
  */
 export async function ensureDemoData(repos: Repositories, dataDir: string): Promise<void> {
-  await installShippedFilters(repos);
+  const limits = loadConfig().filterLimits;
+  await installShippedFilters(repos, limits.python);
   if ((await repos.loci.count()) === 0) await loadDemoSurvey(repos, dataDir);
   // Loci the filters never ran on (a first start without the sandbox): they run now, if they can.
   const config = loadConfig();
-  await catchUpLevel2(repos, config.filterLimits, 0, budgetOf(config));
+  await catchUpLevel2(repos, limits, 0, budgetOf(config));
 }
 
 /** Simulates the demo survey and ingests it (Level 2 applies the shipped filters when it can run). */
@@ -56,8 +57,8 @@ async function demoAnchors(repos: Repositories) {
   };
 }
 
-async function installShippedFilters(repos: Repositories): Promise<void> {
-  const results = await ensureShippedFilters(repos);
+async function installShippedFilters(repos: Repositories, python: string): Promise<void> {
+  const results = await ensureShippedFilters(repos, { python });
   const changed = results.filter((r) => r.action === 'created' || r.action === 'new-version');
   for (const r of results.filter((r) => r.action === 'skipped')) console.warn(`Shipped filter ${r.name} not installed: ${r.message}`);
   if (changed.length > 0) console.log(`Shipped filters enabled: ${changed.map((r) => `${r.name} (${r.action})`).join(', ')}`);

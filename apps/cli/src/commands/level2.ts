@@ -33,7 +33,7 @@ export async function openLevel2(
   budget?: Level2Options['budget'],
 ): Promise<{ stage?: Level2Stage; close(): Promise<void> }> {
   if (whenNoFilters === 'skip' && (await repos.filters.listForPipeline()).length === 0) return { close: async () => {} };
-  const missing = missingSandboxPrerequisites();
+  const missing = missingSandboxPrerequisites(limits.python);
   if (missing.length > 0) {
     console.warn(`Level 2 filters are not run: missing ${missing.join(', ')} (install: ${APT_INSTALL})`);
     return { close: async () => {} };
@@ -59,7 +59,7 @@ export async function catchUpLevel2(
 ): Promise<void> {
   const backlog = await level2Backlog(repos);
   if (backlog.loci === 0) return;
-  const missing = missingSandboxPrerequisites();
+  const missing = missingSandboxPrerequisites(limits.python);
   if (missing.length > 0) {
     console.warn(
       `Level 2: ${backlog.loci} loci wait for ${backlog.versions} enabled filter(s), which cannot run: missing ${missing.join(', ')} (install: ${APT_INSTALL}, then start again)`,

@@ -1,54 +1,66 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 
-import type { FilterEnvironment, FilterEnvironmentPackage } from '@antares/contract';
+import type { FilterEnvironment } from '@antares/contract';
 
-import { RUNTIME_DIR } from './pool/index.ts';
+import { LAUNCHER_PYTHON, RUNTIME_DIR } from './pool/index.ts';
+import { DEFAULT_WORKER_LIMITS, launcherLimits, type WorkerLimits } from './sandbox-limits.ts';
 
 const run = promisify(execFile);
 
-/**
- * Asks the sandbox's Python what filters get: the runtime's own list (antares_runtime.environment) with
- * the version of each package as installed. Versions come from the packages' metadata, not from
- * importing them (importing all of them takes seconds; this takes a fraction of one); the local part
- * Debian adds ('0.13.5+dfsg') is left out, so each equals the public part of the module's __version__.
- */
-const PROBE = `
-import importlib.metadata as md, json, sys
-sys.path.insert(0, sys.argv[1])
-from antares_runtime.environment import describe
-env = describe()
-dists = md.packages_distributions()
-def version(module):
-    for dist in dists.get(module, ()):
-        try:
-            return md.version(dist).split('+')[0]
-        except md.PackageNotFoundError:
-            pass
-    return None
-print(json.dumps({
-    'python': '.'.join(str(n) for n in sys.version_info[:3]),
-    'packages': [dict(p, version=version(p['import'])) for p in env['packages']],
-    'devkit_modules': env['devkit_modules'],
-}))
-`;
+/** The probe's sandbox uid slot: apart from the pools' ranges (dry runs 500+, backtests 600+, seeding 700+). */
+const PROBE_SLOT = 900;
+/** Out of the sandbox: the same probe, with the runtime put on the path as the worker does it. */
+const DIRECT = (runtimeDir: string) =>
+  `import sys; sys.path.insert(0, ${JSON.stringify(runtimeDir)}); from antares_runtime.environment import main; main(['--probe'])`;
 
 export class FilterEnvironmentError extends Error {}
 
-/** The filter environment of this machine; rejects with a FilterEnvironmentError naming what failed. */
-export async function probeFilterEnvironment(python = '/usr/bin/python3', runtimeDir = RUNTIME_DIR): Promise<FilterEnvironment> {
+export interface ProbeOptions {
+  /** Run the probe inside the sandbox, as a filter runs (default: when bubblewrap is installed). */
+  sandbox?: boolean;
+  /** The sandbox's limits and interpreter (`python`; default DEFAULT_WORKER_LIMITS). */
+  limits?: WorkerLimits;
+  runtimeDir?: string;
+  bwrap?: string;
+}
+
+/**
+ * What filters get from the configured interpreter (antares_runtime.environment's probe): the promised
+ * packages, then every other importable top-level module, each with its version read from the package
+ * metadata, not by importing it (importing them all takes seconds; this takes ~0.2 s). Run inside the
+ * sandbox when the machine has one, so the answer is what a filter really sees (a venv the sandbox could
+ * not bind would show there as missing packages); rejects with a FilterEnvironmentError naming what failed.
+ */
+export async function probeFilterEnvironment(options: ProbeOptions = {}): Promise<FilterEnvironment> {
+  const limits = options.limits ?? DEFAULT_WORKER_LIMITS;
+  const runtimeDir = options.runtimeDir ?? RUNTIME_DIR;
+  const bwrap = options.bwrap ?? '/usr/bin/bwrap';
+  const sandbox = options.sandbox ?? existsSync(bwrap);
+  // -I: neither the caller's PYTHONPATH nor user site-packages decide what is reported.
+  const [command, args] = sandbox
+    ? [
+        LAUNCHER_PYTHON,
+        [
+          '-I',
+          '-B',
+          `${runtimeDir}/antares_runtime/sandbox.py`,
+          '--probe',
+          `--slot=${PROBE_SLOT}`,
+          `--limits=${launcherLimits(limits)}`,
+          `--bwrap=${bwrap}`,
+          `--python=${limits.python}`,
+        ],
+      ]
+    : [limits.python, ['-I', '-B', '-c', DIRECT(runtimeDir)]];
   let stdout: string;
   try {
-    // -I: neither the caller's PYTHONPATH nor user site-packages decide what is reported.
-    ({ stdout } = await run(python, ['-I', '-c', PROBE, runtimeDir], { timeout: 60_000, maxBuffer: 1 << 20 }));
+    ({ stdout } = await run(command, args, { timeout: 60_000, maxBuffer: 16 << 20 }));
   } catch (error) {
     const reason = (error as { stderr?: string }).stderr?.trim().split('\n').at(-1) || (error as Error).message;
-    throw new FilterEnvironmentError(`${python} could not list the filter environment: ${reason}`);
+    const where = sandbox ? ' in the sandbox' : '';
+    throw new FilterEnvironmentError(`${limits.python} could not list the filter environment${where}: ${reason}`);
   }
-  const parsed = JSON.parse(stdout) as { python: string; packages: FilterEnvironmentPackage[]; devkit_modules: string[] };
-  return {
-    python: parsed.python,
-    packages: parsed.packages.map(({ name, import: module, version, debian, note }) => ({ name, import: module, version, debian, note })),
-    devkit_modules: parsed.devkit_modules,
-  };
+  return JSON.parse(stdout) as FilterEnvironment;
 }

@@ -45,7 +45,7 @@ export function createFilterSandbox(
   close(): Promise<void>;
   missing: string[];
 } {
-  const missing = missingSandboxPrerequisites();
+  const missing = missingSandboxPrerequisites(limits.python);
   if (missing.length > 0) return { missing, close: async () => {} };
   const { dryRunBudgetMs, dryRunWorkers, ...workerLimits } = limits;
   const pool = new FilterSandboxPool({ ...workerLimits, maxWorkers: dryRunWorkers, slotOffset: 500 });

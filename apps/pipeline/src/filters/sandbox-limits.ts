@@ -3,8 +3,17 @@
 // it is given; the pool passes the worker's share to the Python launcher (sandbox.py --limits), which
 // has no defaults of its own.
 
-/** What each sandboxed worker process may use. */
+/** Debian's interpreter: what filters run by default (ANTARES_FILTER_PYTHON names another). */
+export const DEFAULT_FILTER_PYTHON = '/usr/bin/python3';
+
+/** What each sandboxed worker process runs and may use. */
 export interface WorkerLimits {
+  /**
+   * The interpreter every worker runs (ANTARES_FILTER_PYTHON): Debian's, or for example a virtual
+   * environment made with --system-site-packages holding what authors asked for, which the sandbox binds
+   * read-only (sandbox.py's interpreter_folders). Kept with the limits so that every pool gets it from one place.
+   */
+  python: string;
   /** One locus in `run`: past it the locus' report is a timeout (SIGALRM inside, the pool's watchdog outside). */
   locusTimeoutMs: number;
   /** Starting the worker and loading the code (imports, class body, `setup()`). */
@@ -32,6 +41,7 @@ export interface SandboxLimits extends WorkerLimits {
 }
 
 export const DEFAULT_WORKER_LIMITS: WorkerLimits = {
+  python: DEFAULT_FILTER_PYTHON,
   locusTimeoutMs: 5_000,
   loadTimeoutMs: 10_000,
   memoryMb: 2048,

@@ -130,7 +130,7 @@ export async function startCompatServer(): Promise<CompatServer> {
       catalogs: CATALOGS.map((c) => ({ ...c, file: path.join(SHARED_DATA, c.file) })),
       gw_notices: GW_NOTICES.map((file) => path.join(SHARED_DATA, file)),
       level2: level2 !== undefined,
-      level2_missing: pool ? [] : missingSandboxPrerequisites(),
+      level2_missing: pool ? [] : missingSandboxPrerequisites(server.config.filterLimits.python),
       tags,
       locus_count: loci.length,
     };
@@ -156,7 +156,7 @@ export async function startCompatServer(): Promise<CompatServer> {
 
 /** The filter sandbox's pool when this machine has one (else no tags: the suite says so). */
 async function openLevel2Pool(server: TestServer): Promise<{ pool: FilterSandboxPool; close(): Promise<void> } | undefined> {
-  if (missingSandboxPrerequisites().length > 0) return undefined;
+  if (missingSandboxPrerequisites(server.config.filterLimits.python).length > 0) return undefined;
   const pool = new FilterSandboxPool({ ...server.config.filterLimits, maxWorkers: 2, slotOffset: 800 });
   return { pool, close: () => pool.close() };
 }

@@ -1,19 +1,23 @@
 import type { FilterEnvironment } from '@antares/contract';
-import { probeFilterEnvironment } from '@antares/pipeline';
+import { probeFilterEnvironment, type WorkerLimits } from '@antares/pipeline';
 
 import { ApiError } from '../errors.ts';
 
 /**
- * What filters may import: read from the sandbox's Python once per process, on first request (a probe
- * starts Python, too slow to repeat); a failed probe is retried on the next request.
+ * What filters can import: read from the configured interpreter (ANTARES_FILTER_PYTHON) inside the
+ * sandbox, once per process, on first request (a probe starts a sandbox, too slow to repeat); a failed
+ * probe is retried on the next request.
  */
 export class FilterEnvironmentService {
   private environment: Promise<FilterEnvironment> | undefined;
 
-  constructor(private readonly log: { error(error: unknown): void }) {}
+  constructor(
+    private readonly log: { error(error: unknown): void },
+    private readonly limits: WorkerLimits,
+  ) {}
 
   async get(): Promise<FilterEnvironment> {
-    this.environment ??= probeFilterEnvironment();
+    this.environment ??= probeFilterEnvironment({ limits: this.limits });
     try {
       return await this.environment;
     } catch (error) {

@@ -85,6 +85,7 @@ export function allRoutes(records: RouteRecords): RouteCase[] {
     guest(`/loci/${records.locusId}`, '[data-testid=lightcurve] g.mark'),
     guest('/favorite-loci'),
     guest('/filters'),
+    guest('/filters/environment', '[data-testid=filter-environment-promised] tbody tr'),
     guest('/watch-lists'),
     guest('/tags', 'main table tbody tr'),
     guest('/catalogs'),

@@ -69,6 +69,12 @@ const routes: RouteObject[] = [
             handle: { name: 'filterCreate' },
           },
           {
+            // A static segment: ranked before filters/:filterId.
+            path: 'filters/environment',
+            lazy: page(() => import('@/features/filters/components/FilterEnvironmentPage')),
+            handle: { name: 'filterEnvironment', title: 'Filter Environment' } satisfies RouteHandle,
+          },
+          {
             path: 'filters/:filterId',
             loader: loginRequired,
             lazy: page(() => import('@/features/filters/components/FilterDetailPage')),

@@ -9,7 +9,7 @@ import { DEFAULT_WORKER_LIMITS, launcherLimits } from '../sandbox-limits.ts';
 import { alertsToSend, answerFetch, type Deferral, deferralAfter } from './deferred.ts';
 import { filesFolder, removeFilesFolder } from './files-folder.ts';
 import { HeldAlerts } from './held-alerts.ts';
-import { RUNTIME_DIR } from './prerequisites.ts';
+import { LAUNCHER_PYTHON, RUNTIME_DIR } from './prerequisites.ts';
 import { checkedReport, emptyReport } from './reports.ts';
 import { runMeetingRequirements } from './requirements.ts';
 import type {
@@ -55,7 +55,6 @@ export class FilterSandboxPool {
   constructor(opts: SandboxPoolOptions = {}) {
     this.o = {
       maxWorkers: 8,
-      python: '/usr/bin/python3',
       runtimeDir: RUNTIME_DIR,
       sandbox: true,
       bwrap: '/usr/bin/bwrap',
@@ -165,8 +164,9 @@ export class FilterSandboxPool {
         '-c',
         `import sys; sys.path.insert(0, ${JSON.stringify(o.runtimeDir)}); from antares_runtime.worker import main; main()`,
       ];
+    // The launcher runs on Debian's interpreter (it needs python3-seccomp), whatever the filters run.
     return [
-      o.python,
+      LAUNCHER_PYTHON,
       '-I',
       '-B',
       `${o.runtimeDir}/antares_runtime/sandbox.py`,

@@ -115,7 +115,6 @@ export interface RunLimits {
 /** The worker limits (sandbox-limits.ts) default to DEFAULT_WORKER_LIMITS. */
 export interface SandboxPoolOptions extends Partial<WorkerLimits> {
   maxWorkers?: number;
-  python?: string;
   runtimeDir?: string;
   sandbox?: boolean;
   bwrap?: string;

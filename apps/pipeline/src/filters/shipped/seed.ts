@@ -1,6 +1,7 @@
 import type { FilterRow, JsonObject, Repositories, UserRow } from '@antares/db';
 
 import { type FilterOutputs, FilterSandboxPool, missingSandboxPrerequisites } from '../pool/index.ts';
+import { DEFAULT_FILTER_PYTHON } from '../sandbox-limits.ts';
 import { SHIPPED_FILTERS, type ShippedFilter, shippedFilterCode } from './index.ts';
 
 /** The account that owns the shipped filters. Nobody can log in as it (see SYSTEM_PASSWORD_HASH). */
@@ -25,6 +26,8 @@ export interface SeedResult {
 export interface SeedOptions {
   /** The filters to seed (default: all shipped ones); tests pass changed code through this. */
   filters?: ReadonlyArray<ShippedFilter & { code?: string }>;
+  /** The interpreter that checks their code (ANTARES_FILTER_PYTHON; default Debian's). */
+  python?: string;
 }
 
 /**
@@ -38,7 +41,7 @@ export async function ensureShippedFilters(repos: Repositories, options: SeedOpt
   const filters: ReadonlyArray<ShippedFilter & { code?: string }> = options.filters ?? SHIPPED_FILTERS;
   const owner = await systemOwner(repos);
   if ('problem' in owner) return filters.map((f) => ({ name: f.name, action: 'skipped', message: owner.problem }));
-  const validator = new LazyValidator();
+  const validator = new LazyValidator(options.python);
   try {
     const results: SeedResult[] = [];
     for (const shipped of filters) {
@@ -139,12 +142,14 @@ class LazyValidator {
   private available?: boolean;
   private count = 0;
 
+  constructor(private readonly python = DEFAULT_FILTER_PYTHON) {}
+
   async outputs(code: string): Promise<FilterOutputs | undefined> {
     // Probing for the sandbox starts Python (~1 s): only done when a version is really created.
-    this.available ??= missingSandboxPrerequisites().length === 0;
+    this.available ??= missingSandboxPrerequisites(this.python).length === 0;
     if (!this.available) return undefined;
     // Its own uid range (slots 700+), apart from the pipeline's and the API server's pools.
-    this.pool ??= new FilterSandboxPool({ maxWorkers: 1, slotOffset: 700 });
+    this.pool ??= new FilterSandboxPool({ maxWorkers: 1, slotOffset: 700, python: this.python });
     const id = `shipped-check-${++this.count}`;
     try {
       const result = await this.pool.load(id, code);

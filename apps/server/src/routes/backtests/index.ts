@@ -32,7 +32,7 @@ const FINISHED = new Set(['done', 'failed', 'cancelled']);
  */
 export function backtestRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {
   const runner =
-    missingSandboxPrerequisites().length === 0
+    missingSandboxPrerequisites(config.filterLimits.python).length === 0
       ? new BacktestRunner(repos, {
           workers: config.backtestWorkers,
           retentionDays: config.backtestRetentionDays,

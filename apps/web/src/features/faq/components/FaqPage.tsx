@@ -64,7 +64,15 @@ export function Component() {
     },
     {
       q: 'Which Python packages can a filter import?',
-      a: <FilterEnvironmentList />,
+      a: (
+        <>
+          <p>
+            The <Link to="/filters/environment">Filter Environment</Link> page lists every module a filter can import on this server; in
+            short:
+          </p>
+          <FilterEnvironmentList />
+        </>
+      ),
     },
     {
       q: 'What are tags?',

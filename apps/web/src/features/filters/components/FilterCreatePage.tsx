@@ -74,6 +74,13 @@ export function Component() {
   return (
     <section className="mx-auto" style={{ maxWidth: 720 }}>
       <h1 className="h3 mb-3">New Filter Submission</h1>
+      <p>
+        A filter can import the Python packages listed on the{' '}
+        <Link to="/filters/environment" target="_blank" rel="noopener">
+          Filter Environment
+        </Link>{' '}
+        page (opens in a new tab), with the versions installed on this server.
+      </p>
       <Card>
         <Card.Body>
           {error && (

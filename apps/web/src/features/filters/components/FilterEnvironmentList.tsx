@@ -1,14 +1,15 @@
-import type { FilterEnvironment } from '@antares/contract';
+import type { FilterEnvironment, FilterEnvironmentPackage } from '@antares/contract';
 
 import { ErrorState } from '@/components/ErrorState';
 import { useFilterEnvironment } from '@/features/filters/api/filter-environment';
 
 /**
- * What a filter may import, as the server's sandbox provides it (GET /v1/filter_environment, read from
- * the sandbox's Python): the Python version, the packages with their installed versions, and the devkit
- * module paths. Shown on the Filters page and in the FAQ.
+ * What a filter can import, as the server's sandbox provides it (GET /v1/filter_environment, read from
+ * the configured interpreter inside the sandbox): the Python version, the promised packages with their
+ * installed versions, every other module installed on this server (folded unless `expanded`), and the
+ * devkit module paths. Shown on the Filter Environment page, the Filters page and in the FAQ.
  */
-export function FilterEnvironmentList() {
+export function FilterEnvironmentList({ expanded = false }: { expanded?: boolean }) {
   const environment = useFilterEnvironment();
   if (environment.isPending) return <p className="text-body-secondary">Loading the filter environment…</p>;
   if (environment.isError)
@@ -20,16 +21,19 @@ export function FilterEnvironmentList() {
         asJson={false}
       />
     );
-  return <EnvironmentTable environment={environment.data} />;
+  return <EnvironmentTables environment={environment.data} expanded={expanded} />;
 }
 
-function EnvironmentTable({ environment }: { environment: FilterEnvironment }) {
+function EnvironmentTables({ environment, expanded }: { environment: FilterEnvironment; expanded: boolean }) {
+  const promised = environment.packages.filter((p) => p.promised);
+  const others = environment.packages.filter((p) => !p.promised);
   return (
     <div data-testid="filter-environment">
       <p>
         Filters run in a sandbox with <strong data-testid="filter-environment-python">Python {environment.python}</strong>, its standard
-        library and the packages below; nothing else can be installed, and the sandbox has no network. The devkit is importable under each
-        of the module paths published filters use:{' '}
+        library, the packages below and every other module installed on this server (listed after them); the server&apos;s operator can
+        install more that authors ask for. The sandbox has no network. The devkit is importable under each of the module paths published
+        filters use:{' '}
         {environment.devkit_modules.map((module, index) => (
           <span key={module}>
             {index > 0 && ', '}
@@ -38,29 +42,58 @@ function EnvironmentTable({ environment }: { environment: FilterEnvironment }) {
         ))}{' '}
         (for example <code>import antares.devkit as dk</code> or <code>from antares_devkit.models import BaseFilter</code>).
       </p>
-      <table className="table table-sm align-middle">
+      <table className="table table-sm align-middle" data-testid="filter-environment-promised">
         <caption className="caption-top">Python packages available to filters, with the versions installed on this server</caption>
-        <thead>
-          <tr>
-            <th scope="col">Package</th>
-            <th scope="col">Import</th>
-            <th scope="col">Version</th>
-            <th scope="col">Note</th>
-          </tr>
-        </thead>
+        <PackageHead />
         <tbody>
-          {environment.packages.map((pkg) => (
-            <tr key={pkg.import} data-package={pkg.import}>
-              <td>{pkg.name}</td>
-              <td>
-                <code>import {pkg.import}</code>
-              </td>
-              <td>{pkg.version ?? <span className="text-body-secondary">not installed on this server</span>}</td>
-              <td>{pkg.note}</td>
-            </tr>
+          {promised.map((pkg) => (
+            <PackageRow key={pkg.import} pkg={pkg} />
           ))}
         </tbody>
       </table>
+      {others.length > 0 && (
+        <details open={expanded} data-testid="filter-environment-others">
+          <summary>
+            {others.length} more {others.length === 1 ? 'module' : 'modules'} installed on this server
+          </summary>
+          <table className="table table-sm align-middle mt-2">
+            <caption className="caption-top">Other modules filters can import here (what the operator added for filters is marked)</caption>
+            <PackageHead />
+            <tbody>
+              {others.map((pkg) => (
+                <PackageRow key={pkg.import} pkg={pkg} />
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
     </div>
+  );
+}
+
+function PackageHead() {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">Package</th>
+        <th scope="col">Import</th>
+        <th scope="col">Version</th>
+        <th scope="col">Note</th>
+      </tr>
+    </thead>
+  );
+}
+
+function PackageRow({ pkg }: { pkg: FilterEnvironmentPackage }) {
+  const note = [pkg.location === 'environment' ? 'added for filters on this server' : '', pkg.note].filter(Boolean).join('; ');
+  return (
+    <tr data-package={pkg.import}>
+      <td>{pkg.name}</td>
+      <td>
+        <code>import {pkg.import}</code>
+      </td>
+      <td>{pkg.version ?? <span className="text-body-secondary">{pkg.location ? 'no version' : 'not installed on this server'}</span>}</td>
+      <td>{note}</td>
+    </tr>
   );
 }

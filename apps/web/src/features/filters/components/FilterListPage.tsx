@@ -18,6 +18,9 @@ import { usePublicToggle } from './use-public-toggle';
 function FilterEnvironmentSection() {
   return (
     <SectionCard title="Filter Environment">
+      <p>
+        <Link to="/filters/environment">The Filter Environment page</Link> lists every module a filter can import here.
+      </p>
       <FilterEnvironmentList />
     </SectionCard>
   );
