@@ -13,7 +13,16 @@ export { type CodeCheck, createFilterSandbox, type FilterSandbox } from './filte
 export { LEVEL2_MIN_MEASUREMENTS, Level2Stage, type Level2Stats } from './filters/level2.ts';
 export { type Level2Backlog, level2Backlog, runLevel2Backlog } from './filters/level2-catchup.ts';
 export { locusInputsFor } from './filters/locus-inputs.ts';
-export { APT_INSTALL, FilterSandboxPool, type LocusForFilter, missingSandboxPrerequisites } from './filters/pool/index.ts';
+export {
+  type AlertPropertyLoader,
+  APT_INSTALL,
+  type BatchResult,
+  FilterSandboxPool,
+  type LoadResult,
+  type LocusForFilter,
+  missingSandboxPrerequisites,
+  type RunLimits,
+} from './filters/pool/index.ts';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type WorkerLimits } from './filters/sandbox-limits.ts';
 export { SHIPPED_FILTERS, type ShippedFilter } from './filters/shipped/index.ts';
 export { ensureShippedFilters, type SeedResult, SYSTEM_USERNAME } from './filters/shipped/seed.ts';
