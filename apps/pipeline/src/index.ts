@@ -22,6 +22,7 @@ export {
   type LocusForFilter,
   missingSandboxPrerequisites,
   type RunLimits,
+  type SandboxPoolOptions,
 } from './filters/pool/index.ts';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type WorkerLimits } from './filters/sandbox-limits.ts';
 export { SHIPPED_FILTERS, type ShippedFilter } from './filters/shipped/index.ts';

@@ -11,6 +11,7 @@ import {
   type LoadResult,
   type LocusForFilter,
   type RunLimits,
+  type SandboxPoolOptions,
   SHIPPED_FILTERS,
 } from '@antares/pipeline';
 
@@ -39,10 +40,10 @@ interface FilterCost {
 class MeasuredPool extends FilterSandboxPool {
   readonly costs = new Map<string, FilterCost>();
   constructor(
-    maxWorkers: number,
+    options: SandboxPoolOptions,
     private readonly filesOf: (code: string) => Record<string, Uint8Array>,
   ) {
-    super({ maxWorkers });
+    super(options);
   }
 
   override load(id: string, code: string, files: Record<string, Uint8Array | string> = {}, className?: string): Promise<LoadResult> {
@@ -85,7 +86,9 @@ export async function benchFilterVisit(args: string[]): Promise<void> {
   const extra = BENCH_FILTERS.slice(0, Math.max(0, count - SHIPPED_FILTERS.length));
   const shipped = SHIPPED_FILTERS.slice(0, Math.min(count, SHIPPED_FILTERS.length));
   const codes = new Set(extra.map(benchFilterCode));
-  const pool = new MeasuredPool(count + 2, (code) => (codes.has(code) ? dataFiles : {}));
+  const alertCache = argValue(args, '--alert-cache');
+  const options: SandboxPoolOptions = { maxWorkers: count + 2, ...(alertCache === undefined ? {} : { alertCacheSize: Number(alertCache) }) };
+  const pool = new MeasuredPool(options, (code) => (codes.has(code) ? dataFiles : {}));
   try {
     // 1. Ingest alone; the batches' loci are kept for Level 2 alone.
     const batches: string[][] = [];
@@ -200,7 +203,7 @@ function printCosts(pool: MeasuredPool, names: Map<string, string>, wallS: numbe
     filterMs += inFilter;
     console.log(
       `    ${(names.get(key) ?? key).padEnd(30)} ${String(c.loci).padStart(6)} loci, ${((c.passed / alerts) * 10_000).toFixed(0).padStart(5)} /10k, ` +
-        `filter ${(inFilter / 1000).toFixed(2)} s (p50 ${percentile(c.inFilterMs, 50).toFixed(3)} ms, p99 ${percentile(c.inFilterMs, 99).toFixed(3)} ms), ` +
+        `filter ${(inFilter / 1000).toFixed(2)} s (p50 ${ms(percentile(c.inFilterMs, 50))}, p99 ${ms(percentile(c.inFilterMs, 99))}), ` +
         `batches ${(c.batchMs / 1000).toFixed(2)} s, overhead ${((c.batchMs - inFilter) / 1000).toFixed(2)} s`,
     );
   }
@@ -209,3 +212,5 @@ function printCosts(pool: MeasuredPool, names: Map<string, string>, wallS: numbe
       `(encoding, pipes, decoding), ${(batchMs / 1000).toFixed(1)} s of batches over ${wallS.toFixed(1)} s of Level 2`,
   );
 }
+
+const ms = (t: number | undefined) => (t === undefined ? '-' : `${t.toFixed(3)} ms`);
