@@ -87,7 +87,10 @@ export async function benchFilterVisit(args: string[]): Promise<void> {
   const shipped = SHIPPED_FILTERS.slice(0, Math.min(count, SHIPPED_FILTERS.length));
   const codes = new Set(extra.map(benchFilterCode));
   const alertCache = argValue(args, '--alert-cache');
-  const options: SandboxPoolOptions = { maxWorkers: count + 2, ...(alertCache === undefined ? {} : { alertCacheSize: Number(alertCache) }) };
+  const options: SandboxPoolOptions = {
+    maxWorkers: count + 2,
+    ...(alertCache === undefined ? {} : { alertCacheSize: Number(alertCache) }),
+  };
   const pool = new MeasuredPool(options, (code) => (codes.has(code) ? dataFiles : {}));
   try {
     // 1. Ingest alone; the batches' loci are kept for Level 2 alone.
@@ -171,7 +174,11 @@ async function enableFilters(
     const loaded = await pool.load(`declare-${name}`, code);
     await pool.unload(`declare-${name}`);
     if (!loaded.ok || !loaded.outputs) throw new Error(`benchmark filter ${name} did not load: ${loaded.error?.message}`);
-    const filter = (await repos.filters.create({ user_id: owner.user_id, name: `bench_${name}`, description: `Benchmark filter ${name}` }))!;
+    const filter = (await repos.filters.create({
+      user_id: owner.user_id,
+      name: `bench_${name}`,
+      description: `Benchmark filter ${name}`,
+    }))!;
     await repos.filters.update(filter.filter_id, { public: true, priority: 100 + i });
     const version = await repos.filters.createVersion({
       filter_id: filter.filter_id,

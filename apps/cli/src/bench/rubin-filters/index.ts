@@ -41,7 +41,11 @@ export function benchDataFiles(): Record<string, Uint8Array> {
   const cols = 720;
   const ebv = new Float64Array(rows * cols);
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) ebv[r * cols + c] = 0.3 * random() ** 4;
-  const model = { features: ['reliability', 'snr', 'extendedness', 'trailLength', 'dipoleLength'], weights: [6, 0.8, -2, -1.5, -3], bias: -2 };
+  const model = {
+    features: ['reliability', 'snr', 'extendedness', 'trailLength', 'dipoleLength'],
+    weights: [6, 0.8, -2, -1.5, -3],
+    bias: -2,
+  };
   return {
     'bright_stars.npy': npy(Float64Array.from(stars.flat()), [stars.length, 2]),
     'galaxies.npy': npy(Float64Array.from(galaxies.flat()), [galaxies.length, 4]),

@@ -149,7 +149,14 @@ async function expectedRubinTags(database: TestDatabase): Promise<Map<string, Se
     const [flux, err, reliability] = [p('psfFlux'), p('psfFluxErr'), p('reliability')].map((v) => num(v) ?? NaN);
     const tags = new Set<string>();
     if (err > 0 && flux / err > 200) tags.add('high_snr');
-    const flags = ['shape_flag', 'psfFlux_flag_edge', 'pixelFlags_edge', 'pixelFlags_cr', 'pixelFlags_interpolatedCenter', 'pixelFlags_streak'];
+    const flags = [
+      'shape_flag',
+      'psfFlux_flag_edge',
+      'pixelFlags_edge',
+      'pixelFlags_cr',
+      'pixelFlags_interpolatedCenter',
+      'pixelFlags_streak',
+    ];
     const detections = rows.filter((a) => a.alert_id.startsWith('lsst:'));
     if (
       reliability >= 0.9 &&
