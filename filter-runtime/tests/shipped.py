@@ -13,7 +13,8 @@ import realdata
 from conftest import RUNTIME
 
 SHIPPED = os.path.join(os.path.dirname(RUNTIME), 'apps', 'pipeline', 'src', 'filters', 'shipped')
-NAMES = ['in_m31', 'high_snr', 'extragalactic', 'nuclear_transient', 'refitt_newsources_snrcut', 'lc_feature_extractor']
+NAMES = ['in_m31', 'high_snr', 'extragalactic', 'nuclear_transient', 'rubin_quality_transient',
+         'refitt_newsources_snrcut', 'lc_feature_extractor']
 READABLE_ZTF = ['ztf-avro-alert/samples', 'alerce/ztf_apf_avro_test', 'alerce/ztf_lc_classifier_example',
                 'fink-broker/ztf_v3.3_20200101', 'fink-client/ztf_v3.3']
 SNR_PER_MAG_ERR = 2.5 / math.log(10)

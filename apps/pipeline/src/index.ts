@@ -16,7 +16,17 @@ export { LEVEL2_MIN_MEASUREMENTS, type Level2Options, Level2Stage, type Level2St
 export { type BudgetedFilter, Level2Budget, type Level2BudgetOptions } from './filters/level2-budget.ts';
 export { type Level2Backlog, level2Backlog, runLevel2Backlog } from './filters/level2-catchup.ts';
 export { locusInputsFor } from './filters/locus-inputs.ts';
-export { APT_INSTALL, FilterSandboxPool, type LocusForFilter, missingSandboxPrerequisites } from './filters/pool/index.ts';
+export {
+  type AlertPropertyLoader,
+  APT_INSTALL,
+  type BatchResult,
+  FilterSandboxPool,
+  type LoadResult,
+  type LocusForFilter,
+  missingSandboxPrerequisites,
+  type RunLimits,
+  type SandboxPoolOptions,
+} from './filters/pool/index.ts';
 export {
   DEFAULT_FILTER_PYTHON,
   DEFAULT_SANDBOX_LIMITS,

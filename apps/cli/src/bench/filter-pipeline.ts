@@ -19,6 +19,10 @@ const FILTERS_DATABASE = 'antares_bench_filters';
 export async function benchFilterPipeline(args: string[]): Promise<void> {
   const survey = argValue(args, '--survey') ?? 'all';
   if (survey !== 'all' && survey !== 'rubin') throw new Error(`--survey must be all or rubin, not ${survey}`);
+  if (argValue(args, '--filters') !== undefined) {
+    if (survey !== 'rubin') throw new Error('--filters goes with --survey rubin');
+    return (await import('./filter-visit.ts')).benchFilterVisit(args);
+  }
   const all = await benchSurvey(args, survey === 'rubin' ? 365 : undefined);
   const files = survey === 'rubin' ? all.filter((f) => path.basename(f).startsWith('lsst_')) : all;
   const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

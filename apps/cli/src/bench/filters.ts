@@ -13,13 +13,15 @@ class Trivial(dk.Filter):
 `;
 
 /**
- * `npm run bench -- filters [--loci N] [--objects N --nights K] [--survey rubin]`: the per-locus overhead of a trivial
+ * `npm run bench -- filters [--loci N] [--objects N --nights K] [--survey rubin [--filters N]]`: the per-locus overhead of a trivial
  * filter through the sandboxed worker pool (JSON lines over a pipe into bubblewrap and back), in
  * batches of several sizes; then pipeline throughput with the shipped filters enabled.
  */
 export async function benchFilters(args: string[]): Promise<void> {
   const missing = missingSandboxPrerequisites();
   if (missing.length > 0) throw new Error(`the filter benchmark needs ${missing.join(' and ')}: ${APT_INSTALL}`);
+  // A visit with N filters (filter-visit.ts) is a benchmark of its own: the trivial filter's figures are left out.
+  if (argValue(args, '--filters') !== undefined) return (await import('./filter-pipeline.ts')).benchFilterPipeline(args);
   const total = Number(argValue(args, '--loci') ?? 5000);
   const loci = syntheticLoci(total);
   const pool = new FilterSandboxPool({ maxWorkers: 1 });

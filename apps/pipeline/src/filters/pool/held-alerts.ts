@@ -226,10 +226,15 @@ export class HeldAlerts {
     }
   }
 
-  /** Bounded memory on both sides: the least recently used alerts are forgotten. */
+  /**
+   * Bounded memory on both sides: the least recently used alerts are forgotten, down to a tenth below
+   * the limit. Finding them scans every alert record of the pool, so it is done once per tenth of the
+   * cache, not at every batch past the limit: with 20 filters over Rubin loci (100-200 alerts each) the
+   * workers were past 50,000 at every batch, and this scan was most of Level 2's Node.js time (ADR 0057).
+   */
   private evict(w: WorkerProcess): void {
-    const excess = w.heldCount - this.cacheSize;
-    if (excess <= 0) return;
+    if (w.heldCount <= this.cacheSize) return;
+    const excess = w.heldCount - (this.cacheSize - Math.floor(this.cacheSize / 10));
     const mine = [...this.held.values()].filter((held) => (held.holders & w.bit) !== 0);
     for (const held of mine.sort((a, b) => a.used - b.used).slice(0, excess)) this.release(held, w.bit);
   }

@@ -28,8 +28,9 @@ export const SHIPPED_FILTERS: readonly ShippedFilter[] = [
     name: 'high_snr',
     priority: 20,
     file: 'high_snr.py',
-    description: 'Tags loci with a ZTF detection of high signal-to-noise ratio (above 50 in g, 55 in R).',
-    tagDescription: `Locus has one or more ZTF detections with a high signal-to-noise ratio (SNR = 1.0857 / sigmapsf above 50 in g or 55 in R).`,
+    description:
+      'Tags loci with a ZTF detection of high signal-to-noise ratio (above 50 in g, 55 in R) or a triggering Rubin detection above 200.',
+    tagDescription: `Locus has one or more ZTF detections with a high signal-to-noise ratio (SNR = 1.0857 / sigmapsf above 50 in g or 55 in R), or its triggering Rubin detection has psfFlux / psfFluxErr above 200.`,
   },
   {
     name: 'extragalactic',
@@ -45,6 +46,13 @@ export const SHIPPED_FILTERS: readonly ShippedFilter[] = [
     file: 'nuclear_transient.py',
     description: 'Tags real, positive ZTF detections at the nucleus of a galaxy (TDEs, AGN flares, nuclear supernovae).',
     tagDescription: `Positive, real (rb >= 0.65, drb >= 0.8) ZTF detection within 0.5 pixel of a reference-image source that is a galaxy-like Pan-STARRS1 source within 1" (sgscore1 < 0.5): a transient at the nucleus of a galaxy.`,
+  },
+  {
+    name: 'rubin_quality_transient',
+    priority: 45,
+    file: 'rubin_quality_transient.py',
+    description: 'Tags real, positive, well-measured Rubin detections of sources first detected at most 10 days earlier.',
+    tagDescription: `Real (reliability >= 0.9), positive, well-measured (psfFlux / psfFluxErr >= 10, no edge, cosmic-ray, interpolation, streak, shape or dipole flag) Rubin detection of a source first detected by Rubin at most 10 days earlier, with at least 2 detections.`,
   },
   {
     name: 'refitt_newsources_snrcut',

@@ -132,6 +132,48 @@ function expectedTags(o: StoredObject, position: { ra: number; dec: number }): S
   return tags;
 }
 
+/**
+ * The Rubin tags of each locus whose newest alert (Level 2's trigger in a single batch) is a Rubin
+ * detection, from its stored alerts: high_snr above psfFlux / psfFluxErr 200, rubin_quality_transient.
+ */
+async function expectedRubinTags(database: TestDatabase): Promise<Map<string, Set<string>>> {
+  const alerts = await database.db.selectFrom('alert').select(['alert_id', 'locus_id', 'mjd', 'properties']).orderBy('mjd').execute();
+  const byLocus = new Map<string, typeof alerts>();
+  for (const a of alerts) byLocus.set(a.locus_id, [...(byLocus.get(a.locus_id) ?? []), a]);
+  const out = new Map<string, Set<string>>();
+  for (const [locusId, rows] of byLocus) {
+    const trigger = rows.at(-1)!;
+    const measured = rows.filter((a) => typeof a.properties.ant_mag === 'number');
+    if (!trigger.alert_id.startsWith('lsst:') || measured.length < 2) continue;
+    const p = (name: string) => trigger.properties[`lsst_diaSource_${name}`];
+    const [flux, err, reliability] = [p('psfFlux'), p('psfFluxErr'), p('reliability')].map((v) => num(v) ?? NaN);
+    const tags = new Set<string>();
+    if (err > 0 && flux / err > 200) tags.add('high_snr');
+    const flags = [
+      'shape_flag',
+      'psfFlux_flag_edge',
+      'pixelFlags_edge',
+      'pixelFlags_cr',
+      'pixelFlags_interpolatedCenter',
+      'pixelFlags_streak',
+    ];
+    const detections = rows.filter((a) => a.alert_id.startsWith('lsst:'));
+    if (
+      reliability >= 0.9 &&
+      flux > 0 &&
+      p('isNegative') !== true &&
+      p('isDipole') !== true &&
+      flux / err >= 10 &&
+      flags.every((f) => p(f) !== true) &&
+      detections.length >= 2 &&
+      trigger.mjd - detections[0].mjd <= 10
+    )
+      tags.add('rubin_quality_transient');
+    out.set(locusId, tags);
+  }
+  return out;
+}
+
 /** Elliptical radius in M31's D25 ellipse, from separation and position angle on the sphere. */
 function m31Radius(ra: number, dec: number): number {
   const rad = Math.PI / 180;
@@ -199,7 +241,10 @@ describe.skipIf(missing.length > 0)('the shipped filters', () => {
     // Every stored object is on exactly one locus.
     expect(loci.flatMap((l) => l.ztf_object_ids).sort()).toEqual([...objects.keys()].sort());
     const stored = storedLoci(objects, loci);
-    const expected = new Map(loci.map((l) => [l.locus_id, expectedTags(stored.get(l.locus_id)!, l)]));
+    const rubin = await expectedRubinTags(database);
+    const expected = new Map(
+      loci.map((l) => [l.locus_id, new Set([...expectedTags(stored.get(l.locus_id)!, l), ...(rubin.get(l.locus_id) ?? [])])]),
+    );
     for (const { name } of SHIPPED_FILTERS) {
       const got = loci
         .filter((l) => l.tags.includes(name))
@@ -212,9 +257,8 @@ describe.skipIf(missing.length > 0)('the shipped filters', () => {
       expect(got, name).toEqual(want);
     }
     const count = (tag: string) => [...expected.values()].filter((t) => t.has(tag)).length;
-    expect([count('high_snr'), count('extragalactic'), count('nuclear_transient'), count('lc_feature_extractor')].every((n) => n > 0)).toBe(
-      true,
-    );
+    const counted = ['high_snr', 'extragalactic', 'nuclear_transient', 'rubin_quality_transient', 'lc_feature_extractor'].map(count);
+    expect(counted.every((n) => n > 0)).toBe(true);
     // Both real packets in M31 fail Level 1 (fwhm 5.24" and elongation 1.22): no M31 locus from them.
     for (const id of ['ZTF18abpvcmz', 'ZTF18acbycbx']) {
       expect(packets.find((p) => p.objectId === id)).toBeDefined();
