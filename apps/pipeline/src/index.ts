@@ -9,8 +9,8 @@ export { ingestAlertMessages, type KafkaMessage, startAlertConsumer } from './dr
 export { type GwMessageOutcome, handleGwMessage, startGwConsumer } from './drivers/gw-kafka.ts';
 export { type InboxOptions, InboxWatcher } from './drivers/inbox.ts';
 export { FilterEnvironmentError, probeFilterEnvironment, type ProbeOptions } from './filters/filter-environment.ts';
-export { type ChainMember, chainSides, dependenciesOf, findCycle, orderFilters } from './filters/filter-order.ts';
 export { filesOfFilter, filesOfVersion } from './filters/filter-files.ts';
+export { type ChainMember, chainSides, dependenciesOf, findCycle, orderFilters } from './filters/filter-order.ts';
 export { type CodeCheck, createFilterSandbox, type FilterSandbox } from './filters/filter-sandbox.ts';
 export { LEVEL2_MIN_MEASUREMENTS, type Level2Options, Level2Stage, type Level2Stats } from './filters/level2.ts';
 export { type BudgetedFilter, Level2Budget, type Level2BudgetOptions } from './filters/level2-budget.ts';

@@ -2,9 +2,9 @@ import type { LocusRow, Repositories } from '@antares/db';
 
 import { locusAlertsCacheOf } from '../ingest/locus-alerts-cache.ts';
 import type { ChatNotifier } from '../sinks/chat.ts';
+import { filesOfVersion } from './filter-files.ts';
 import { type ChainMember, chainSides, orderFilters } from './filter-order.ts';
 import { type BudgetRun, Level2Budget, type Level2BudgetOptions } from './level2-budget.ts';
-import { filesOfVersion } from './filter-files.ts';
 import { alertPropertyLoader, type ListedAlert, locusInputsFor } from './locus-inputs.ts';
 import type { FilterSandboxPool, LocusForFilter, LocusReport } from './pool/index.ts';
 
