@@ -10,6 +10,7 @@ import { Mailer } from './auth/mailer.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './errors.ts';
+import { finiteNumbers } from './finite-numbers.ts';
 import { registerInputGuard } from './input-guard.ts';
 import { alertUploadRoutes } from './routes/alert-uploads/index.ts';
 import { alertRoutes } from './routes/alerts/index.ts';
@@ -56,7 +57,8 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     // The contract's schemas word their own errors (errors.ts reads these keywords; JSON Schema ignores them).
-    ajv: { customOptions: { keywords: [...ERROR_KEYWORDS] } },
+    // finiteNumbers: a number no handler can use ("Infinity", "1e400") is a 400 too, not a 500.
+    ajv: { customOptions: { keywords: [...ERROR_KEYWORDS] }, plugins: [finiteNumbers] },
   });
   if (onRoute) app.addHook('onRoute', onRoute);
   registerJsonParsers(app);

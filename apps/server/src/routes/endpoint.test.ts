@@ -34,6 +34,20 @@ describe('requests checked against the contract', () => {
     expect((await server.getJson('/v1/tags?page%5Blimit%5D=2&page%5Boffset%5D=0')).status).toBe(200);
   });
 
+  it('refuses numbers that read as infinite (Infinity, 1e400) with the parameter wording, not a 500', async () => {
+    expect(await detail('/v1/filters?page%5Boffset%5D=Infinity')).toEqual({
+      status: 400,
+      errorStatus: '400',
+      detail: 'page[offset] must be a whole number of 0 or more, got "Infinity"',
+    });
+    expect((await detail('/v1/tags?page%5Blimit%5D=-Infinity')).detail).toBe(
+      'page[limit] must be a whole number from 1 to 1000, got "-Infinity"',
+    );
+    expect((await detail('/v1/filter_runner?page%5Boffset%5D=1e400')).detail).toBe(
+      'page[offset] must be a whole number of 0 or more, got "1e400"',
+    );
+  });
+
   it('refuses a parameter given twice', async () => {
     expect(await detail('/v1/tags?sort=id&sort=-id')).toMatchObject({
       status: 400,
