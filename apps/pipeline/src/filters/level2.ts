@@ -115,18 +115,15 @@ export class Level2Stage {
         current.delete(key);
         continue;
       }
+      const result = await this.pool.load(key, f.code, await filesOfVersion(this.repos, f.version_id), f.filter_class ?? undefined);
       const filter: LoadedFilter = {
         key,
         filterId: f.filter_id,
         versionId: f.version_id,
         name: f.name,
-        errorChannel: '',
-        reads: [],
-        writes: [],
+        errorChannel: result.outputs?.error_channel ?? '',
+        ...chainSides(result.outputs),
       };
-      const result = await this.pool.load(key, f.code, await filesOfVersion(this.repos, f.version_id), f.filter_class ?? undefined);
-      filter.errorChannel = result.outputs?.error_channel ?? '';
-      Object.assign(filter, chainSides(result.outputs));
       const timeouts = result.error?.type === 'Timeout' ? (this.loadTimeouts.get(key) ?? 0) + 1 : 0;
       this.loadTimeouts.set(key, timeouts);
       if (result.ok) wanted.push(filter);
