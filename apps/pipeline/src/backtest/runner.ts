@@ -190,7 +190,7 @@ export class BacktestRunner {
         return await finish('failed', `The filter did not load: ${e ? `${e.type}: ${e.message}\n${e.traceback}`.trim() : 'unknown error'}`);
       }
       // A chained filter: the enabled filters it reads from replay before it at every step (ADR 0055).
-      dependencies = await loadDependencies(this.pool, await chainDependencies(this.repos, loaded.outputs, job.code), key);
+      dependencies = await loadDependencies(this.repos, this.pool, await chainDependencies(this.repos, loaded.outputs, job.code), key);
       let cancelled = false;
       const { stopped } = await replayLoci(this.repos, this.pool, key, todo, {
         window,

@@ -3,6 +3,7 @@
 // needs none of this: it runs every enabled filter anyway, in that order (filter-order.ts).
 import type { Repositories } from '@antares/db';
 
+import { filesOfVersion } from './filter-files.ts';
 import { type ChainMember, chainSides, dependenciesOf } from './filter-order.ts';
 import type { AlertPropertyLoader, FilterSandboxPool, LoadResult, LocusForFilter, LocusReport, RunLimits } from './pool/index.ts';
 
@@ -50,8 +51,9 @@ export async function chainDependencies(repos: Repositories, testedOutputs: unkn
   return dependenciesOf({ name: 'tested', ...chainSides(testedOutputs) }, enabled);
 }
 
-/** Loads the dependencies in the pool, under keys of `prefix`. */
+/** Loads the dependencies in the pool, under keys of `prefix`, each with its version's files as Level 2 loads it. */
 export async function loadDependencies(
+  repos: Repositories,
   pool: FilterSandboxPool,
   dependencies: ChainDependency[],
   prefix: string,
@@ -59,7 +61,11 @@ export async function loadDependencies(
   const out: LoadedDependency[] = [];
   for (const dependency of dependencies) {
     const key = `${prefix}-dep-${dependency.versionId}`;
-    out.push({ dependency, key, loaded: await pool.load(key, dependency.code, {}, dependency.filterClass ?? undefined) });
+    out.push({
+      dependency,
+      key,
+      loaded: await pool.load(key, dependency.code, await filesOfVersion(repos, dependency.versionId), dependency.filterClass ?? undefined),
+    });
   }
   return out;
 }

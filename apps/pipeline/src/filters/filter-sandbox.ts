@@ -96,7 +96,7 @@ export function createFilterSandbox(
         const loadProperties = alertPropertyLoader(repos);
         const started = performance.now();
         // A chained filter: the enabled filters it reads from run first (ADR 0055), within the same budget.
-        const dependencies = await loadDependencies(pool, await chainDependencies(repos, loaded.outputs, code), id);
+        const dependencies = await loadDependencies(repos, pool, await chainDependencies(repos, loaded.outputs, code), id);
         let inputs = await locusInputsFor(repos, loci);
         let depReports: LocusReport[][] = [];
         try {
