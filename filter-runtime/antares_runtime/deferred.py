@@ -10,6 +10,9 @@ own properties (some 150 light-curve features) may come deferred the same way. T
 the loci where a filter read properties it had not decoded before (the locus', the triggering alert's
 and the other alerts' apart): the pool sends a filter that reads some on many loci those in full
 instead (one round trip per locus would cost more).
+
+A locus' alert list itself may come deferred (`alerts_deferred`: its triggering alert alone): the first
+read of `locus.alerts` (a light curve, a time series) asks for the rest the same way (`alerts`).
 """
 import os
 from _thread import allocate_lock
@@ -18,12 +21,17 @@ from .core import trigger_alert, format_error
 from .locus import KeptAlert
 
 
+class ProtocolMismatch(Exception):
+    """The pool referred to an alert this worker does not hold (a pool bug, reported per locus)."""
+
+
 class PropertyFetcher:
     """The worker's side of deferred properties, for the run in flight. `readline` reads the channel;
     `send` writes one line; `in_user` is the worker's flag that lets the alarm raise."""
 
-    def __init__(self, send, readline, decode, in_user):
+    def __init__(self, send, readline, decode, in_user, resolve=None):
         self._send, self._readline, self._decode, self._in_user = send, readline, decode, in_user
+        self._resolve = resolve  # the worker's resolve_alerts: a list of ids and alerts made whole
         self.queued = []  # continuation lines of the batch read while waiting for an answer
         self.rid = self.nonce = self.raw = None
         self.i = 0
@@ -35,7 +43,7 @@ class PropertyFetcher:
     def begin_run(self, rid, nonce):
         self.rid, self.nonce = rid, nonce
         self.queued.clear()
-        self.reads = dict.fromkeys(('locus_reads', 'trigger_reads', 'history_reads'), 0)
+        self.reads = dict.fromkeys(('locus_reads', 'trigger_reads', 'history_reads', 'list_reads'), 0)
 
     def begin_locus(self, i, raw):
         self.i, self.raw = i, raw
@@ -83,20 +91,48 @@ class PropertyFetcher:
             if any(a is raw for a in wanted):
                 self._fetch([raw] if self._is_trigger(raw) else wanted)
 
-    def _fetch(self, wanted, locus=False):
+    def alerts(self, raw):
+        """The whole alert list of the locus in flight is read: counted (sent whole or not, so that the
+        pool keeps sending it whole to a filter that reads it), and asked for if it came `alerts_deferred`
+        (its triggering alert alone). Another locus' list (a copy, a filter's thread after its locus
+        ended) stays as sent."""
+        if raw is not self.raw:
+            return
+        self._read.add('list_reads')
+        if raw.get('alerts_deferred') is not True:
+            return
+        with self._lock:
+            if raw.get('alerts_deferred') is not True:
+                return
+            answer = self._ask([], alerts=True)
+            del raw['alerts_deferred']
+            if answer.get('error'):
+                raise RuntimeError(f"the locus' alerts could not be read: {answer['error']}")
+            listed = answer.get('alerts')
+            if type(listed) is not dict or type(listed.get('alerts')) is not list:
+                self._fatal("the answer lacks the locus' alerts that were asked for")
+            whole = {'locus_id': raw.get('locus_id'), 'alerts': listed['alerts']}
+            if listed.get('kept'):
+                whole['kept'] = listed['kept']
+            if not self._resolve(whole):
+                raise ProtocolMismatch('the locus names alerts this worker was never sent')
+            raw['alerts'] = whole['alerts']
+
+    def _ask(self, wanted, **what):
         # The alarm must not cut a line of the channel in two: it is held off while the answer is read
         # (it repeats every second, so a filter past its time is still stopped once the answer is in).
         in_user = self._in_user[0]
         self._in_user[0] = False
         try:
             ask = {'id': self.rid, 'nonce': self.nonce, 'op': 'fetch', 'i': self.i,
-                   'alert_ids': [a.get('alert_id') for a in wanted]}
-            if locus:
-                ask['locus'] = True
+                   'alert_ids': [a.get('alert_id') for a in wanted], **what}
             self._send(ask)
-            answer = self._answer()
+            return self._answer()
         finally:
             self._in_user[0] = in_user
+
+    def _fetch(self, wanted, locus=False):
+        answer = self._ask(wanted, **({'locus': True} if locus else {}))
         if answer.get('error'):
             raise RuntimeError(f"the properties asked for could not be read: {answer['error']}")
         if locus:

@@ -52,6 +52,16 @@ def _unpack_json(packed):
 UNPACK = [_unpack_json]
 FETCH = [None]
 NOTE = [None]
+# FETCH_ALERTS is told of each read of a locus' whole alert list, and asks the pool for it if the list
+# came `alerts_deferred` (only its triggering alert: PROTOCOL.md, "Deferred alert lists").
+FETCH_ALERTS = [None]
+
+
+def whole_alerts(raw):
+    """A locus dict's alerts, all of them: asked for first if only the triggering one came."""
+    if FETCH_ALERTS[0] is not None:
+        FETCH_ALERTS[0](raw)
+    return raw.get('alerts') or ()
 
 
 def unpacked_properties(raw):
@@ -271,7 +281,7 @@ class LocusBase:
     def alerts(self):
         alerts = self._cache.get('alerts')
         if alerts is None:
-            raws = list(self._raw.get('alerts') or ())
+            raws = list(whole_alerts(self._raw))
             trigger = _trigger_index(self._raw, raws)
             first = self._cache.get('alert')  # locus.alert alone may have been built already
             alerts = [first if i == trigger and first is not None else
@@ -330,7 +340,7 @@ class LocusBase:
 
     def to_dict(self):
         unpacked_properties(self._raw)
-        for alert in self._raw.get('alerts') or ():
+        for alert in whole_alerts(self._raw):
             if isinstance(alert, dict):
                 unpacked_properties(alert)
         return dict(self._raw)

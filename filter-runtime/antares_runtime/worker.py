@@ -24,7 +24,7 @@ from .api import instantiate
 from .discovery import filter_candidates, find_filter_class
 from .capture import Capture
 from .core import format_error, percentiles, run_one
-from .deferred import PropertyFetcher
+from .deferred import PropertyFetcher, ProtocolMismatch
 from . import locus as _locus
 from .environment import load_astropy_table_with_astropy
 
@@ -113,10 +113,6 @@ def recheck(report, allowed):
                              'message': 'undeclared or mistyped outputs: ' + ', '.join(problems)})
 
 
-class ProtocolMismatch(Exception):
-    """The pool referred to an alert this worker does not hold (a pool bug, reported per locus)."""
-
-
 class ProtocolError(Exception):
     """A request line the worker cannot follow (a pool bug): the worker reports it as fatal and exits."""
 
@@ -201,6 +197,12 @@ def main():
         if not isinstance(alerts, list):
             return True
         locus_id = raw.get('locus_id')
+        if raw.get('alerts_deferred') is True:
+            # Only the triggering alert came (PROTOCOL.md, "Deferred alert lists"): the list kept for the
+            # locus stays as it was, and the whole one comes if the filter asks for it (fetcher.alerts).
+            resolved = resolved_list([], alerts)
+            raw['alerts'] = resolved if resolved is not None else alerts
+            return resolved is not None
         kept = raw.pop('kept', 0)
         # Dropped now and kept again only once resolved: after a mismatch no stale list can be used.
         before = locus_alerts.pop(locus_id, None) if type(locus_id) is str else None
@@ -210,21 +212,27 @@ def main():
             resolved = before[:kept]
         else:
             resolved = []
+        if resolved_list(resolved, alerts) is None:
+            return False
+        raw['alerts'] = resolved
+        if type(locus_id) is str:
+            locus_alerts[locus_id] = resolved[:]  # a copy: nothing done to the locus dict reaches the kept list
+        return True
+
+    def resolved_list(resolved, alerts):
+        """`resolved` followed by `alerts`, each id replaced by the alert it names; None if one is unknown."""
         append, get = resolved.append, alert_cache.get
         for a in alerts:
             if type(a) is str:
                 a = get(a)
                 if a is None:
-                    return False
+                    return None
             elif type(a) is dict:
                 alert_id = a.get('alert_id')
                 if type(alert_id) is str:
                     a = alert_cache[alert_id] = kept_alert(a)
             append(a)
-        raw['alerts'] = resolved
-        if type(locus_id) is str:
-            locus_alerts[locus_id] = resolved[:]  # a copy: nothing done to the locus dict reaches the kept list
-        return True
+        return resolved
 
     def closed_in_child():
         # A filter's os.fork() child must never speak on the protocol channel.
@@ -377,8 +385,8 @@ def main():
         send(done)
 
     reader = os.fdopen(proto_in, 'rb', buffering=1 << 16)
-    fetcher = PropertyFetcher(send, reader.readline, decode, in_user)
-    _locus.FETCH[0], _locus.NOTE[0] = fetcher.fetch, fetcher.note
+    fetcher = PropertyFetcher(send, reader.readline, decode, in_user, resolve_alerts)
+    _locus.FETCH[0], _locus.NOTE[0], _locus.FETCH_ALERTS[0] = fetcher.fetch, fetcher.note, fetcher.alerts
     send({'op': 'ready', 'pid': own_pid, 'python': sys.version.split()[0]})
 
     def serve():

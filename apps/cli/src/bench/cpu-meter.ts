@@ -156,3 +156,25 @@ export function machineBusySeconds(): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * The resident memory of the filter sandbox's workers below this process (antares_runtime.worker):
+ * how many, their total and the largest, from /proc/<pid>/status (VmRSS), as a line. Read while the pool is open.
+ */
+export function workerMemoryLine(): string {
+  const rss: number[] = [];
+  for (const pid of descendantSeconds(process.pid).keys()) {
+    try {
+      // The worker itself: bwrap's processes above it carry the same arguments.
+      if (!readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('python')) continue;
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('antares_runtime.worker')) continue;
+      const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      if (kb !== undefined) rss.push(Number(kb) / 1024);
+    } catch {
+      continue; // it ended meanwhile
+    }
+  }
+  if (rss.length === 0) return 'workers: none found in /proc';
+  const total = rss.reduce((a, b) => a + b, 0);
+  return `workers: ${rss.length}, resident ${total.toFixed(0)} MB in all, ${Math.max(...rss).toFixed(0)} MB the largest`;
+}

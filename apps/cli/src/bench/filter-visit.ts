@@ -4,6 +4,7 @@ import { compileLocusSearch, migrate, openDatabase, Repositories } from '@antare
 import {
   type AlertPropertyLoader,
   type BatchResult,
+  DEFAULT_SANDBOX_LIMITS,
   ensureShippedFilters,
   FilterSandboxPool,
   ingestFiles,
@@ -15,7 +16,7 @@ import {
   SHIPPED_FILTERS,
 } from '@antares/pipeline';
 
-import { CpuMeter } from './cpu-meter.ts';
+import { CpuMeter, workerMemoryLine } from './cpu-meter.ts';
 import { argValue, benchSurvey, freshDatabase } from './ingest.ts';
 import { BENCH_FILTERS, benchDataFiles, benchFilterCode } from './rubin-filters/index.ts';
 import { percentile } from './stats.ts';
@@ -86,12 +87,10 @@ export async function benchFilterVisit(args: string[]): Promise<void> {
   const extra = BENCH_FILTERS.slice(0, Math.max(0, count - SHIPPED_FILTERS.length));
   const shipped = SHIPPED_FILTERS.slice(0, Math.min(count, SHIPPED_FILTERS.length));
   const codes = new Set(extra.map(benchFilterCode));
-  // One worker per filter (and two to spare), each keeping 1,000,000 alerts: with fewer workers than
-  // filters the pool stops and restarts workers (and their filters' setup) at every chunk, and with the
-  // pool's default 50,000 alerts a worker keeps about 330 Rubin loci, so each locus went whole to every
-  // filter (ADR 0057: 51 against 299 alerts/s).
-  const workers = Number(argValue(args, '--workers') ?? count + 2);
-  const alertCacheSize = Number(argValue(args, '--alert-cache') ?? 1_000_000);
+  // Level 2's pool as `antares ingest` and the server make it (ANTARES_LEVEL2_WORKERS: one worker per
+  // filter and two to spare; ANTARES_LEVEL2_ALERT_CACHE), unless told otherwise (ADRs 0057, 0063).
+  const workers = Number(argValue(args, '--workers') ?? DEFAULT_SANDBOX_LIMITS.level2Workers);
+  const alertCacheSize = Number(argValue(args, '--alert-cache') ?? DEFAULT_SANDBOX_LIMITS.level2AlertCache);
   if (!Number.isInteger(workers) || workers < 1 || workers > 30) throw new Error('--workers must be a whole number from 1 to 30');
   if (!Number.isInteger(alertCacheSize) || alertCacheSize < 1) throw new Error('--alert-cache must be a whole number >= 1');
   const options: SandboxPoolOptions = { maxWorkers: workers, alertCacheSize };
@@ -130,6 +129,7 @@ export async function benchFilterVisit(args: string[]): Promise<void> {
           `${(stats.packetsRead / level2S).toFixed(0)} alerts/s (target >= ${LEVEL2_TARGET}), ${level2.stats.failures} failures`,
       );
       console.log(`  ${await meter.line(stats.packetsRead)}`);
+      console.log(`  ${workerMemoryLine()}`);
       printCosts(pool, await namesByKey(repos), level2S, stats.packetsRead);
     } finally {
       await opened.close();

@@ -1,6 +1,7 @@
 import type { Repositories } from '@antares/db';
 import {
   APT_INSTALL,
+  DEFAULT_SANDBOX_LIMITS,
   FilterSandboxPool,
   level2Backlog,
   type Level2Options,
@@ -8,6 +9,7 @@ import {
   missingSandboxPrerequisites,
   outboxNotifier,
   runLevel2Backlog,
+  type SandboxLimits,
   type WorkerLimits,
 } from '@antares/pipeline';
 import type { Config } from '@antares/server';
@@ -19,6 +21,9 @@ export function budgetOf(config: Pick<Config, 'filterBudget' | 'adminChatChannel
   return { limits: config.filterBudget, adminChannel: config.adminChatChannel };
 }
 
+/** The sandbox's limits, and Level 2's pool size where configured (ANTARES_LEVEL2_WORKERS, ANTARES_LEVEL2_ALERT_CACHE). */
+export type Level2Limits = WorkerLimits & Partial<Pick<SandboxLimits, 'level2Workers' | 'level2AlertCache'>>;
+
 /**
  * Level 2 for a command: the enabled filters in a sandbox pool. `whenNoFilters: 'skip'` (a one-off
  * ingest) starts nothing when no filter is enabled; a long-running server keeps a stage anyway, since
@@ -28,7 +33,7 @@ export function budgetOf(config: Pick<Config, 'filterBudget' | 'adminChatChannel
 export async function openLevel2(
   repos: Repositories,
   whenNoFilters: 'skip' | 'keep',
-  limits: WorkerLimits,
+  limits: Level2Limits,
   slotOffset = 0,
   budget?: Level2Options['budget'],
 ): Promise<{ stage?: Level2Stage; close(): Promise<void> }> {
@@ -38,7 +43,12 @@ export async function openLevel2(
     console.warn(`Level 2 filters are not run: missing ${missing.join(', ')} (install: ${APT_INSTALL})`);
     return { close: async () => {} };
   }
-  const pool = new FilterSandboxPool({ ...limits, maxWorkers: 8, slotOffset });
+  const pool = new FilterSandboxPool({
+    ...limits,
+    maxWorkers: limits.level2Workers ?? DEFAULT_SANDBOX_LIMITS.level2Workers,
+    alertCacheSize: limits.level2AlertCache ?? DEFAULT_SANDBOX_LIMITS.level2AlertCache,
+    slotOffset,
+  });
   // Failure reports go to the chat outbox, delivered by the server (see ChatDispatcher).
   const stage = new Level2Stage(repos, pool, { notifier: outboxNotifier(repos), budget });
   await stage.refresh();
@@ -53,7 +63,7 @@ export async function openLevel2(
  */
 export async function catchUpLevel2(
   repos: Repositories,
-  limits: WorkerLimits,
+  limits: Level2Limits,
   slotOffset = 0,
   budget?: Level2Options['budget'],
 ): Promise<void> {

@@ -38,6 +38,13 @@ export interface SandboxLimits extends WorkerLimits {
   dryRunBudgetMs: number;
   /** Workers of the API server's pool (dry runs and code checks); each user holds at most one at a time. */
   dryRunWorkers: number;
+  /**
+   * Workers of Level 2's pool: one per enabled filter is what keeps every filter loaded (with fewer, the
+   * pool stops and restarts workers, and their filters' setup, at every chunk). Started only when needed.
+   */
+  level2Workers: number;
+  /** Alerts each Level 2 worker keeps between runs (held alerts and kept lists, ADRs 0007, 0011). */
+  level2AlertCache: number;
 }
 
 export const DEFAULT_WORKER_LIMITS: WorkerLimits = {
@@ -56,6 +63,9 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   ...DEFAULT_WORKER_LIMITS,
   dryRunBudgetMs: 10_000,
   dryRunWorkers: 3,
+  // Rubin's plan: up to 20 community filters, plus 2 to spare (ADR 0063).
+  level2Workers: 22,
+  level2AlertCache: 50_000,
 };
 
 /** The launcher's `--limits` argument (sandbox.py reads exactly these keys). */

@@ -29,6 +29,18 @@ class Locus(dk.Filter):
         locus.properties['twice'] = 2 * locus.properties['n']
 `;
 
+// How many alerts came with the locus (its `_raw`: what the pool sent), and how many `locus.alerts` holds.
+const SENT_AND_SEEN = `
+import antares.devkit as dk
+class Lists(dk.Filter):
+    OUTPUT_LOCUS_PROPERTIES = [{'name': 'sent', 'type': 'int', 'description': ''}, {'name': 'seen', 'type': 'int', 'description': ''}]
+    def run(self, locus):
+        locus.properties['sent'] = len(locus._raw['alerts'])
+        if locus.alert.properties['ant_mag'] > 0:
+            locus.properties['seen'] = len(locus.alerts)
+`;
+const SENT_ONLY = SENT_AND_SEEN.replace("if locus.alert.properties['ant_mag'] > 0", 'if False');
+
 /** Locus `i` of `round`: five alerts, as Level 2 gives them (no properties: the loader has them). */
 function bareLocus(round: number, i: number): LocusForFilter {
   return {
@@ -58,6 +70,8 @@ describe.skipIf(missing.length > 0)('deferred alert properties (PROTOCOL.md)', (
     expect((await pool.load('trigger', READ_TRIGGER)).ok).toBe(true);
     expect((await pool.load('all', READ_ALL)).ok).toBe(true);
     expect((await pool.load('locus', READ_LOCUS)).ok).toBe(true);
+    expect((await pool.load('lists', SENT_AND_SEEN)).ok).toBe(true);
+    expect((await pool.load('sent-only', SENT_ONLY)).ok).toBe(true);
   });
   afterAll(() => pool?.close());
 
@@ -109,6 +123,27 @@ describe.skipIf(missing.length > 0)('deferred alert properties (PROTOCOL.md)', (
       const loci = [0, 1, 2].map((i) => bareLocus(round, i));
       const { reports } = await pool.runBatch('locus', loci, loader);
       expect(reports.map((r) => [r.status, r.new_locus_properties.twice])).toEqual(loci.map((l) => ['ok', 2 * (l.properties.n as number)]));
+    }
+  });
+
+  it('sends a locus with its triggering alert alone until its filter reads the others, then in full', async () => {
+    asked = [];
+    failFor = new Set();
+    const sentSeen = (reports: { new_locus_properties: Record<string, unknown> }[]) =>
+      reports.map((r) => [r.new_locus_properties.sent, r.new_locus_properties.seen]);
+    const first = [0, 1, 2].map((i) => bareLocus(6, i));
+    expect(sentSeen((await pool.runBatch('lists', first, loader)).reports)).toEqual(first.map(() => [1, 5]));
+    // It read the list on every locus: its next batches send the lists whole (reading them still counts).
+    for (const round of [7, 10]) {
+      const loci = [0, 1].map((i) => bareLocus(round, i));
+      expect(sentSeen((await pool.runBatch('lists', loci, loader)).reports)).toEqual(loci.map(() => [5, 5]));
+    }
+    // One that never reads them is never sent them, batch after batch, and nothing of theirs is loaded.
+    for (const round of [8, 9]) {
+      asked = [];
+      const loci = [0, 1].map((i) => bareLocus(round, i));
+      expect(sentSeen((await pool.runBatch('sent-only', loci, loader)).reports)).toEqual(loci.map(() => [1, undefined]));
+      expect(asked.flat().sort()).toEqual(loci.map((l) => l.alerts[4].alert_id).sort());
     }
   });
 });

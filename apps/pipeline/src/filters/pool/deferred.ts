@@ -15,11 +15,47 @@ import { WorkerFailure, type WorkerProcess } from './worker-process.ts';
  */
 const EAGER_ABOVE = 0.25;
 
-/** What a filter's next batch sends deferred: the properties of its loci, of their triggering alerts, of the others. */
+/**
+ * What a filter's next batch sends deferred: the properties of its loci, of their triggering alerts, of
+ * the others, and the loci's alert lists (`lists`: the triggering alert alone, the rest if asked for).
+ */
 export interface Deferral {
   triggers: boolean;
   others: boolean;
   loci: boolean;
+  lists: boolean;
+}
+
+const DEFER_ALL: Deferral = { triggers: true, others: true, loci: true, lists: true };
+const DEFER_NONE: Deferral = { triggers: false, others: false, loci: false, lists: false };
+
+/** What a batch to a worker sends deferred (held-alerts.ts encodes it so). */
+export interface BatchDeferral {
+  /** Alerts that go without their properties. */
+  deferred?: ReadonlySet<AlertForFilter>;
+  /** The loci's own properties go deferred. */
+  loci: boolean;
+  /** The loci go with their triggering alerts alone. */
+  lists: boolean;
+}
+
+/**
+ * What a filter's batch sends deferred, with `loadProperties` (Level 2): at first everything
+ * (`deferral` unset), then as its last batch said (`deferralAfter`); nothing without a loader or when
+ * `enabled` is false. The alerts it sends in full and lacks properties of are loaded first.
+ */
+export async function batchDeferral(
+  segment: LocusForFilter[],
+  lacks: (alert: AlertForFilter) => boolean,
+  enabled: boolean,
+  deferral: Deferral | undefined,
+  loadProperties: AlertPropertyLoader | undefined,
+): Promise<BatchDeferral> {
+  if (!loadProperties) return { loci: false, lists: false };
+  const defer = enabled ? (deferral ?? DEFER_ALL) : DEFER_NONE;
+  const send = alertsToSend(segment, lacks, defer);
+  if (send.load.length > 0) await loadProperties(send.load);
+  return { deferred: send.deferred, loci: defer.loci, lists: defer.lists };
 }
 
 /**
@@ -36,7 +72,8 @@ export function alertsToSend(
   const deferred = new Set<AlertForFilter>();
   for (const locus of segment) {
     const trigger = triggerAlert(locus);
-    for (const a of locus.alerts) {
+    // A deferred list sends the triggering alert alone; the others are loaded if the worker asks for them.
+    for (const a of defer.lists && trigger ? [trigger] : locus.alerts) {
       if (!lacks(a)) continue;
       const isTrigger = a === trigger;
       if (isTrigger ? defer.triggers : defer.others) deferred.add(a);
@@ -49,32 +86,48 @@ export function alertsToSend(
 }
 
 /** What the filter's next batch may send deferred, from what its worker said in `done` of this one. */
-export function deferralAfter(done: { n?: unknown; history_reads?: unknown; trigger_reads?: unknown; locus_reads?: unknown }): Deferral {
+export function deferralAfter(done: {
+  n?: unknown;
+  history_reads?: unknown;
+  trigger_reads?: unknown;
+  locus_reads?: unknown;
+  list_reads?: unknown;
+}): Deferral {
   const n = typeof done.n === 'number' ? done.n : 0;
   const few = (reads: unknown) => n === 0 || (typeof reads === 'number' ? reads : 0) <= EAGER_ABOVE * n;
-  return { triggers: few(done.trigger_reads), others: few(done.history_reads), loci: few(done.locus_reads) };
+  return { triggers: few(done.trigger_reads), others: few(done.history_reads), loci: few(done.locus_reads), lists: few(done.list_reads) };
 }
 
 /**
- * Answers a worker's `fetch` for the locus in flight: its own properties (`locus: true`) and those of
- * alerts of that locus only (a forged line naming others fails the worker). Alerts' properties come
- * from the alert objects if loaded, else from `loadProperties`; if that fails, the answer says so and
- * the worker reports that locus' error.
+ * Answers a worker's `fetch` for the locus in flight: its own properties (`locus: true`), its whole
+ * alert list (`alerts: true`, `wholeList`) and the properties of alerts of that locus only (a forged
+ * line naming others fails the worker). Alerts' properties come from the alert objects if loaded, else
+ * from `loadProperties`; if that fails, the answer says so and the worker reports that locus' error.
  */
 export async function answerFetch(
   w: WorkerProcess,
-  msg: { id: unknown; i: unknown; alert_ids: unknown; locus?: unknown },
+  msg: { id: unknown; i: unknown; alert_ids: unknown; locus?: unknown; alerts?: unknown },
   inFlight: number,
   locus: LocusForFilter | undefined,
   loadProperties: AlertPropertyLoader | undefined,
+  wholeList: (locus: LocusForFilter) => Buffer,
 ): Promise<void> {
   const ids = msg.alert_ids;
   const byId = new Map(locus?.alerts.map((a) => [a.alert_id, a]));
   const wanted = Array.isArray(ids) ? ids.map((id) => byId.get(id as string)) : [];
   const withLocus = msg.locus === true;
-  if (msg.i !== inFlight || !locus || !loadProperties || (wanted.length === 0 && !withLocus) || wanted.some((a) => a === undefined)) {
+  const withList = msg.alerts === true;
+  if (
+    msg.i !== inFlight ||
+    !locus ||
+    !loadProperties ||
+    (wanted.length === 0 && !withLocus && !withList) ||
+    wanted.some((a) => a === undefined)
+  ) {
     return w.fail(new WorkerFailure('protocol', 'the worker asked for properties outside the locus in flight'));
   }
+  const head = `{"op":"fetched","id":${JSON.stringify(msg.id)},"i":${inFlight}`;
+  if (withList) return w.send(Buffer.concat([Buffer.from(`${head},"alerts":`), wholeList(locus), Buffer.from('}\n')]));
   const alerts = wanted as AlertForFilter[];
   let answer: string;
   try {
@@ -82,7 +135,7 @@ export async function answerFetch(
     if (missing.length > 0) await loadProperties(missing);
     const packed = alerts.map((a) => `${JSON.stringify(a.alert_id)}:"${packedProperties(a)}"`).join(',');
     const own = withLocus ? `,"locus_packed":"${packedLocusProperties(locus)}"` : '';
-    answer = `{"op":"fetched","id":${JSON.stringify(msg.id)},"i":${inFlight},"packed":{${packed}}${own}}\n`;
+    answer = `${head},"packed":{${packed}}${own}}\n`;
   } catch (e) {
     answer = `${JSON.stringify({ op: 'fetched', id: msg.id, i: inFlight, error: (e as Error).message ?? String(e) })}\n`;
   }

@@ -1,7 +1,9 @@
 // Which worker holds which alert (ADRs 0007, 0011): one record per alert for all workers, reached
 // from the alert object itself after the first look-up, and the batch lines that send each worker the
 // alerts it lacks in full and the ones it holds as ids.
+import type { BatchDeferral } from './deferred.ts';
 import { CHUNK_BYTES, deferredAlert, encodedAlert, LineBuilder, locusBody } from './protocol.ts';
+import { triggerAlert } from './requirements.ts';
 import type { AlertForFilter, LocusForFilter } from './types.ts';
 import type { WorkerProcess } from './worker-process.ts';
 
@@ -62,14 +64,14 @@ export class HeldAlerts {
    * updates), the rest in full. Loci are resent every time they change, so this cuts what is encoded
    * and decoded per locus run by an order of magnitude. Evictions from what the worker holds are
    * made once the whole batch is encoded (its loci may refer to them) and sent with the next batch.
-   * The `deferred` alerts the worker lacks go without their properties, and with `deferLoci` so do the
-   * loci's own (deferred.ts).
+   * `defer` (deferred.ts): its `deferred` alerts the worker lacks go without their properties, with
+   * `loci` so do the loci's own, and with `lists` a locus goes with its triggering alert alone (its
+   * whole list is sent if the filter asks for it: `wholeList`).
    */
   batchLines(
     w: WorkerProcess,
     loci: LocusForFilter[],
-    deferred?: ReadonlySet<AlertForFilter>,
-    deferLoci = false,
+    defer: BatchDeferral = { loci: false, lists: false },
   ): (prefix: string) => { line: Buffer; last: boolean } {
     let k = 0;
     return (prefix) => {
@@ -78,7 +80,7 @@ export class HeldAlerts {
       const end = line.length + CHUNK_BYTES;
       for (let n = 0; k < loci.length && line.length < end; n++) {
         if (n > 0) line.add(',');
-        this.encodeLocus(w, loci[k++], line, deferred, deferLoci);
+        this.encodeLocus(w, loci[k++], line, defer);
       }
       const last = k >= loci.length;
       if (last) this.evict(w);
@@ -87,43 +89,70 @@ export class HeldAlerts {
     };
   }
 
-  private encodeLocus(
-    w: WorkerProcess,
-    locus: LocusForFilter,
-    line: LineBuilder,
-    deferred?: ReadonlySet<AlertForFilter>,
-    deferLoci = false,
-  ): void {
+  private encodeLocus(w: WorkerProcess, locus: LocusForFilter, line: LineBuilder, defer: BatchDeferral): void {
+    const { deferred } = defer;
+    const trigger = defer.lists && locus.alerts.length > 1 ? triggerAlert(locus) : undefined;
+    if (trigger) {
+      // Neither side's list for the locus changes: the worker keeps what it had, and so does the record here.
+      line.add('{"alerts_deferred":true,"alerts":[');
+      this.encodeAlert(w, trigger, line, deferred);
+    } else {
+      this.encodeAlerts(w, locus, line, deferred);
+    }
+    line.add(locusBody(locus, defer.loci));
+    if (!trigger) this.keep(w, locus);
+  }
+
+  /**
+   * A locus' whole alert list for a worker that was sent its triggering alert alone and asks for the
+   * rest (PROTOCOL.md, "Deferred alert lists"): `{"kept":n,"alerts":[...]}`, as a batch would send it.
+   * Alerts the worker lacks go in full if loaded, else without their properties (asked for if read).
+   */
+  wholeList(w: WorkerProcess, locus: LocusForFilter): Buffer {
+    const line = new LineBuilder();
+    const unloaded = new Set(locus.alerts.filter((a) => a.properties === undefined && a.propertiesJson === undefined));
+    this.encodeAlerts(w, locus, line, unloaded);
+    line.add(']}');
+    this.keep(w, locus);
+    return line.finish();
+  }
+
+  /** `{"kept":n,"alerts":[` and the alerts after the kept ones, as ids or in full (the list left open). */
+  private encodeAlerts(w: WorkerProcess, locus: LocusForFilter, line: LineBuilder, deferred?: ReadonlySet<AlertForFilter>): void {
     const kept = this.keptPrefix(w, locus);
     line.add(kept > 0 ? `{"kept":${kept},"alerts":[` : '{"alerts":[');
-    let first = true;
     for (let i = 0; i < locus.alerts.length; i++) {
       const alert = locus.alerts[i];
-      const held = this.heldRecord(alert);
-      held.used = ++this.useCount;
-      if (i < kept) continue; // in the worker's list already (and held as it is now: keptPrefix checked)
-      const version = alertVersion(alert);
-      if (!first) line.add(',');
-      first = false;
-      if (held.version === version && (held.holders & w.bit) !== 0) {
-        line.add(held.quoted);
+      if (i < kept) {
+        this.heldRecord(alert).used = ++this.useCount; // in the worker's list already (and held as it is now: keptPrefix checked)
         continue;
       }
-      if (held.version !== version) {
-        // Its GW associations changed: whoever holds the old version drops it and is sent it again.
-        this.release(held, held.holders & ~w.bit, true);
-        held.version = version;
-      }
-      if ((held.holders & w.bit) === 0) {
-        held.holders |= w.bit;
-        w.heldCount++;
-      }
-      // Sent in full now: a pending "forget" of it (an invalidation) must not drop this copy.
-      w.forget.delete(alert.alert_id);
-      line.add(deferred?.has(alert) ? deferredAlert(alert, version) : encodedAlert(alert, version));
+      if (i > kept) line.add(',');
+      this.encodeAlert(w, alert, line, deferred);
     }
-    line.add(locusBody(locus, deferLoci));
-    this.keep(w, locus);
+  }
+
+  /** One alert: its id if the worker holds it as it now is, else in full (or deferred); the worker then holds it. */
+  private encodeAlert(w: WorkerProcess, alert: AlertForFilter, line: LineBuilder, deferred?: ReadonlySet<AlertForFilter>): void {
+    const held = this.heldRecord(alert);
+    held.used = ++this.useCount;
+    const version = alertVersion(alert);
+    if (held.version === version && (held.holders & w.bit) !== 0) {
+      line.add(held.quoted);
+      return;
+    }
+    if (held.version !== version) {
+      // Its GW associations changed: whoever holds the old version drops it and is sent it again.
+      this.release(held, held.holders & ~w.bit, true);
+      held.version = version;
+    }
+    if ((held.holders & w.bit) === 0) {
+      held.holders |= w.bit;
+      w.heldCount++;
+    }
+    // Sent in full now: a pending "forget" of it (an invalidation) must not drop this copy.
+    w.forget.delete(alert.alert_id);
+    line.add(deferred?.has(alert) ? deferredAlert(alert, version) : encodedAlert(alert, version));
   }
 
   /**

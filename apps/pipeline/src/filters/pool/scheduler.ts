@@ -6,14 +6,13 @@
 // and re-spawned (and re-loaded) on demand. A batch runs in chunks (ADR 0010) under the limits of
 // sandbox-limits.ts; the alerts a worker already holds go as ids (held-alerts.ts).
 import { DEFAULT_WORKER_LIMITS, launcherLimits } from '../sandbox-limits.ts';
-import { alertsToSend, answerFetch, type Deferral, deferralAfter } from './deferred.ts';
+import { answerFetch, batchDeferral, type Deferral, deferralAfter } from './deferred.ts';
 import { filesFolder, removeFilesFolder } from './files-folder.ts';
 import { HeldAlerts } from './held-alerts.ts';
 import { LAUNCHER_PYTHON, RUNTIME_DIR } from './prerequisites.ts';
 import { checkedReport, emptyReport } from './reports.ts';
 import { runMeetingRequirements } from './requirements.ts';
 import type {
-  AlertForFilter,
   AlertPropertyLoader,
   BatchResult,
   FilterOutputs,
@@ -24,9 +23,6 @@ import type {
   SandboxPoolOptions,
 } from './types.ts';
 import { WorkerFailure, WorkerProcess } from './worker-process.ts';
-
-const DEFER_ALL: Deferral = { triggers: true, others: true, loci: true };
-const DEFER_NONE: Deferral = { triggers: false, others: false, loci: false };
 
 type Registered = {
   code: string;
@@ -318,16 +314,7 @@ export class FilterSandboxPool {
       const segment = loci.slice(start);
       // With a loader the alerts may come without properties: those the worker lacks are loaded now, or
       // sent deferred (the worker asks if its filter reads them): at first all, then as its batches say.
-      let deferred: Set<AlertForFilter> | undefined;
-      let deferLoci = false;
-      if (loadProperties) {
-        const lacks = (a: AlertForFilter) => !this.held.holds(w, a);
-        const defer = this.o.deferProperties ? (reg.deferral ?? DEFER_ALL) : DEFER_NONE;
-        const send = alertsToSend(segment, lacks, defer);
-        if (send.load.length > 0) await loadProperties(send.load);
-        deferred = send.deferred;
-        deferLoci = defer.loci;
-      }
+      const plan = await batchDeferral(segment, (a) => !this.held.holds(w, a), this.o.deferProperties, reg.deferral, loadProperties);
       let received = 0;
       w.busy = true;
       try {
@@ -343,11 +330,11 @@ export class FilterSandboxPool {
           w.forgetLoci.clear();
           stats = await w.requestChunked<any>(
             { op: 'run', filter_id: filterId, forget, forget_loci, locus_timeout_s: this.o.locusTimeoutMs / 1000 },
-            this.held.batchLines(w, segment, deferred, deferLoci),
+            this.held.batchLines(w, segment, plan),
             (m, done) => {
               if (m.op === 'done') return done(m);
               if (m.op === 'fetch') {
-                void answerFetch(w, m, received, segment[received], loadProperties).then(() =>
+                void answerFetch(w, m, received, segment[received], loadProperties, (l) => this.held.wholeList(w, l)).then(() =>
                   w.watch(stall, 'timeout', `no answer from the filter for ${stall} ms (hung outside Python)`),
                 );
                 return;

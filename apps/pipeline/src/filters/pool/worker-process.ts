@@ -188,7 +188,7 @@ export class WorkerProcess {
   }
 
   /** One line for the request in flight that is not a chunk of its batch (an answer to the worker's `fetch`). */
-  send(line: string): void {
+  send(line: string | Buffer): void {
     if (!this.dead) this.proc.stdin!.write(line);
   }
 
