@@ -115,7 +115,11 @@ const schema = z.object({
   ANTARES_FILTER_TMP_MB: whole(DEFAULT_SANDBOX_LIMITS.tmpMb),
   ANTARES_FILTER_OUTPUT_LIMIT: whole(DEFAULT_SANDBOX_LIMITS.outputLimit),
   /** The longest protocol line a filter worker may write, refused before it is parsed (ADR 0062). */
-  ANTARES_FILTER_MAX_LINE_MB: z.coerce.number().positive().max(1024).default(DEFAULT_SANDBOX_LIMITS.maxLineBytes / (1 << 20)),
+  ANTARES_FILTER_MAX_LINE_MB: z.coerce
+    .number()
+    .positive()
+    .max(1024)
+    .default(DEFAULT_SANDBOX_LIMITS.maxLineBytes / (1 << 20)),
   /** Filter backtests (issue #19): jobs run at once (one low-priority sandbox worker each), days results are kept, loci per job. */
   ANTARES_BACKTEST_WORKERS: whole(1, 8),
   ANTARES_BACKTEST_RETENTION_DAYS: whole(7, 3650),

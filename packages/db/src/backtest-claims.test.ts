@@ -18,7 +18,12 @@ beforeAll(async () => {
   second = database.url ? await openDatabase({ databaseUrl: database.url, poolSize: 2 }) : undefined;
   runnerB = second ? new Repositories(second.db, second.kind) : database.repos;
   for (const name of ['ann', 'bob', 'cyd'])
-    users[name] = (await database.repos.users.create({ username: `claims-${name}`, email: `${name}@example.org`, name, password_hash: 'x' }))!.user_id;
+    users[name] = (await database.repos.users.create({
+      username: `claims-${name}`,
+      email: `${name}@example.org`,
+      name,
+      password_hash: 'x',
+    }))!.user_id;
 });
 
 afterEach(async () => {
@@ -80,13 +85,15 @@ describe('backtest claims', () => {
     if (second) expect(lists[2].length + lists[3].length).toBeGreaterThan(0);
   });
 
-  it("takes the lease from a runner whose job was recovered: its heartbeat, saves, finish and requeue change nothing", async () => {
+  it('takes the lease from a runner whose job was recovered: its heartbeat, saves, finish and requeue change nothing', async () => {
     const created = await queue('ann');
     const job = (await database.repos.backtests.claimNext())!;
     const lease = job.resumes;
     expect(await database.repos.backtests.heartbeat(job.backtest_id, lease)).toBe('ok');
     // Its heartbeat went stale (a round that outlasted it, or a paused process): recovered and taken by runner B.
-    await sql`UPDATE backtest_job SET heartbeat_at = now() - interval '1 minute' WHERE backtest_id = ${created.backtest_id}`.execute(database.db);
+    await sql`UPDATE backtest_job SET heartbeat_at = now() - interval '1 minute' WHERE backtest_id = ${created.backtest_id}`.execute(
+      database.db,
+    );
     expect((await runnerB.backtests.recoverStale(30, 3)).resumed).toEqual([created.backtest_id]);
     const taken = (await runnerB.backtests.claimNext())!;
     expect(taken.backtest_id).toBe(created.backtest_id);

@@ -28,7 +28,9 @@ export class BacktestStopped extends Error {}
 /** A backtest that used up its total time budget (ReplayLociOptions.timeBudgetMs). */
 export class BacktestOverBudget extends BacktestStopped {
   constructor(readonly budgetMs: number) {
-    super(`The backtest used up its time budget of ${budgetMs / 1000} s, so it stopped part way: its results are those of the loci it replayed`);
+    super(
+      `The backtest used up its time budget of ${budgetMs / 1000} s, so it stopped part way: its results are those of the loci it replayed`,
+    );
   }
 }
 
