@@ -44,7 +44,7 @@ ETC = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.c
 # The limits, all required: they come from one place, the server's validated configuration
 # (apps/pipeline/src/filters/sandbox-limits.ts), which the pool passes as --limits.
 LIMITS = {'memory_mb': int, 'cpu_s': int, 'nproc': int, 'fsize_mb': int, 'tmp_mb': int,
-          'locus_timeout_s': float, 'load_timeout_s': float, 'output_limit': int}
+          'locus_timeout_s': float, 'load_timeout_s': float, 'output_limit': int, 'max_line_bytes': int}
 
 
 def limits_of(text):
@@ -143,7 +143,8 @@ def bwrap_argv(opts, runtime_fd, userns, seccomp_fd, python_folders=(), files_fd
            # One thread each: BLAS/OpenMP pools would otherwise spawn a thread per CPU in every worker.
            'OPENBLAS_NUM_THREADS': '1', 'OMP_NUM_THREADS': '1', 'MKL_NUM_THREADS': '1',
            'NUMEXPR_NUM_THREADS': '1', 'ANTARES_LOCUS_TIMEOUT_S': str(opts.limits.locus_timeout_s),
-           'ANTARES_LOAD_TIMEOUT_S': str(opts.limits.load_timeout_s), 'ANTARES_OUTPUT_LIMIT': str(opts.limits.output_limit)}
+           'ANTARES_LOAD_TIMEOUT_S': str(opts.limits.load_timeout_s), 'ANTARES_OUTPUT_LIMIT': str(opts.limits.output_limit),
+           'ANTARES_MAX_LINE_BYTES': str(opts.limits.max_line_bytes)}
     for key, value in env.items():
         argv += ['--setenv', key, value]
     command = CHECK if opts.check else PROBE if opts.probe else WORKER

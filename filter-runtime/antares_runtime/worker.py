@@ -34,10 +34,11 @@ class LocusTimeout(BaseException):
 
 
 # The limits come from the server's configuration (apps/pipeline/src/filters/sandbox-limits.ts): the
-# pool hands them to sandbox.py as --limits, which puts these three in the worker's environment and
+# pool hands them to sandbox.py as --limits, which puts these four in the worker's environment and
 # sets the rest as rlimits. These values stand in only for a worker started by hand, outside the
 # launcher (the runtime's own tests, debugging); a run or load message may still name its own timeout.
-UNLAUNCHED_FALLBACK = {'ANTARES_OUTPUT_LIMIT': 65536, 'ANTARES_LOCUS_TIMEOUT_S': 5, 'ANTARES_LOAD_TIMEOUT_S': 120}
+UNLAUNCHED_FALLBACK = {'ANTARES_OUTPUT_LIMIT': 65536, 'ANTARES_LOCUS_TIMEOUT_S': 5, 'ANTARES_LOAD_TIMEOUT_S': 120,
+                       'ANTARES_MAX_LINE_BYTES': 1 << 30}
 
 
 def _configured(name, kind):
@@ -385,12 +386,29 @@ def main():
         send(done)
 
     reader = os.fdopen(proto_in, 'rb', buffering=1 << 16)
-    fetcher = PropertyFetcher(send, reader.readline, decode, in_user, resolve_alerts)
+    max_line = _configured('ANTARES_MAX_LINE_BYTES', int)
+    bounded_readline = reader.readline
+
+    def read_line():
+        """The next request line, newline included, read no further than the cap (ADR 0062): a longer
+        one is never decoded; the worker says so and ends, as for any line it cannot follow."""
+        line = bounded_readline(max_line + 1)
+        if len(line) > max_line:
+            try:
+                send({'op': 'fatal', 'error': {'type': 'ProtocolError', 'traceback': '',
+                                               'message': f'a request line over {max_line} bytes'}})
+            finally:
+                os._exit(70)
+        return line
+    fetcher = PropertyFetcher(send, read_line, decode, in_user, resolve_alerts)
     _locus.FETCH[0], _locus.NOTE[0], _locus.FETCH_ALERTS[0] = fetcher.fetch, fetcher.note, fetcher.alerts
     send({'op': 'ready', 'pid': own_pid, 'python': sys.version.split()[0]})
 
     def serve():
-        for line in reader:
+        while True:
+            line = read_line()
+            if not line:
+                return
             if not line.strip():
                 continue
             try:

@@ -43,7 +43,8 @@ def require_prerequisites():
 
 _SLOTS = itertools.count()
 TEST_LIMITS = {'memory_mb': 2048, 'cpu_s': 3600, 'nproc': 64, 'fsize_mb': 64, 'tmp_mb': 256,
-               'locus_timeout_s': 2.0, 'load_timeout_s': 60.0, 'output_limit': 65536}
+               'locus_timeout_s': 2.0, 'load_timeout_s': 60.0, 'output_limit': 65536,
+               'max_line_bytes': 1 << 26}
 
 
 class WorkerDied(Exception):

@@ -257,3 +257,21 @@ class Reader(dk.Filter):
     assert [r['status'] for r in reports] == ['ok', 'skipped']
     assert reports[0]['new_locus_properties'] == {'twice': 4}
     assert reports[1]['skip_reason'] == 'missing required locus property num_alerts'
+
+
+def test_a_request_line_over_the_cap_is_refused_before_it_is_decoded(monkeypatch):
+    # The launcher sets the cap from the pool's --limits (max_line_bytes); started by hand, from the environment.
+    from conftest import Worker
+    monkeypatch.setenv('ANTARES_MAX_LINE_BYTES', '4096')
+    worker = Worker(sandboxed=False)
+    try:
+        # A line within the cap is read as ever.
+        assert worker.load('short', TAGGER)['ok'] is True
+        # A well-formed load line of 8 KiB: decoded, it would load a filter; over the cap, it is refused.
+        worker._send({'op': 'load', 'filter_id': 'long', 'code': TAGGER + '#' * 8000})
+        reply = worker._line(60)
+        assert reply['op'] == 'fatal'
+        assert reply['error'] == {'type': 'ProtocolError', 'traceback': '', 'message': 'a request line over 4096 bytes'}
+        assert worker.proc.wait(30) == 70
+    finally:
+        worker.close()

@@ -116,10 +116,18 @@ const schema = z.object({
   ANTARES_FILTER_FSIZE_MB: whole(DEFAULT_SANDBOX_LIMITS.fsizeMb),
   ANTARES_FILTER_TMP_MB: whole(DEFAULT_SANDBOX_LIMITS.tmpMb),
   ANTARES_FILTER_OUTPUT_LIMIT: whole(DEFAULT_SANDBOX_LIMITS.outputLimit),
+  /** The longest protocol line a filter worker may write, refused before it is parsed (ADR 0062). */
+  ANTARES_FILTER_MAX_LINE_MB: z.coerce
+    .number()
+    .positive()
+    .max(1024)
+    .default(DEFAULT_SANDBOX_LIMITS.maxLineBytes / (1 << 20)),
   /** Filter backtests (issue #19): jobs run at once (one low-priority sandbox worker each), days results are kept, loci per job. */
   ANTARES_BACKTEST_WORKERS: whole(1, 8),
   ANTARES_BACKTEST_RETENTION_DAYS: whole(7, 3650),
   ANTARES_BACKTEST_MAX_LOCI: whole(10_000, 1_000_000),
+  /** A backtest's total running time (each time it is taken up), besides the per-locus timeout (ADR 0062). */
+  ANTARES_BACKTEST_BUDGET_S: seconds(3_600_000),
   /** POST /v1/alert_uploads: the request body, and each file once decompressed (past either: 413). */
   ANTARES_UPLOAD_MAX_BODY_MB: z.coerce.number().positive().default(64),
   ANTARES_UPLOAD_MAX_UNCOMPRESSED_MB: z.coerce.number().positive().default(64),
@@ -208,6 +216,8 @@ export type Config = {
   backtestWorkers: number;
   backtestRetentionDays: number;
   backtestMaxLoci: number;
+  /** A backtest's total running time each time it is taken up (ANTARES_BACKTEST_BUDGET_S). */
+  backtestBudgetMs: number;
   /** Level 2's budget and yields (ADR 0056), also the limits backtests project against. */
   filterBudget: FilterBudgetLimits;
   /** The admins' chat channel ('' for none): told when a filter is paused for its budget. */
@@ -290,12 +300,14 @@ export function loadConfig(
       fsizeMb: e.ANTARES_FILTER_FSIZE_MB,
       tmpMb: e.ANTARES_FILTER_TMP_MB,
       outputLimit: e.ANTARES_FILTER_OUTPUT_LIMIT,
+      maxLineBytes: Math.round(e.ANTARES_FILTER_MAX_LINE_MB * MB),
     },
     uploadMaxBodyBytes: Math.round(e.ANTARES_UPLOAD_MAX_BODY_MB * MB),
     uploadMaxUncompressedBytes: Math.round(e.ANTARES_UPLOAD_MAX_UNCOMPRESSED_MB * MB),
     backtestWorkers: e.ANTARES_BACKTEST_WORKERS,
     backtestRetentionDays: e.ANTARES_BACKTEST_RETENTION_DAYS,
     backtestMaxLoci: e.ANTARES_BACKTEST_MAX_LOCI,
+    backtestBudgetMs: e.ANTARES_BACKTEST_BUDGET_S * 1000,
     filterBudget: {
       secondsPer10k: e.ANTARES_FILTER_BUDGET_S_PER_10K,
       yieldAveragePer10k: e.ANTARES_FILTER_YIELD_AVERAGE_PER_10K,

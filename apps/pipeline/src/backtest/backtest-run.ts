@@ -25,6 +25,15 @@ const REPORT_EVERY_MS = 500;
 /** Why a backtest stopped before its end, for its user. */
 export class BacktestStopped extends Error {}
 
+/** A backtest that used up its total time budget (ReplayLociOptions.timeBudgetMs). */
+export class BacktestOverBudget extends BacktestStopped {
+  constructor(readonly budgetMs: number) {
+    super(
+      `The backtest used up its time budget of ${budgetMs / 1000} s, so it stopped part way: its results are those of the loci it replayed`,
+    );
+  }
+}
+
 export interface ReplayLociOptions {
   window: ReplayWindow;
   /** The filters the replayed one reads from (a chain, ADR 0055), loaded: run before it at every step. */
@@ -35,6 +44,13 @@ export interface ReplayLociOptions {
    * server is stopping).
    */
   onLoci?: (finished: LocusOutcome[], stepsDone: number) => Promise<boolean>;
+  /**
+   * The whole replay's time, besides the per-locus timeout: each round's batch gets what is left, and
+   * past it the replay throws BacktestOverBudget (the loci finished so far are reported first).
+   */
+  timeBudgetMs?: number;
+  /** Asked before each round: true stops the run as a true answer of onLoci does (e.g. the job's lease was lost). */
+  stopNow?: () => boolean;
 }
 
 /**
@@ -62,6 +78,9 @@ export async function replayLoci(
   let reporting = Promise.resolve(false);
   let unreported: LocusOutcome[] = [];
   let lastReport = -Infinity;
+  const budgetMs = options.timeBudgetMs ?? Infinity;
+  const deadline = performance.now() + budgetMs;
+  const left = () => deadline - performance.now();
   const report = (finished: LocusOutcome[], now = false) => {
     unreported.push(...finished);
     if (!now && performance.now() - lastReport < REPORT_EVERY_MS) return reporting;
@@ -75,6 +94,15 @@ export async function replayLoci(
   const lane = async () => {
     let active: LocusReplay[] = [];
     while (!halted) {
+      if (options.stopNow?.()) {
+        stopped = true;
+        halted = true;
+        return;
+      }
+      if (left() <= 0) {
+        halted = true;
+        throw new BacktestOverBudget(budgetMs);
+      }
       const finished: LocusOutcome[] = [];
       if (active.length < ACTIVE_LOCI_PER_LANE)
         for (const replay of await source.take(ACTIVE_LOCI_PER_LANE - active.length)) {
@@ -86,11 +114,15 @@ export async function replayLoci(
         if (options.dependencies?.length) {
           const chained = await runDependencies(pool, options.dependencies, inputs, loadProperties, {
             stopAfterTimeouts: STOP_AFTER_TIMEOUTS,
+            ...(budgetMs === Infinity ? {} : { budgetMs: Math.max(1, left()) }),
           });
           for (const reports of chained.reports) for (const [i, r] of reports.entries()) active[i].applyDependency(r);
           inputs = chained.loci;
         }
-        const limits = { stopAfterTimeouts: Math.max(1, STOP_AFTER_TIMEOUTS - timeoutsInARow) };
+        const limits = {
+          stopAfterTimeouts: Math.max(1, STOP_AFTER_TIMEOUTS - timeoutsInARow),
+          ...(budgetMs === Infinity ? {} : { budgetMs: Math.max(1, left()) }),
+        };
         const batch = await pool.runBatch(filterKey, inputs, loadProperties, limits);
         const changed: string[] = [];
         for (const [i, r] of batch.reports.entries()) {
@@ -100,6 +132,10 @@ export async function replayLoci(
         }
         steps += batch.reports.length;
         if (changed.length > 0) pool.invalidateAlerts(changed);
+        if (batch.stoppedEarly !== undefined && left() <= 0) {
+          halted = true;
+          throw new BacktestOverBudget(budgetMs);
+        }
         if (batch.stoppedEarly !== undefined || timeoutsInARow >= STOP_AFTER_TIMEOUTS) {
           halted = true;
           throw new BacktestStopped(

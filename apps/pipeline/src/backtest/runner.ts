@@ -46,6 +46,13 @@ export interface BacktestRunnerOptions {
   pollMs?: number;
   /** Level 2's budget and yields, which the report's projection is judged against (ADR 0056). */
   budget?: FilterBudgetLimits;
+  /**
+   * A job's total running time, each time it is taken up, besides the per-locus timeout: past it the
+   * job stops after its round and fails with the reason, keeping the loci it replayed (ADR 0062).
+   */
+  timeBudgetMs?: number;
+  /** How often a running job's heartbeat is written, whatever its rounds take (default: a third of staleSeconds). */
+  heartbeatMs?: number;
 }
 
 /** Workers a job may hold: its filter and up to two it reads from; a longer chain restarts workers between rounds. */
@@ -78,6 +85,8 @@ export class BacktestRunner {
       staleSeconds: 30,
       maxResumes: 3,
       pollMs: 2000,
+      timeBudgetMs: 3_600_000,
+      heartbeatMs: ((options.staleSeconds ?? 30) * 1000) / 3,
       ...Object.fromEntries(Object.entries(options).filter(([k, v]) => k !== 'limits' && k !== 'budget' && v !== undefined)),
     } as Required<Omit<BacktestRunnerOptions, 'limits' | 'budget'>>;
     this.budget = options.budget ?? DEFAULT_FILTER_BUDGET;
@@ -159,13 +168,30 @@ export class BacktestRunner {
 
   private async execute(job: BacktestJobRow): Promise<void> {
     const id = job.backtest_id;
+    // The lease this runner holds the job under (BacktestRepository.claimNext): every write checks it.
+    const lease = job.resumes;
     const key = `backtest-${id}`;
     const params = job.params as unknown as BacktestParams;
     const window = { fromMjd: params.from_mjd, toMjd: params.to_mjd, granularity: params.granularity };
     let dependencies: LoadedDependency[] = [];
+    // The heartbeat on a timer of its own: a round of a slow filter can outlast staleSeconds, and a job
+    // whose heartbeat goes stale is taken up by another runner. A lost lease stops this run at once.
+    let lost = false;
+    let cancelled = false;
+    const beat = setInterval(() => {
+      void this.repos.backtests
+        .heartbeat(id, lease)
+        .then((state) => {
+          lost ||= state === 'lost';
+          cancelled ||= state === 'cancel';
+        })
+        .catch(() => {}); // the next beat tries again
+    }, this.o.heartbeatMs);
+    beat.unref();
     const finish = async (state: 'done' | 'failed' | 'cancelled', error?: string) => {
+      if (lost) return;
       const results = { ...(await this.results(job, params)), dependencies: dependencies.map(dependencyOf) };
-      await this.repos.backtests.finish(id, state, this.o.retentionDays, { error, results: results as unknown as JsonObject });
+      await this.repos.backtests.finish(id, state, this.o.retentionDays, { error, results: results as unknown as JsonObject }, lease);
       await this.emit(id);
     };
     try {
@@ -175,7 +201,11 @@ export class BacktestRunner {
       const todo = ids.filter((locusId) => !done.has(locusId));
       let lociDone = done.size;
       const stepsBefore = job.steps_done;
-      await this.repos.backtests.progress(id, { loci_total: ids.length, loci_done: lociDone, steps_done: stepsBefore });
+      if (await this.repos.backtests.progress(id, { loci_total: ids.length, loci_done: lociDone, steps_done: stepsBefore }, lease)) {
+        lost = (await this.repos.backtests.heartbeat(id, lease)) === 'lost';
+        cancelled = !lost;
+      }
+      if (lost) return;
       await this.emit(id);
       // A version runs with its own files; unsaved code for a filter, with the filter's files now (ADR 0053).
       const files =
@@ -191,26 +221,35 @@ export class BacktestRunner {
       }
       // A chained filter: the enabled filters it reads from replay before it at every step (ADR 0055).
       dependencies = await loadDependencies(this.repos, this.pool, await chainDependencies(this.repos, loaded.outputs, job.code), key);
-      let cancelled = false;
       const { stopped } = await replayLoci(this.repos, this.pool, key, todo, {
         window,
         dependencies,
+        timeBudgetMs: this.o.timeBudgetMs,
         onLoci: async (finished, steps) => {
           lociDone += finished.length;
-          cancelled = await this.repos.backtests.saveLoci(id, finished.map(recordOf), {
-            loci_done: lociDone,
-            steps_done: stepsBefore + steps,
-          });
-          await this.emit(id);
-          return cancelled || this.closing;
+          const stop = await this.repos.backtests.saveLoci(
+            id,
+            finished.map(recordOf),
+            { loci_done: lociDone, steps_done: stepsBefore + steps },
+            lease,
+          );
+          if (stop && !lost && !cancelled) lost = (await this.repos.backtests.heartbeat(id, lease)) === 'lost';
+          cancelled ||= stop && !lost;
+          if (!lost) await this.emit(id);
+          return cancelled || lost || this.closing;
         },
+        stopNow: () => cancelled || lost || this.closing,
       });
-      if (stopped && !cancelled) return await this.repos.backtests.requeue(id); // the server is stopping: resumed at the next start
+      if (lost) return;
+      // The server is stopping: resumed at the next start.
+      if (stopped && !cancelled) return await this.repos.backtests.requeue(id, lease);
       await finish(cancelled ? 'cancelled' : 'done', cancelled ? 'Cancelled' : undefined);
     } catch (e) {
-      if (this.closing && !(e instanceof BacktestStopped)) return await this.repos.backtests.requeue(id).catch(() => {});
+      if (lost) return;
+      if (this.closing && !(e instanceof BacktestStopped)) return await this.repos.backtests.requeue(id, lease).catch(() => {});
       await finish('failed', e instanceof Error ? e.message : String(e)).catch(() => {});
     } finally {
+      clearInterval(beat);
       await this.pool.unload(key).catch(() => {});
       await unloadDependencies(this.pool, dependencies);
     }

@@ -30,6 +30,12 @@ export interface WorkerLimits {
   tmpMb: number;
   /** Characters of stdout/stderr kept per locus. */
   outputLimit: number;
+  /**
+   * The longest protocol line a worker may write (a report, a fetch): the pool stops reading past it,
+   * before parsing, kills the worker and gives its locus the error. The worker's own reading of the
+   * pool's lines is bounded too: by this, or by its load line where code and data files make that longer.
+   */
+  maxLineBytes: number;
 }
 
 /** The worker limits plus those of dry runs (POST /v1/filters/test) and code checks. */
@@ -57,6 +63,7 @@ export const DEFAULT_WORKER_LIMITS: WorkerLimits = {
   fsizeMb: 64,
   tmpMb: 256,
   outputLimit: 65_536,
+  maxLineBytes: 8 << 20,
 };
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
@@ -68,8 +75,11 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   level2AlertCache: 50_000,
 };
 
-/** The launcher's `--limits` argument (sandbox.py reads exactly these keys). */
-export function launcherLimits(limits: WorkerLimits): string {
+/**
+ * The launcher's `--limits` argument (sandbox.py reads exactly these keys). `inputLineBytes`: the
+ * longest line this worker will be sent (its load line may be longer than `maxLineBytes`).
+ */
+export function launcherLimits(limits: WorkerLimits, inputLineBytes = limits.maxLineBytes): string {
   return JSON.stringify({
     memory_mb: limits.memoryMb,
     cpu_s: limits.cpuSeconds,
@@ -79,5 +89,6 @@ export function launcherLimits(limits: WorkerLimits): string {
     locus_timeout_s: limits.locusTimeoutMs / 1000,
     load_timeout_s: limits.loadTimeoutMs / 1000,
     output_limit: limits.outputLimit,
+    max_line_bytes: Math.max(limits.maxLineBytes, inputLineBytes),
   });
 }

@@ -71,15 +71,37 @@ export class BacktestRepository {
       .execute();
   }
 
-  /** Takes the oldest queued job (none of `skipUsers`): it becomes running. Safe against other runners. */
-  async claimNext(skipUsers: number[] = []): Promise<BacktestJobRow | undefined> {
-    const skip = skipUsers.length > 0 ? sql`AND user_id <> ALL(${skipUsers}::bigint[])` : sql``;
+  /**
+   * Takes a queued job for a runner: it becomes running, and the runner holds it under a lease, the
+   * job's `resumes` as claimed (every way a job is taken back, requeue or recoverStale, adds one), which
+   * heartbeat, progress, saveLoci, finish and requeue check: a runner whose job was recovered while it
+   * still ran writes nothing more. Users take turns (ADR 0062):
+   * the job goes to the user with the fewest jobs running, then the one whose last turn began longest ago
+   * (never: first), then the oldest job; not first come, so a user with many jobs queued (an admin)
+   * waits for everyone else's next one. `FOR UPDATE SKIP LOCKED`: two runners never take one job.
+   */
+  async claimNext(): Promise<BacktestJobRow | undefined> {
     const result = await sql<BacktestJobRow>`UPDATE backtest_job SET state = 'running',
         started_at = coalesce(started_at, now()), heartbeat_at = now()
-      WHERE backtest_id = (SELECT backtest_id FROM backtest_job WHERE state = 'queued' ${skip}
-        ORDER BY backtest_id LIMIT 1 FOR UPDATE SKIP LOCKED)
+      WHERE state = 'queued' AND backtest_id = (SELECT q.backtest_id FROM backtest_job q WHERE q.state = 'queued'
+        ORDER BY (SELECT count(*) FROM backtest_job r WHERE r.user_id = q.user_id AND r.state = 'running'),
+          (SELECT max(t.started_at) FROM backtest_job t WHERE t.user_id = q.user_id) NULLS FIRST,
+          q.backtest_id
+        LIMIT 1 FOR UPDATE SKIP LOCKED)
       RETURNING *`.execute(this.db);
     return result.rows[0];
+  }
+
+  /**
+   * The runner's heartbeat, on a timer of its own (not per round: a round of a slow filter may take
+   * longer than the stale limit). 'lost': the job is no longer this lease's (recovered as stale,
+   * perhaps running elsewhere), and the runner must stop it without writing anything more.
+   */
+  async heartbeat(id: number, lease: number): Promise<'ok' | 'cancel' | 'lost'> {
+    const row = await sql<{ cancel_requested: boolean }>`UPDATE backtest_job SET heartbeat_at = now()
+      WHERE backtest_id = ${id} AND state = 'running' AND resumes = ${lease} RETURNING cancel_requested`.execute(this.db);
+    const found = row.rows[0];
+    return found === undefined ? 'lost' : found.cancel_requested ? 'cancel' : 'ok';
   }
 
   /**
@@ -97,21 +119,31 @@ export class BacktestRepository {
   }
 
   /** A running job that its runner stopped on shutdown: queued again, to resume at the next start. */
-  async requeue(id: number): Promise<void> {
-    await sql`UPDATE backtest_job SET state = 'queued', resumes = resumes + 1 WHERE backtest_id = ${id} AND state = 'running'`.execute(
-      this.db,
-    );
+  async requeue(id: number, lease: number): Promise<void> {
+    await sql`UPDATE backtest_job SET state = 'queued', resumes = resumes + 1
+      WHERE backtest_id = ${id} AND state = 'running' AND resumes = ${lease}`.execute(this.db);
   }
 
-  /** Progress and heartbeat; returns whether the job was asked to stop. */
-  async progress(id: number, values: { loci_total?: number; loci_done: number; steps_done: number }): Promise<boolean> {
-    const row = await this.db
+  /**
+   * Progress and heartbeat; returns whether the job must stop (asked to, or, with `lease`, no longer
+   * this runner's: then nothing is written).
+   */
+  async progress(id: number, values: { loci_total?: number; loci_done: number; steps_done: number }, lease?: number): Promise<boolean> {
+    return (await this.progressOf(id, values, lease)) !== 'ok';
+  }
+
+  private async progressOf(
+    id: number,
+    values: { loci_total?: number; loci_done: number; steps_done: number },
+    lease?: number,
+  ): Promise<'ok' | 'cancel' | 'lost'> {
+    let query = this.db
       .updateTable('backtest_job')
       .set({ ...values, heartbeat_at: sql`now()` })
-      .where('backtest_id', '=', id)
-      .returning('cancel_requested')
-      .executeTakeFirst();
-    return row?.cancel_requested ?? true;
+      .where('backtest_id', '=', id);
+    if (lease !== undefined) query = query.where('state', '=', 'running').where('resumes', '=', lease);
+    const row = await query.returning('cancel_requested').executeTakeFirst();
+    return row === undefined ? 'lost' : row.cancel_requested ? 'cancel' : 'ok';
   }
 
   async finish(
@@ -119,8 +151,9 @@ export class BacktestRepository {
     state: 'done' | 'failed' | 'cancelled',
     retentionDays: number,
     detail: { error?: string; results?: JsonObject },
+    lease?: number,
   ): Promise<void> {
-    await this.db
+    let query = this.db
       .updateTable('backtest_job')
       .set({
         state,
@@ -129,8 +162,10 @@ export class BacktestRepository {
         finished_at: sql`now()`,
         expires_at: sql`now() + make_interval(days => ${retentionDays})`,
       })
-      .where('backtest_id', '=', id)
-      .execute();
+      .where('backtest_id', '=', id);
+    // A runner that lost its lease must not end a job another runner now holds.
+    if (lease !== undefined) query = query.where('state', '=', 'running').where('resumes', '=', lease);
+    await query.execute();
   }
 
   /** Cancels a queued job at once; a running one is asked to stop (the runner ends it). Returns the row. */
@@ -228,15 +263,25 @@ export class BacktestRepository {
     return new Set(rows.map((r) => r.locus_id));
   }
 
-  /** Records replayed loci and the job's progress in one transaction, so a restart never counts a locus twice. */
-  async saveLoci(id: number, loci: BacktestLocusRecord[], progress: { loci_done: number; steps_done: number }): Promise<boolean> {
+  /**
+   * Records replayed loci and the job's progress in one transaction, so a restart never counts a locus
+   * twice; with `lease`, only while the job is still this runner's. Returns whether the job must stop.
+   */
+  async saveLoci(
+    id: number,
+    loci: BacktestLocusRecord[],
+    progress: { loci_done: number; steps_done: number },
+    lease?: number,
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      if (loci.length > 0)
+      // The progress first: its row lock keeps a recovery from taking the job while the loci go in.
+      const state = await new BacktestRepository(trx).progressOf(id, progress, lease);
+      if (state !== 'lost' && loci.length > 0)
         await sql`INSERT INTO backtest_locus (backtest_id, locus_id, tags, outcome)
           SELECT ${id}, r.locus_id, r.tags, r.outcome FROM jsonb_to_recordset(${JSON.stringify(loci)}::jsonb)
             AS r(locus_id text, tags text[], outcome jsonb)
           ON CONFLICT (backtest_id, locus_id) DO NOTHING`.execute(trx);
-      return new BacktestRepository(trx).progress(id, progress);
+      return state !== 'ok';
     });
   }
 

@@ -57,7 +57,6 @@ export class FilterSandboxPool {
       ...DEFAULT_WORKER_LIMITS,
       stallGraceMs: 3000,
       batchTimeoutMs: 300_000,
-      maxLineBytes: 8 << 20,
       maxRestartsPerBatch: 3,
       slotOffset: 0,
       deferProperties: true,
@@ -143,14 +142,14 @@ export class FilterSandboxPool {
     return next;
   }
 
-  private argv(slot: number, filesDir?: string): string[] {
+  private argv(slot: number, reg: Registered): string[] {
     const o = this.o;
     // nice(1) lowers the launcher's priority before it execs; the sandbox and the filter inherit it.
-    const command = this.command(slot, filesDir);
+    const command = this.command(slot, reg.filesDir, loadLineBytes(reg));
     return o.niceness > 0 ? ['/usr/bin/nice', '-n', String(o.niceness), ...command] : command;
   }
 
-  private command(slot: number, filesDir?: string): string[] {
+  private command(slot: number, filesDir: string | undefined, inputLineBytes: number): string[] {
     const o = this.o;
     if (!o.sandbox)
       return [
@@ -167,7 +166,7 @@ export class FilterSandboxPool {
       '-B',
       `${o.runtimeDir}/antares_runtime/sandbox.py`,
       `--slot=${slot + o.slotOffset}`,
-      `--limits=${launcherLimits(o)}`,
+      `--limits=${launcherLimits(o, inputLineBytes)}`,
       `--bwrap=${o.bwrap}`,
       `--python=${o.python}`,
       ...(filesDir ? [`--files=${filesDir}`] : []),
@@ -227,7 +226,7 @@ export class FilterSandboxPool {
       // drop: never used, or its worker retired, which dropped them.)
       if (this.slots[slot]) this.held.dropHoldings(slot);
       // Unsandboxed (tests without bubblewrap), the files folder is simply the process's working directory.
-      w = new WorkerProcess(this.argv(slot, reg.filesDir), this.o.maxLineBytes, slot, this.o.sandbox ? undefined : reg.filesDir);
+      w = new WorkerProcess(this.argv(slot, reg), this.o.maxLineBytes, slot, this.o.sandbox ? undefined : reg.filesDir);
       this.slots[slot] = w;
     } finally {
       this.reserved.delete(slot);
@@ -409,4 +408,14 @@ export class FilterSandboxPool {
       t_99_percentile: pick('t_99_percentile'),
     };
   }
+}
+
+/**
+ * At most the bytes of a worker's load line (code as UTF-8 at worst, the files' base64, the rest of the
+ * message): the worker must read that line whole, however its files outgrow the usual line cap.
+ */
+function loadLineBytes(reg: Registered): number {
+  let bytes = 3 * reg.code.length + 3 * (reg.className?.length ?? 0) + 64 * 1024;
+  for (const [name, data] of Object.entries(reg.files)) bytes += 3 * name.length + data.length + 8;
+  return bytes;
 }

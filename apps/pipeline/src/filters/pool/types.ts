@@ -129,7 +129,6 @@ export interface SandboxPoolOptions extends Partial<WorkerLimits> {
   /** Alerts each worker keeps so that they are sent once (about 3 kB each in the worker). */
   alertCacheSize?: number;
   outputLimit?: number;
-  maxLineBytes?: number;
   maxRestartsPerBatch?: number;
   /** Added to each worker's slot number, which picks its uid: pools that run at once use distinct ranges. */
   slotOffset?: number;

@@ -92,7 +92,14 @@ export class WorkerProcess {
   private flood(): void {
     this.buf = [];
     this.bufLen = 0;
-    this.fail(new WorkerFailure('crash', `the filter flooded its output (a protocol line over ${this.maxLineBytes} bytes)`));
+    // Refused as it arrives, before any parse (and before the rest of it is held): a line past the cap
+    // can only be a filter writing to the channel, or a report it made too big.
+    this.fail(
+      new WorkerFailure(
+        'crash',
+        `the filter flooded its output: its worker wrote a protocol line over ${this.maxLineBytes} bytes, the limit, so it was stopped and the line never read`,
+      ),
+    );
   }
 
   private onLine(line: string): void {

@@ -36,6 +36,7 @@ export function backtestRoutes(app: FastifyInstance, { auth, repos, config }: Ro
       ? new BacktestRunner(repos, {
           workers: config.backtestWorkers,
           retentionDays: config.backtestRetentionDays,
+          timeBudgetMs: config.backtestBudgetMs,
           limits: config.filterLimits,
           budget: config.filterBudget,
         })

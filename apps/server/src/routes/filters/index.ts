@@ -25,7 +25,8 @@ import { baseUrl, pageLinks } from '../request-url.ts';
 
 /** Filters and their versions; reads are optional-auth (private filters only for owner and admins). */
 export function filterRoutes(app: FastifyInstance, { auth, repos, config, filterSandbox }: RouteContext): void {
-  const turns = new SandboxTurns();
+  // As many turns at once as the dry-run pool has workers; beyond them, users take turns (ADR 0062).
+  const turns = new SandboxTurns(config.filterLimits.dryRunWorkers);
   const filters = new FilterService(repos, filterSandbox, turns);
   const tests = new FilterTestService(repos, filterSandbox, turns);
   // include=owner: e-mail addresses only for admins and the owner (serializers/filter.ts).
