@@ -30,6 +30,16 @@ export interface WorkerLimits {
   tmpMb: number;
   /** Characters of stdout/stderr kept per locus. */
   outputLimit: number;
+  /**
+   * The host uids workers run as, `FIRST-LAST` (ANTARES_SANDBOX_UID_RANGE): each worker on the machine
+   * holds one of its own while it runs, whichever instance started it (sandbox_host.py's lock).
+   */
+  uidRange: string;
+  /**
+   * Where each worker gets a cgroup v2 memory.max of memoryMb + tmpMb over its whole process tree
+   * (ANTARES_FILTER_CGROUP): `auto` (where the host offers one), `off`, or a delegated cgroup v2 folder.
+   */
+  memoryCgroup: string;
 }
 
 /** The worker limits plus those of dry runs (POST /v1/filters/test) and code checks. */
@@ -50,6 +60,8 @@ export const DEFAULT_WORKER_LIMITS: WorkerLimits = {
   fsizeMb: 64,
   tmpMb: 256,
   outputLimit: 65_536,
+  uidRange: '200000-265535',
+  memoryCgroup: 'auto',
 };
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
@@ -57,6 +69,16 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   dryRunBudgetMs: 10_000,
   dryRunWorkers: 3,
 };
+
+/** The launcher's arguments that come from the limits: `--limits`, the uid range, the memory cgroup, the interpreter. */
+export function launcherArgs(limits: WorkerLimits): string[] {
+  return [
+    `--limits=${launcherLimits(limits)}`,
+    `--uids=${limits.uidRange}`,
+    `--cgroup=${limits.memoryCgroup}`,
+    `--python=${limits.python}`,
+  ];
+}
 
 /** The launcher's `--limits` argument (sandbox.py reads exactly these keys). */
 export function launcherLimits(limits: WorkerLimits): string {
