@@ -1,7 +1,7 @@
 """Launch one filter worker inside bubblewrap, with rlimits: `/usr/bin/python3 sandbox.py [options]`.
 
-Run by path (not -m) so it needs nothing on sys.path. It sets the rlimits, drops root to a per-slot
-unprivileged uid, then execs bwrap, whose process tree (the worker) inherits them. Why each piece:
+Run by path (not -m) so it needs nothing on sys.path. It sets the rlimits, drops root to an
+unprivileged uid of its own, then execs bwrap, whose process tree (the worker) inherits them. Why each piece:
 - --unshare-all: no network (empty net namespace), own pid namespace (the worker can kill what a
   filter leaves behind, and can see nothing else), own ipc/uts/user namespaces.
 - a new root holding only read-only /usr (Debian's python3, numpy, ...), the /etc files the dynamic
