@@ -1,21 +1,30 @@
 """Launch one filter worker inside bubblewrap, with rlimits: `/usr/bin/python3 sandbox.py [options]`.
 
-Run by path (not -m) so it needs nothing on sys.path. It sets the rlimits, drops root to a per-slot
-unprivileged uid, then execs bwrap, whose process tree (the worker) inherits them. Why each piece:
+Run by path (not -m) so it needs nothing on sys.path. It sets the rlimits, drops root to an
+unprivileged uid of its own, then execs bwrap, whose process tree (the worker) inherits them. Why each piece:
 - --unshare-all: no network (empty net namespace), own pid namespace (the worker can kill what a
   filter leaves behind, and can see nothing else), own ipc/uts/user namespaces.
 - a new root holding only read-only /usr (Debian's python3, numpy, ...), the /etc files the dynamic
   linker needs, this runtime at /opt/antares-runtime and, when --python names a virtual environment's
   interpreter (ANTARES_FILTER_PYTHON), that environment's folder at its own path (interpreter_folders):
   no /work, /root, /var, /home, /etc/shadow.
-- --tmpfs /tmp with a size cap, --proc, --dev (the minimal device nodes), --die-with-parent (never
-  outlive the pool), --new-session (no terminal injection), --cap-drop ALL.
+- every place a filter can write is bounded (ADR 0058): the root and /dev are read-only (each a
+  memory file system otherwise, sized at half the machine's RAM), /tmp is a tmpfs of tmp_mb, and
+  /dev/shm is a link to it (shm_open, multiprocessing's semaphores), so that the two share one budget;
+  /dev holds the minimal device nodes (as bwrap --dev makes them, without pseudo-terminals).
+  --proc, --die-with-parent (never outlive the pool), --new-session (no terminal injection), --cap-drop ALL.
+- memory outside those: memfd_create, memfd_secret, SysV shmget and mq_open fail with ENOSYS (seccomp:
+  their pages count against no rlimit); a cgroup v2 memory.max of memory_mb + tmp_mb over the worker's
+  whole tree where the host offers one (--cgroup, sandbox_host.py); oom_score_adj 1000, so that when the
+  machine runs out of memory anyway, the kernel kills a filter worker before the server or the database.
 - --seccomp: system calls a filter never needs (ptrace, mount, new namespaces, keyctl, bpf, ...) fail
   with EPERM (syscall_filter.py); --disable-userns: no user namespace can be made inside.
 - rlimits: AS (memory), CPU (seconds over the worker's life; the pool recycles workers before it),
-  NPROC (fork bombs), FSIZE (output files), CORE 0.
-- Root drops to uid BASE+slot before exec: the kernel ignores RLIMIT_NPROC for root, and NPROC is
-  counted per uid across the user namespaces that uid creates, so each worker slot needs its own uid.
+  NPROC (fork bombs), FSIZE (output files), NOFILE (descriptors, so pipe and socket buffers), CORE 0.
+- Root drops to a uid of its own before exec, claimed from --uids (ANTARES_SANDBOX_UID_RANGE) from the
+  slot on and held with a lock while the sandbox runs (sandbox_host.py): the kernel ignores RLIMIT_NPROC
+  for root, and NPROC is counted per uid across the user namespaces that uid creates, so each worker on
+  the machine, whichever instance started it, needs its own uid.
 If user namespaces are unavailable and we are root, bwrap runs as root without --unshare-user
 (documented fallback: NPROC is then not enforced by the kernel; the pid-namespace kill still applies).
 """
@@ -31,7 +40,14 @@ INSIDE = '/opt/antares-runtime'
 # A filter's data files (REQUIRES_FILES), read-only, as its working directory: published filters
 # np.load('name.npy') beside themselves. The pool makes one folder per loaded filter (one per worker).
 FILES_INSIDE = '/filter-files'
-BASE_UID = 200000
+# The worker's descriptors: enough for a filter's files and libraries; each may hold a pipe's or a
+# socket's buffer of kernel memory, which no other limit counts.
+NOFILE = 256
+# /dev is a tmpfs only for the mount points of its device nodes and links, read-only once made.
+DEV_BYTES = 1 << 20
+DEV_NODES = ('null', 'zero', 'full', 'random', 'urandom', 'tty')
+DEV_LINKS = (('/proc/self/fd', '/dev/fd'), ('/proc/self/fd/0', '/dev/stdin'), ('/proc/self/fd/1', '/dev/stdout'),
+             ('/proc/self/fd/2', '/dev/stderr'), ('/tmp', '/dev/shm'))
 WORKER = f"import sys; sys.path.insert(0, '{INSIDE}'); from antares_runtime.worker import main; main()"
 CHECK = 'import os, sys; print(os.getuid(), sorted(os.listdir("/")), flush=True)'
 PROBE = f"import sys; sys.path.insert(0, '{INSIDE}'); from antares_runtime.environment import main; main(['--probe'])"
@@ -67,7 +83,11 @@ def parse(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument('--limits', type=limits_of, required=True,
                    help='JSON object: ' + ', '.join(LIMITS) + " (the pool's configuration; no defaults here)")
-    p.add_argument('--slot', type=int, default=0, help='worker slot: selects the unprivileged uid')
+    p.add_argument('--slot', type=int, default=0, help='worker slot: where the search for a free uid begins')
+    p.add_argument('--uids', default='200000-265535',
+                   help='FIRST-LAST: the uids workers may run as (ANTARES_SANDBOX_UID_RANGE), each held by one worker')
+    p.add_argument('--cgroup', default='auto',
+                   help='auto, off, or a cgroup v2 folder: where each worker gets its memory.max (ANTARES_FILTER_CGROUP)')
     p.add_argument('--bwrap', default='/usr/bin/bwrap')
     p.add_argument('--python', default='/usr/bin/python3', help='the interpreter the worker runs (ANTARES_FILTER_PYTHON)')
     p.add_argument('--files', help="folder of the filter's data files: bound read-only as the working directory")
@@ -117,7 +137,7 @@ def unreadable(folders):
     return None
 
 
-def bwrap_argv(opts, runtime_fd, userns, seccomp_fd, python_folders=(), files_fd=None):
+def bwrap_argv(opts, runtime_fd, userns, seccomp_fd, python_folders=(), files_fd=None, lock_fd=None):
     argv = [opts.bwrap, '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
             '--seccomp', str(seccomp_fd), '--ro-bind', '/usr', '/usr']
     for top in ('bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'):
@@ -129,12 +149,21 @@ def bwrap_argv(opts, runtime_fd, userns, seccomp_fd, python_folders=(), files_fd
     for path in ETC:
         argv += ['--ro-bind-try', path, path]
     argv += ['--ro-bind-fd', str(runtime_fd), INSIDE,
-             '--size', str(opts.limits.tmp_mb << 20), '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev',
-             '--chdir', '/tmp', '--clearenv']
+             '--size', str(opts.limits.tmp_mb << 20), '--tmpfs', '/tmp', '--proc', '/proc',
+             '--size', str(DEV_BYTES), '--tmpfs', '/dev']
+    for node in DEV_NODES:
+        argv += ['--dev-bind', f'/dev/{node}', f'/dev/{node}']
+    for target, link in DEV_LINKS:
+        argv += ['--symlink', target, link]
+    argv += ['--remount-ro', '/dev', '--chdir', '/tmp', '--clearenv']
     for folder in python_folders:  # after --tmpfs /tmp: a venv under /tmp is bound onto it
         argv += ['--ro-bind', os.path.realpath(folder), folder]
     if files_fd is not None:
         argv += ['--ro-bind-fd', str(files_fd), FILES_INSIDE, '--chdir', FILES_INSIDE]
+    # Last of the mounts: bwrap made every mount point in the root, which then takes no more writes.
+    argv += ['--remount-ro', '/']
+    if lock_fd is not None:
+        argv += ['--sync-fd', str(lock_fd)]  # held by bwrap outside the sandbox: the uid stays ours
     if userns:
         # --disable-userns: no user namespace inside this one, whatever the seccomp filter lets through.
         argv += ['--unshare-user', '--disable-userns', '--uid', '65534', '--gid', '65534']
@@ -156,19 +185,32 @@ def set_limits(opts):
     given = opts.limits
     limits = [(resource.RLIMIT_AS, given.memory_mb * mb), (resource.RLIMIT_CPU, given.cpu_s),
               (resource.RLIMIT_NPROC, given.nproc), (resource.RLIMIT_FSIZE, given.fsize_mb * mb),
-              (resource.RLIMIT_CORE, 0)]
+              (resource.RLIMIT_NOFILE, NOFILE), (resource.RLIMIT_CORE, 0)]
     for which, value in limits:
         resource.setrlimit(which, (value, value))
 
 
-def syscall_filter():
-    """syscall_filter.py beside this file (run by path with -I, its folder is not on sys.path)."""
+def sibling(name):
+    """A module beside this file (run by path with -I, its folder is not on sys.path)."""
     import importlib.util
     here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location('syscall_filter', os.path.join(here, 'syscall_filter.py'))
+    spec = importlib.util.spec_from_file_location(name, os.path.join(here, f'{name}.py'))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def syscall_filter():
+    return sibling('syscall_filter')
+
+
+def raise_oom_score():
+    """First in line for the kernel's OOM killer (inherited by the worker's processes); best effort."""
+    try:
+        with open('/proc/self/oom_score_adj', 'w') as fh:
+            fh.write('1000')
+    except OSError:
+        pass
 
 
 def userns_available():
@@ -202,8 +244,23 @@ def main(argv=None):
     if files_fd is not None:
         os.set_inheritable(files_fd, True)
     userns = not opts.no_userns and userns_available()
+    host = sibling('sandbox_host')
+    lock_fd = None
+    try:
+        first, last = host.parse_uid_range(opts.uids)
+        if os.geteuid() == 0 and userns:
+            uid, lock_fd = host.claim_uid(first, last, opts.slot)
+        else:
+            uid = os.getuid()
+        # Before dropping root, which the cgroup folders belong to.
+        limits = opts.limits
+        name = f'uid-{uid}' if lock_fd is not None else f'pid-{os.getpid()}'
+        host.join_memory_cgroup(opts.cgroup, name, (limits.memory_mb + limits.tmp_mb) << 20)
+    except (ValueError, host.HostError) as e:
+        sys.stderr.write(f'antares sandbox: {e}\n')
+        return 126
+    raise_oom_score()
     if os.geteuid() == 0 and userns:
-        uid = BASE_UID + opts.slot
         os.setgroups([])
         os.setgid(uid)
         os.setuid(uid)  # real, effective and saved: no way back to root
@@ -222,9 +279,10 @@ def main(argv=None):
         sys.stderr.write('antares sandbox: the seccomp binding is missing: apt-get install -y python3-seccomp\n')
         return 127
     set_limits(opts)
-    argv = bwrap_argv(opts, runtime_fd, userns, seccomp_fd, folders, files_fd)
+    argv = bwrap_argv(opts, runtime_fd, userns, seccomp_fd, folders, files_fd, lock_fd)
     if opts.check or opts.probe:
-        return subprocess.call(argv, pass_fds=tuple(fd for fd in (runtime_fd, seccomp_fd, files_fd) if fd is not None))
+        fds = (runtime_fd, seccomp_fd, files_fd, lock_fd)
+        return subprocess.call(argv, pass_fds=tuple(fd for fd in fds if fd is not None))
     os.execv(argv[0], argv)
 
 

@@ -1,4 +1,4 @@
-"""The seccomp filter of the sandbox: system calls a filter never needs fail with EPERM.
+"""The seccomp filter of the sandbox: system calls a filter never needs fail with EPERM (or ENOSYS).
 
 Built with Debian's libseccomp binding (python3-seccomp) when the launcher starts a worker, and handed
 to bubblewrap as a compiled BPF program (`bwrap --seccomp FD`), which installs it right before it execs
@@ -15,6 +15,13 @@ escalations, or acts on other processes (ptrace and friends), or changes what th
 child process: clone/unshare with any CLONE_NEW* flag fail. clone3 passes its flags in memory, which
 seccomp cannot read, so it fails with ENOSYS: the C library then falls back to clone(), as it does on
 kernels older than 5.3 (what container runtimes do too).
+
+Memory no limit counts (ADR 0058): a memfd's pages (memfd_create, memfd_secret) belong to no file
+system with a size and, once unmapped, to no address space; a SysV shared memory segment (shmget) lives
+on in the worker's IPC namespace after it is detached, whose size limits are the kernel's huge
+defaults; POSIX message queues (mq_open) hold kernel memory. These fail with ENOSYS, as on a kernel
+built without them, so that a library that can do without them falls back (to a file in /tmp, whose
+tmpfs is sized) and a filter that insists gets an OSError it can see.
 """
 import errno
 import os
@@ -39,6 +46,8 @@ REFUSED = (
     'query_module',
 )
 
+MISSING = ('memfd_create', 'memfd_secret', 'shmget', 'mq_open')
+
 CLONE_NEWTIME = 0x00000080  # unshare() only: clone() keeps its exit signal in these low bits
 CLONE_NEW = {
     'CLONE_NEWNS': 0x00020000, 'CLONE_NEWCGROUP': 0x02000000, 'CLONE_NEWUTS': 0x04000000,
@@ -51,11 +60,12 @@ def build():
     """The filter (not yet loaded): allow by default, refuse the calls above."""
     policy = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
     refuse = seccomp.ERRNO(errno.EPERM)
-    for name in REFUSED:
-        try:
-            policy.add_rule(refuse, name)
-        except (RuntimeError, ValueError):
-            pass  # a call this architecture (or this libseccomp) does not have: nothing to refuse
+    for action, names in ((refuse, REFUSED), (seccomp.ERRNO(errno.ENOSYS), MISSING)):
+        for name in names:
+            try:
+                policy.add_rule(action, name)
+            except (RuntimeError, ValueError):
+                pass  # a call this architecture (or this libseccomp) does not have: nothing to refuse
     for flag in CLONE_NEW.values():
         policy.add_rule(refuse, 'clone', seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
     for flag in (*CLONE_NEW.values(), CLONE_NEWTIME):

@@ -61,10 +61,10 @@ class ProtocolViolation(Exception):
 class Worker:
     """Speaks PROTOCOL.md to one worker process."""
 
-    def __init__(self, sandboxed=True, slot=0, locus_timeout_s=2.0, memory_mb=2048, extra=()):
+    def __init__(self, sandboxed=True, slot=0, locus_timeout_s=2.0, memory_mb=2048, extra=(), tmp_mb=256):
         if sandboxed:
             # The tests' own limits (the server passes its configured ones the same way).
-            limits = dict(TEST_LIMITS, locus_timeout_s=locus_timeout_s, memory_mb=memory_mb)
+            limits = dict(TEST_LIMITS, locus_timeout_s=locus_timeout_s, memory_mb=memory_mb, tmp_mb=tmp_mb)
             argv = ['/usr/bin/python3', os.path.join(RUNTIME, 'antares_runtime', 'sandbox.py'),
                     f'--slot={slot}', f'--limits={json.dumps(limits)}', *extra]
             env = {'PATH': '/usr/bin:/bin'}

@@ -122,6 +122,25 @@ const schema = z.object({
     .positive()
     .max(1024)
     .default(DEFAULT_SANDBOX_LIMITS.maxLineBytes / (1 << 20)),
+  /** Host uids for the sandbox workers, FIRST-LAST; each worker on the machine holds one of its own (ADR 0058). */
+  ANTARES_SANDBOX_UID_RANGE: z
+    .string()
+    .regex(/^\d+-\d+$/, { error: 'must be FIRST-LAST, e.g. 200000-265535' })
+    .refine(
+      (r) => {
+        const [first, last] = r.split('-').map(Number);
+        return first >= 1000 && first <= last && last < 2 ** 32 - 1;
+      },
+      { error: 'must lie within 1000-4294967294, first <= last' },
+    )
+    .default(DEFAULT_SANDBOX_LIMITS.uidRange),
+  /** Each worker's cgroup v2 memory.max (memory + tmp MB): auto (where the host offers it), off, or a delegated folder. */
+  ANTARES_FILTER_CGROUP: z
+    .string()
+    .refine((c) => c === 'auto' || c === 'off' || path.isAbsolute(c), {
+      error: 'must be auto, off or an absolute cgroup v2 folder, e.g. /sys/fs/cgroup/antares',
+    })
+    .default(DEFAULT_SANDBOX_LIMITS.memoryCgroup),
   /** Filter backtests (issue #19): jobs run at once (one low-priority sandbox worker each), days results are kept, loci per job. */
   ANTARES_BACKTEST_WORKERS: whole(1, 8),
   ANTARES_BACKTEST_RETENTION_DAYS: whole(7, 3650),
@@ -301,6 +320,8 @@ export function loadConfig(
       tmpMb: e.ANTARES_FILTER_TMP_MB,
       outputLimit: e.ANTARES_FILTER_OUTPUT_LIMIT,
       maxLineBytes: Math.round(e.ANTARES_FILTER_MAX_LINE_MB * MB),
+      uidRange: e.ANTARES_SANDBOX_UID_RANGE,
+      memoryCgroup: e.ANTARES_FILTER_CGROUP,
     },
     uploadMaxBodyBytes: Math.round(e.ANTARES_UPLOAD_MAX_BODY_MB * MB),
     uploadMaxUncompressedBytes: Math.round(e.ANTARES_UPLOAD_MAX_UNCOMPRESSED_MB * MB),

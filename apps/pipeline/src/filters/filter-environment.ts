@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import type { FilterEnvironment } from '@antares/contract';
 
 import { LAUNCHER_PYTHON, RUNTIME_DIR } from './pool/index.ts';
-import { DEFAULT_WORKER_LIMITS, launcherLimits, type WorkerLimits } from './sandbox-limits.ts';
+import { DEFAULT_WORKER_LIMITS, launcherArgs, type WorkerLimits } from './sandbox-limits.ts';
 
 const run = promisify(execFile);
 
@@ -48,9 +48,8 @@ export async function probeFilterEnvironment(options: ProbeOptions = {}): Promis
           `${runtimeDir}/antares_runtime/sandbox.py`,
           '--probe',
           `--slot=${PROBE_SLOT}`,
-          `--limits=${launcherLimits(limits)}`,
+          ...launcherArgs(limits),
           `--bwrap=${bwrap}`,
-          `--python=${limits.python}`,
         ],
       ]
     : [limits.python, ['-I', '-B', '-c', DIRECT(runtimeDir)]];

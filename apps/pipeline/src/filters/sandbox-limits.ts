@@ -36,6 +36,16 @@ export interface WorkerLimits {
    * pool's lines is bounded too: by this, or by its load line where code and data files make that longer.
    */
   maxLineBytes: number;
+  /**
+   * The host uids workers run as, `FIRST-LAST` (ANTARES_SANDBOX_UID_RANGE): each worker on the machine
+   * holds one of its own while it runs, whichever instance started it (sandbox_host.py's lock).
+   */
+  uidRange: string;
+  /**
+   * Where each worker gets a cgroup v2 memory.max of memoryMb + tmpMb over its whole process tree
+   * (ANTARES_FILTER_CGROUP): `auto` (where the host offers one), `off`, or a delegated cgroup v2 folder.
+   */
+  memoryCgroup: string;
 }
 
 /** The worker limits plus those of dry runs (POST /v1/filters/test) and code checks. */
@@ -64,6 +74,8 @@ export const DEFAULT_WORKER_LIMITS: WorkerLimits = {
   tmpMb: 256,
   outputLimit: 65_536,
   maxLineBytes: 8 << 20,
+  uidRange: '200000-265535',
+  memoryCgroup: 'auto',
 };
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
@@ -76,9 +88,20 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
 };
 
 /**
- * The launcher's `--limits` argument (sandbox.py reads exactly these keys). `inputLineBytes`: the
- * longest line this worker will be sent (its load line may be longer than `maxLineBytes`).
+ * The launcher's arguments that come from the limits: `--limits`, the uid range, the memory cgroup, the
+ * interpreter. `inputLineBytes`: the longest line this worker will be sent (its load line may be longer
+ * than `maxLineBytes`).
  */
+export function launcherArgs(limits: WorkerLimits, inputLineBytes = limits.maxLineBytes): string[] {
+  return [
+    `--limits=${launcherLimits(limits, inputLineBytes)}`,
+    `--uids=${limits.uidRange}`,
+    `--cgroup=${limits.memoryCgroup}`,
+    `--python=${limits.python}`,
+  ];
+}
+
+/** The launcher's `--limits` argument (sandbox.py reads exactly these keys). */
 export function launcherLimits(limits: WorkerLimits, inputLineBytes = limits.maxLineBytes): string {
   return JSON.stringify({
     memory_mb: limits.memoryMb,

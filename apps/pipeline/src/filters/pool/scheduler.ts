@@ -5,7 +5,7 @@
 // that filter. At most `maxWorkers` processes: the least recently used idle one is stopped to make room
 // and re-spawned (and re-loaded) on demand. A batch runs in chunks (ADR 0010) under the limits of
 // sandbox-limits.ts; the alerts a worker already holds go as ids (held-alerts.ts).
-import { DEFAULT_WORKER_LIMITS, launcherLimits } from '../sandbox-limits.ts';
+import { DEFAULT_WORKER_LIMITS, launcherArgs } from '../sandbox-limits.ts';
 import { answerFetch, batchDeferral, type Deferral, deferralAfter } from './deferred.ts';
 import { filesFolder, removeFilesFolder } from './files-folder.ts';
 import { HeldAlerts } from './held-alerts.ts';
@@ -166,9 +166,8 @@ export class FilterSandboxPool {
       '-B',
       `${o.runtimeDir}/antares_runtime/sandbox.py`,
       `--slot=${slot + o.slotOffset}`,
-      `--limits=${launcherLimits(o, inputLineBytes)}`,
+      ...launcherArgs(o, inputLineBytes),
       `--bwrap=${o.bwrap}`,
-      `--python=${o.python}`,
       ...(filesDir ? [`--files=${filesDir}`] : []),
     ];
   }
