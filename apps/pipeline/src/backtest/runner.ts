@@ -2,7 +2,14 @@
 // time in a pool of their own whose workers run at the lowest CPU priority, progress saved as loci
 // finish, resumed after a restart.
 import { DEFAULT_FILTER_BUDGET, type FilterBudgetLimits } from '@antares/contract';
-import { type BacktestJobRow, compileLocusSearch, type JsonObject, type Repositories } from '@antares/db';
+import {
+  type BacktestJobRow,
+  compileLocusSearch,
+  isConnectionLost,
+  type JsonObject,
+  type Repositories,
+  retryOnConnectionLoss,
+} from '@antares/db';
 
 import {
   chainDependencies,
@@ -209,6 +216,10 @@ export class BacktestRunner {
       await finish(cancelled ? 'cancelled' : 'done', cancelled ? 'Cancelled' : undefined);
     } catch (e) {
       if (this.closing && !(e instanceof BacktestStopped)) return await this.repos.backtests.requeue(id).catch(() => {});
+      // A lost database connection is no fault of the job: it is queued again, to resume from the loci it
+      // saved once the database is back (ADR 0059). Should that fail too, its heartbeat goes stale and
+      // recoverStale takes it up.
+      if (isConnectionLost(e)) return await retryOnConnectionLoss(() => this.repos.backtests.requeue(id)).catch(() => {});
       await finish('failed', e instanceof Error ? e.message : String(e)).catch(() => {});
     } finally {
       await this.pool.unload(key).catch(() => {});
