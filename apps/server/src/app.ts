@@ -37,6 +37,8 @@ import type { FilterSandbox } from './services/filter-service.ts';
 export interface BuildOptions {
   config: Config;
   repos: Repositories;
+  /** Background jobs' repositories (backtests), free of the requests' statement timeout; default `repos`. */
+  jobRepos?: Repositories;
   logger?: boolean;
   filterSandbox?: FilterSandbox;
   /** Told of every route as it is registered (the permission matrix test checks it covers them all). */
@@ -44,7 +46,14 @@ export interface BuildOptions {
 }
 
 /** The whole HTTP application: JSON:API under /v1, /config.json and the web app. */
-export async function buildServer({ config, repos, logger = false, filterSandbox, onRoute }: BuildOptions): Promise<FastifyInstance> {
+export async function buildServer({
+  config,
+  repos,
+  jobRepos,
+  logger = false,
+  filterSandbox,
+  onRoute,
+}: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? { level: 'info' } : false,
     // request.ip (the login limits' client address) reads X-Forwarded-For only from configured proxies.
@@ -74,6 +83,7 @@ export async function buildServer({ config, repos, logger = false, filterSandbox
   const context = {
     config,
     repos,
+    jobRepos: jobRepos ?? repos,
     tokens,
     auth: new Authenticator(tokens, repos),
     limiter: new LoginLimiter({

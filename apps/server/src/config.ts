@@ -29,6 +29,8 @@ const schema = z.object({
     .default('127.0.0.1'),
   ANTARES_DATA_DIR: z.string().default('./var'),
   DATABASE_URL: z.string().url().optional(),
+  /** A PostgreSQL server's statements made for an HTTP request stop after this long (0: never; ADR 0059). */
+  ANTARES_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30000),
   /**
    * Public base URL of the site. Mailed links (password reset) are built from it alone, never from a request's
    * headers; required with ANTARES_SMTP_URL. Links in documents follow each request when it is unset.
@@ -182,6 +184,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /** ANTARES_STATEMENT_TIMEOUT_MS: the request pool's statement_timeout (0: none); ingestion has none. */
+  statementTimeoutMs: number;
   /** ANTARES_CUTOUT_DIR, resolved: new cutouts go to pack files there (ADR 0051); undefined: into the database. */
   cutoutDir?: string;
   /** ANTARES_FILTER_FILES_DIR, resolved: filter data files by sha256 (ADR 0053). */
@@ -265,6 +269,7 @@ export function loadConfig(
     host: e.ANTARES_HOST,
     dataDir: path.resolve(e.ANTARES_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    statementTimeoutMs: e.ANTARES_STATEMENT_TIMEOUT_MS,
     cutoutDir: e.ANTARES_CUTOUT_DIR ? path.resolve(e.ANTARES_CUTOUT_DIR) : undefined,
     filterFilesDir: path.resolve(e.ANTARES_FILTER_FILES_DIR ?? path.join(e.ANTARES_DATA_DIR, 'filter-files')),
     filterFileMaxBytes: Math.round(e.ANTARES_FILTER_FILE_MAX_MB * MB),

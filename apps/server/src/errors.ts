@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 
-import { SearchQueryError } from '@antares/db';
+import { isConnectionLost, isStatementTimeout, SearchQueryError } from '@antares/db';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** An error the API answers with its own status; everything the client got wrong is one of these. */
@@ -27,6 +27,35 @@ export class TooManyRequests extends ApiError {
   }
 }
 
+/** 503 with the seconds after which to try again (Retry-After). */
+export class ServiceUnavailable extends ApiError {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, 'Service Unavailable', detail);
+  }
+}
+
+/**
+ * A database failure that is no fault of the request, as a 503 (ADR 0059): a lost or refused connection
+ * (the next request opens a new one once the database is back), or a statement that ran past the
+ * request statement timeout (ANTARES_STATEMENT_TIMEOUT_MS), which may finish when the server is less busy
+ * and otherwise needs a narrower query. Undefined for every other error.
+ */
+export function databaseUnavailable(error: unknown): ServiceUnavailable | undefined {
+  if (isStatementTimeout(error))
+    return new ServiceUnavailable(
+      'The query took too long and was stopped: narrow it (a smaller region or time range, fewer criteria, a smaller page) or try again later',
+      DATABASE_RETRY_AFTER_SECONDS,
+    );
+  if (isConnectionLost(error))
+    return new ServiceUnavailable('The database cannot be reached right now; try again in a few seconds', DATABASE_RETRY_AFTER_SECONDS);
+  return undefined;
+}
+
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 export const badRequest = (detail: string, pointer?: string) => new ApiError(400, 'Bad Request', detail, pointer);
 export const notFound = (detail: string) => new ApiError(404, 'Not Found', detail);
 
@@ -48,8 +77,14 @@ export function errorDocument(status: number, title: string, detail: string, poi
  */
 export function registerErrorHandling(app: FastifyInstance, options: { spaIndex?: boolean } = {}): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    if (!(error instanceof ApiError)) {
+      const unavailable = databaseUnavailable(error);
+      if (unavailable) request.log.warn({ err: error }, 'database unavailable');
+      error = unavailable ?? error;
+    }
     if (error instanceof ApiError) {
-      if (error instanceof TooManyRequests) reply.header('retry-after', String(error.retryAfterSeconds));
+      if (error instanceof TooManyRequests || error instanceof ServiceUnavailable)
+        reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(error.status).send(errorDocument(error.status, error.title, error.detail, error.pointer));
     }
     const validation = validationError(error, request);

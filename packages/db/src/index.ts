@@ -6,6 +6,14 @@ export {
   type PrefillOptions,
   type PrefillResult,
 } from './bench/prefill.ts';
+export {
+  CONNECTION_RETRY_DELAYS_MS,
+  isConnectionLost,
+  isStatementTimeout,
+  retryOnConnectionLoss,
+  type RetryOptions,
+  warnRetry,
+} from './connection-errors.ts';
 export { CutoutPacks, CutoutPackUnavailable, type PackedCutout } from './cutout-packs.ts';
 export { FilterFileStore, FilterFileTooLarge, type StoredFile } from './filter-file-store.ts';
 export { migrate } from './migrate.ts';
@@ -61,6 +69,7 @@ export {
   type WatchObjectRow,
   type WatchTarget,
 } from './repositories/watch-lists.ts';
+export { openRequestRepositories } from './request-repositories.ts';
 export type { Database, JsonObject } from './schema.ts';
 export { compileListFilter, compileListSort } from './search/list-filter.ts';
 export { fieldOf, type LocusField, type LocusSort, parseLocusSort, SearchQueryError } from './search/locus-fields.ts';

@@ -27,6 +27,11 @@ export interface OpenOptions {
   /** A PGlite data-dir dump to start from (tests clone a migrated template this way). */
   pgliteLoadDataDir?: Blob;
   poolSize?: number;
+  /**
+   * PostgreSQL server only: statements running longer are cancelled (57014). Given to the pool that
+   * serves HTTP requests (ANTARES_STATEMENT_TIMEOUT_MS), never to ingestion's or migrations' (ADR 0059).
+   */
+  statementTimeoutMs?: number;
 }
 
 // int8 values we store (htm16 ids, counts) are below 2^53; 64-bit survey ids are kept as text.
@@ -45,10 +50,16 @@ export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase
     // No JIT compilation: our statements are short, and on a table whose size the planner misjudges
     // it spends 20-200 ms compiling a statement that runs in a few. A URL's own `options` win.
     const jitOff = /[?&]options=/.test(options.databaseUrl) ? {} : { options: '-c jit=off' };
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, ...jitOff });
+    const timeout = options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {};
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, ...jitOff, ...timeout });
     // An idle connection the server closes (a restart, an administrator, a dropped test database) is
     // reported here; unhandled, it would crash the process. The pool opens a new one when next needed.
     pool.on('error', (error) => console.warn(`database: an idle connection was closed (${error.message}); the next query opens a new one`));
+    // A connection closed while checked out (a query under way, or a transaction between statements)
+    // emits 'error' on its client, where the pool listens only while the client is idle: unhandled, that
+    // too ended the process. The statement under way is rejected with the error (its caller answers 503
+    // or retries, ADR 0059), later ones with "not queryable", and the pool drops the client on release.
+    pool.on('connect', (client) => client.on('error', () => {}));
     trackCopyClients(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };

@@ -1,4 +1,4 @@
-import type { Repositories } from '@antares/db';
+import { openRequestRepositories, type Repositories } from '@antares/db';
 import {
   alertSchemaSource,
   APT_INSTALL,
@@ -26,7 +26,9 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
   }
   // Revoked token ids are needed only until their tokens expire.
   await repos.revokedTokens.purgeExpired();
-  const app = await buildServer({ config, repos, logger: true, filterSandbox: checker.sandbox });
+  // HTTP requests' statements stop at ANTARES_STATEMENT_TIMEOUT_MS; ingestion's and the jobs' never (ADR 0059).
+  const requests = await openRequestRepositories(repos, config.databaseUrl, config.statementTimeoutMs);
+  const app = await buildServer({ config, repos: requests.repos, jobRepos: repos, logger: true, filterSandbox: checker.sandbox });
   const inbox = config.inboxDir ? await startInbox(config, repos, config.inboxDir) : undefined;
   const chat = await startChat(config, repos);
   const kafka = config.kafkaBrokers.length > 0 ? await startKafka(config, repos) : undefined;
@@ -36,6 +38,7 @@ export async function runServe(config: Config, repos: Repositories, close: () =>
     await kafka?.stop();
     await app.close();
     await checker.close();
+    await requests.close();
     await close();
     process.exit(0);
   };

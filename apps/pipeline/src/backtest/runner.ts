@@ -2,7 +2,14 @@
 // time in a pool of their own whose workers run at the lowest CPU priority, progress saved as loci
 // finish, resumed after a restart.
 import { DEFAULT_FILTER_BUDGET, type FilterBudgetLimits } from '@antares/contract';
-import { type BacktestJobRow, compileLocusSearch, type JsonObject, type Repositories } from '@antares/db';
+import {
+  type BacktestJobRow,
+  compileLocusSearch,
+  isConnectionLost,
+  type JsonObject,
+  type Repositories,
+  retryOnConnectionLoss,
+} from '@antares/db';
 
 import {
   chainDependencies,
@@ -247,6 +254,10 @@ export class BacktestRunner {
     } catch (e) {
       if (lost) return;
       if (this.closing && !(e instanceof BacktestStopped)) return await this.repos.backtests.requeue(id, lease).catch(() => {});
+      // A lost database connection is no fault of the job: it is queued again, to resume from the loci it
+      // saved once the database is back (ADR 0059). Should that fail too, its heartbeat goes stale and
+      // recoverStale takes it up.
+      if (isConnectionLost(e)) return await retryOnConnectionLoss(() => this.repos.backtests.requeue(id, lease)).catch(() => {});
       await finish('failed', e instanceof Error ? e.message : String(e)).catch(() => {});
     } finally {
       clearInterval(beat);

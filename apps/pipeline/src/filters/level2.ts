@@ -1,4 +1,4 @@
-import type { LocusRow, Repositories } from '@antares/db';
+import { type LocusRow, type Repositories, retryOnConnectionLoss, warnRetry } from '@antares/db';
 
 import { locusAlertsCacheOf } from '../ingest/locus-alerts-cache.ts';
 import type { ChatNotifier } from '../sinks/chat.ts';
@@ -151,7 +151,16 @@ export class Level2Stage {
     return this.filters.map((f) => f.versionId);
   }
 
+  /**
+   * Runs the filters on the loci and stores what they gave. A run whose database connection was lost
+   * runs again after a wait (ADR 0059): its results are written in one transaction at its end, so a
+   * failed run stored nothing (its budget counts the filters' work twice).
+   */
   async run(locusIds: string[], options: Level2RunOptions = {}): Promise<void> {
+    return retryOnConnectionLoss(() => this.runOnce(locusIds, options), { onRetry: warnRetry('a Level 2 run') });
+  }
+
+  private async runOnce(locusIds: string[], options: Level2RunOptions): Promise<void> {
     const filters = this.filters.filter((f) => !options.versions || options.versions.has(f.versionId));
     if (filters.length === 0 || locusIds.length === 0) return;
     const budget = this.budget.start(filters, this.filters.length);
@@ -227,8 +236,10 @@ export class Level2Stage {
         );
     }
     const all = [...chunks, ...stages.flat()];
-    for (const step of all) step.catch(() => {}); // each is awaited below; a failure ends the run
-    await Promise.all(all);
+    // A failure ends the run, once the steps under way have ended: a run again (a lost connection)
+    // must not send a worker a chunk while it still runs one of this run's.
+    const failed = (await Promise.allSettled(all)).find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
     const inputs = (await Promise.all(chunks)).flat();
     this.stats.lociRun += inputs.length;
     const byId = new Map(loci.map((l) => [l.locus_id, l]));

@@ -1,5 +1,5 @@
 import { htmId } from '@antares/astro';
-import { alertSummary, type NewThumbnail, type Repositories, type WatchTarget } from '@antares/db';
+import { alertSummary, type NewThumbnail, type Repositories, retryOnConnectionLoss, warnRetry, type WatchTarget } from '@antares/db';
 
 import { crossmatchPositions } from '../catalogs/crossmatch.ts';
 import type { GwMatcher } from '../gw/association.ts';
@@ -100,14 +100,36 @@ export async function ingestBatch(
   }
   if (accepted.length === 0) return [];
   accepted.sort((a, b) => a.trigger.mjd - b.trigger.mjd);
+  const trixels = skyLockTrixels(accepted.map((p) => ({ ra: p.trigger.ra as number, dec: p.trigger.dec as number })));
+  const statsBefore = structuredClone(stats);
+  // A lost database connection (a server restart, a failover, a dropped network) rolls the batch's
+  // transaction back: it is run again, after a wait, from its first statement. That is safe because a
+  // batch is one transaction plus idempotent writes (partitions, cutouts keyed by file): a batch whose
+  // COMMIT went through just before the connection went is found stored the second time (ADR 0059).
+  return retryOnConnectionLoss(
+    async () => {
+      Object.assign(stats, structuredClone(statsBefore));
+      return storeBatchRetryingDeadlocks(repos, accepted, trixels, timeReceived, stats, options, statsBefore);
+    },
+    { onRetry: warnRetry('an ingestion batch') },
+  );
+}
+
+async function storeBatchRetryingDeadlocks(
+  repos: Repositories,
+  accepted: AcceptedPacket[],
+  trixels: number[],
+  timeReceived: number,
+  stats: IngestStats,
+  options: IngestBatchOptions,
+  statsBefore: IngestStats,
+): Promise<string[]> {
   await repos.refreshPlannerStatsIfGrown();
   // A month met for the first time gets its partition now, committed on its own: made in the batch's
   // transaction, it would lock the whole alert table, and so every other worker, until the batch commits.
   await repos.alerts.ensurePartitions(rowMjds(accepted));
 
   if (repos.kind !== 'postgres') await options.commitAfter;
-  const trixels = skyLockTrixels(accepted.map((p) => ({ ra: p.trigger.ra as number, dec: p.trigger.dec as number })));
-  const statsBefore = structuredClone(stats);
   const caches = { known: knownAlertsOf(repos.db), locusAlerts: locusAlertsCacheOf(repos.db) };
   for (let attempt = 1; ; attempt++) {
     try {

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 
-import type { Repositories } from '@antares/db';
+import { type Repositories, retryOnConnectionLoss, warnRetry } from '@antares/db';
 
 import type { Level2Stage } from '../filters/level2.ts';
 import type { GwMatcher } from '../gw/association.ts';
@@ -112,7 +112,7 @@ export async function ingestFiles(repos: Repositories, files: string[], options:
   await flush();
   await storing;
   await filtering;
-  if (stats.packetsStored > 0) await repos.afterBulkLoad();
+  if (stats.packetsStored > 0) await retryOnConnectionLoss(() => repos.afterBulkLoad(), { onRetry: warnRetry('the statistics refresh') });
   options.onProgress?.({ filesDone, filesTotal: files.length, packetsRead: stats.packetsRead });
   return stats;
 }

@@ -11,6 +11,8 @@ import type { FilterSandbox } from '../services/filter-service.ts';
 export interface RouteContext {
   config: Config;
   repos: Repositories;
+  /** Background jobs' repositories: no statement timeout (ADR 0059); the same as `repos` unless given. */
+  jobRepos: Repositories;
   auth: Authenticator;
   tokens: TokenService;
   limiter: LoginLimiter;

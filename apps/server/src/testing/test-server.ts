@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { createTestDatabase, CutoutPacks, FilterFileStore, Repositories } from '@antares/db';
+import { createTestDatabase, CutoutPacks, FilterFileStore, openRequestRepositories, Repositories } from '@antares/db';
 import { expandInputs, ingestFiles } from '@antares/pipeline';
 
 import { buildServer } from '../app.ts';
@@ -17,6 +17,8 @@ export interface TestServer {
   url: string;
   config: Config;
   repos: Repositories;
+  /** The test database's own URL on a PostgreSQL server (undefined on PGlite). */
+  databaseUrl?: string;
   /** Every route the server registered, as "METHOD /url" (HEAD twins of GET routes left out). */
   routes: string[];
   getJson(pathAndQuery: string): Promise<{ status: number; body: any; headers: Headers }>;
@@ -29,9 +31,11 @@ export async function startTestServer(
     ingest?: string[];
     config?: Partial<Config>;
     filterSandbox?: FilterSandbox | ((repos: Repositories, config: Config) => FilterSandbox | undefined);
+    /** A PostgreSQL server to make the database on whatever the pass (default: DATABASE_URL, else PGlite). */
+    serverUrl?: string;
   } = {},
 ): Promise<TestServer> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(options.serverUrl ?? process.env.DATABASE_URL);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'antares-test-'));
   // As openConfiguredDatabase does: a configured cutout folder takes the new cutouts (ADR 0051), and
   // filter data files go to their folder (ADR 0053).
@@ -61,9 +65,12 @@ export async function startTestServer(
   const onRoute = (route: { method: string | string[]; url: string }) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.add(`${method} ${route.url}`);
   };
+  // As `antares serve` does: requests run on a pool of their own when a statement timeout is configured.
+  const requests = await openRequestRepositories(repos, database.url, options.config?.statementTimeoutMs ?? 0);
   const app = await buildServer({
     config,
-    repos,
+    repos: requests.repos,
+    jobRepos: repos,
     onRoute,
     filterSandbox: typeof options.filterSandbox === 'function' ? options.filterSandbox(repos, config) : options.filterSandbox,
   });
@@ -75,6 +82,7 @@ export async function startTestServer(
     url,
     config,
     repos,
+    databaseUrl: database.url,
     routes: [...routes].sort(),
     async getJson(pathAndQuery: string) {
       const response = await fetch(`${url}${pathAndQuery}`);
@@ -89,6 +97,7 @@ export async function startTestServer(
     },
     async close() {
       await app.close();
+      await requests.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -30,10 +30,10 @@ const FINISHED = new Set(['done', 'failed', 'cancelled']);
  * (started with the first job, or at start-up when jobs wait), which this server stops when it closes:
  * a job it stops resumes at the next start.
  */
-export function backtestRoutes(app: FastifyInstance, { auth, repos, config }: RouteContext): void {
+export function backtestRoutes(app: FastifyInstance, { auth, repos, jobRepos, config }: RouteContext): void {
   const runner =
     missingSandboxPrerequisites(config.filterLimits.python).length === 0
-      ? new BacktestRunner(repos, {
+      ? new BacktestRunner(jobRepos, {
           workers: config.backtestWorkers,
           retentionDays: config.backtestRetentionDays,
           timeBudgetMs: config.backtestBudgetMs,

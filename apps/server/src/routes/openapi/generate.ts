@@ -37,10 +37,15 @@ function requestBody(body: BodySpec): Json {
   return jsonApiBody(body.type ?? '', properties, { required, relationships, description: body.description });
 }
 
+/** Any operation may answer this while its database is out of reach or its statement ran too long (ADR 0059). */
+const DATABASE_UNAVAILABLE =
+  'The database cannot be reached right now, or the query took too long (narrow it); try again after Retry-After';
+
 /** The error answers, with the headers some of them carry (`Retry-After`). */
 function errorsOf(endpoint: Endpoint): Json {
-  const errors = fail(endpoint.errors ?? {});
-  for (const [status, headers] of Object.entries(endpoint.errorHeaders ?? {})) {
+  const errors = fail({ 503: DATABASE_UNAVAILABLE, ...endpoint.errors });
+  const retryAfter = { 'Retry-After': 'Seconds to wait before trying again' };
+  for (const [status, headers] of Object.entries({ 503: retryAfter, ...endpoint.errorHeaders })) {
     errors[status] = {
       ...(errors[status] as Json),
       headers: Object.fromEntries(
