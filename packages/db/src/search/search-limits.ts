@@ -1,0 +1,48 @@
+import { SearchQueryError } from './search-error.ts';
+
+/**
+ * How big a search document may be (issue #49): the compiler recurses once per nesting level and emits
+ * SQL per clause, so without bounds one request could overflow the stack (a 500) or build a statement of
+ * hundreds of thousands of parameters (PostgreSQL takes at most 65,535). The figures follow
+ * Elasticsearch's own defaults (`indices.query.bool.max_nested_depth` 30 rounded down, `max_clause_count`
+ * 1024); cones are counted apart because each compiles to up to ~50 HTM ranges and costs milliseconds of
+ * cover computation (ADR 0060).
+ */
+export const SEARCH_MAX_DEPTH = 20;
+export const SEARCH_MAX_CLAUSES = 1024;
+export const SEARCH_MAX_CONES = 16;
+
+/** What one search has used of its limits so far, checked as the compiler goes. */
+export class SearchBudget {
+  private clauses = 0;
+  private cones = 0;
+
+  /** A clause at nesting `depth` (1: the document's `query`). */
+  enter(depth: number): void {
+    if (depth > SEARCH_MAX_DEPTH) {
+      throw new SearchQueryError(
+        `The search nests clauses more than ${SEARCH_MAX_DEPTH} levels deep; at most ${SEARCH_MAX_DEPTH} levels are allowed`,
+      );
+    }
+    this.count(1);
+  }
+
+  /** `n` more clauses: each value of a `terms` list and each term of a `query_string` counts as one. */
+  count(n: number): void {
+    this.clauses += n;
+    if (this.clauses > SEARCH_MAX_CLAUSES) {
+      throw new SearchQueryError(
+        `The search has more than ${SEARCH_MAX_CLAUSES} clauses (each terms value, and each query_string term in each field, counts as one); at most ${SEARCH_MAX_CLAUSES} are allowed`,
+      );
+    }
+  }
+
+  cone(): void {
+    this.cones += 1;
+    if (this.cones > SEARCH_MAX_CONES) {
+      throw new SearchQueryError(
+        `The search has more than ${SEARCH_MAX_CONES} sky_distance clauses; at most ${SEARCH_MAX_CONES} are allowed`,
+      );
+    }
+  }
+}
