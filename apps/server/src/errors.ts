@@ -29,6 +29,7 @@ export class TooManyRequests extends ApiError {
 
 export const badRequest = (detail: string, pointer?: string) => new ApiError(400, 'Bad Request', detail, pointer);
 export const notFound = (detail: string) => new ApiError(404, 'Not Found', detail);
+export const tooManyRequests = (detail: string, retryAfterSeconds: number) => new TooManyRequests(detail, retryAfterSeconds);
 
 export interface JsonApiError {
   status: string;
