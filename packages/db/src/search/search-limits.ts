@@ -1,16 +1,10 @@
+import { SEARCH_MAX_CLAUSES, SEARCH_MAX_CONES, SEARCH_MAX_DEPTH } from '@antares/contract';
+
 import { SearchQueryError } from './search-error.ts';
 
-/**
- * How big a search document may be (issue #49): the compiler recurses once per nesting level and emits
- * SQL per clause, so without bounds one request could overflow the stack (a 500) or build a statement of
- * hundreds of thousands of parameters (PostgreSQL takes at most 65,535). The figures follow
- * Elasticsearch's own defaults (`indices.query.bool.max_nested_depth` 30 rounded down, `max_clause_count`
- * 1024); cones are counted apart because each compiles to up to ~50 HTM ranges and costs milliseconds of
- * cover computation (ADR 0060).
- */
-export const SEARCH_MAX_DEPTH = 20;
-export const SEARCH_MAX_CLAUSES = 1024;
-export const SEARCH_MAX_CONES = 16;
+// Without these bounds one request could overflow the compiler's stack (it recurses once per nesting
+// level: a 500) or build a statement of more parameters than PostgreSQL takes (65,535).
+export { SEARCH_MAX_CLAUSES, SEARCH_MAX_CONES, SEARCH_MAX_DEPTH };
 
 /** What one search has used of its limits so far, checked as the compiler goes. */
 export class SearchBudget {
