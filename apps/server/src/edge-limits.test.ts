@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { loadConfig } from './config.ts';
 import { edgeLimitStats } from './edge-limits.ts';
-import { answerProblem, closeRawConnections, type RawAnswer, sendBytes, sendRaw } from './fuzz/raw-http.ts';
+import { answerProblem, closeRawConnections, type RawAnswer, readAnswers, sendBytes, sendRaw } from './fuzz/raw-http.ts';
 import { startTestServer, type TestServer } from './testing/test-server.ts';
 
 // The HTTP edge (issue #49, ADR 0060): requests in flight per connection and per address, the per-address
@@ -47,34 +47,6 @@ async function enablePublicStream(tag: string): Promise<void> {
 const search = (query: unknown) => `/v1/loci?elasticsearch_query%5Blocus_listing%5D=${encodeURIComponent(JSON.stringify({ query }))}`;
 const get = (path: string, from?: string) => sendRaw(server.url, { method: 'GET', path, ...(from ? { from } : {}) });
 const detailOf = (answer: RawAnswer): string => JSON.parse(answer.text).errors[0].detail;
-
-/** Reads `count` pipelined answers (each with a Content-Length) from `socket`. */
-function readAnswers(socket: net.Socket, count: number): Promise<Array<{ status: number; retryAfter?: string; body: string }>> {
-  return new Promise((resolve, reject) => {
-    let buffer = Buffer.alloc(0);
-    const answers: Array<{ status: number; retryAfter?: string; body: string }> = [];
-    socket.on('data', (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      for (;;) {
-        const end = buffer.indexOf('\r\n\r\n');
-        if (end < 0) break;
-        const head = buffer.subarray(0, end).toString('latin1');
-        const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-        if (buffer.length < end + 4 + length) break;
-        answers.push({
-          status: Number(head.split(' ')[1]),
-          retryAfter: /retry-after: *(\S+)/i.exec(head)?.[1],
-          body: buffer.subarray(end + 4, end + 4 + length).toString('utf8'),
-        });
-        buffer = buffer.subarray(end + 4 + length);
-      }
-      if (answers.length >= count) resolve(answers);
-    });
-    socket.on('error', reject);
-    socket.on('close', () => (answers.length >= count ? resolve(answers) : reject(new Error(`closed after ${answers.length} answers`))));
-    socket.resume();
-  });
-}
 
 describe('requests in flight', () => {
   it('runs at most 2 of 200 pipelined listings on one connection that is not read, and still answers others', async () => {

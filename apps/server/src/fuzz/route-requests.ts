@@ -310,7 +310,12 @@ function fromSchema(schema: Json, document: OpenApiDocument, ids: Map<string, st
     switch (type) {
       case 'object': {
         const properties = (resolved.properties ?? {}) as Record<string, Json>;
-        const record = Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, fromSchema(s, document, ids, depth + 1)]));
+        // A search document in a body (backtests) gets the search arbitrary too: nestings no URL could carry.
+        const member = (k: string, s: Json) =>
+          k === 'elasticsearch_query'
+            ? fc.oneof(fromSchema(s, document, ids, depth + 1), searchDocument)
+            : fromSchema(s, document, ids, depth + 1);
+        const record = Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, member(k, s)]));
         return fc.record(record, { requiredKeys: (resolved.required as string[] | undefined)?.filter((k) => k in properties) ?? [] });
       }
       case 'array':
