@@ -215,20 +215,22 @@ const searchSubset: fc.Arbitrary<unknown> = fc
   }))
   .clause.map((query) => ({ query }));
 
+/** Search documents nested past the depth limit, up to 600 deep: too deep for a URL (a 431), not for a body. */
+export const deepSearch: fc.Arbitrary<unknown> = fc
+  .tuple(fc.integer({ min: 18, max: 600 }), fc.constantFrom('must', 'filter', 'should', 'must_not'))
+  .map(([depth, key]) => {
+    let query: unknown = { match_all: {} };
+    for (let i = 1; i < depth; i++) query = { bool: { [key]: [query] } };
+    return { query };
+  });
+
 /**
  * Search documents past the compiler's limits (issue #49, ADR 0060): nestings around and far past the
  * depth limit, and more clauses (terms values, should lists, cones) than allowed; each must be a 400
  * naming the limit (or an answer, below it), never a 500 or a statement PostgreSQL refuses.
  */
 const oversizedSearch: fc.Arbitrary<unknown> = fc.oneof(
-  // 5000 deep fits no URL (a 431) but does fit a backtest's body.
-  fc
-    .tuple(fc.oneof(fc.integer({ min: 15, max: 120 }), fc.constant(5000)), fc.constantFrom('must', 'filter', 'should', 'must_not'))
-    .map(([depth, key]) => {
-      let query: unknown = { match_all: {} };
-      for (let i = 1; i < depth; i++) query = { bool: { [key]: [query] } };
-      return { query };
-    }),
+  deepSearch,
   fc.integer({ min: 1000, max: 1500 }).map((n) => ({ query: { terms: { locus_id: Array.from({ length: n }, (_, i) => i) } } })),
   // Each term of a query_string counts once per field (two by default).
   fc.integer({ min: 500, max: 700 }).map((n) => ({ query: { query_string: { query: 'a '.repeat(n) } } })),
