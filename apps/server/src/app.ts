@@ -9,6 +9,7 @@ import { LoginLimiter } from './auth/login-limiter.ts';
 import { Mailer } from './auth/mailer.ts';
 import { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
+import { registerEdgeLimits } from './edge-limits.ts';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './errors.ts';
 import { finiteNumbers } from './finite-numbers.ts';
 import { registerInputGuard } from './input-guard.ts';
@@ -68,7 +69,15 @@ export async function buildServer({
     // The contract's schemas word their own errors (errors.ts reads these keywords; JSON Schema ignores them).
     // finiteNumbers: a number no handler can use ("Infinity", "1e400") is a 400 too, not a 500.
     ajv: { customOptions: { keywords: [...ERROR_KEYWORDS] }, plugins: [finiteNumbers] },
+    // Timeouts suited to an API (ADR 0060): headers within seconds, a whole request (uploads included)
+    // within minutes, and a connection on which nothing moves, such as a client that never reads, closed.
+    http: { headersTimeout: config.httpTimeouts.headersMs, connectionsCheckingInterval: Math.min(30_000, config.httpTimeouts.headersMs) },
+    requestTimeout: config.httpTimeouts.requestMs,
+    keepAliveTimeout: config.httpTimeouts.keepAliveMs,
+    connectionTimeout: config.httpTimeouts.idleMs,
   });
+  // First of all hooks: a request past its connection's or address's limits is refused before any work.
+  registerEdgeLimits(app, config.edgeLimits);
   if (onRoute) app.addHook('onRoute', onRoute);
   registerJsonParsers(app);
   const webDist = webDistOf(config);

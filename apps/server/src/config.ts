@@ -5,6 +5,8 @@ import { DEFAULT_FILTER_BUDGET, type FilterBudgetLimits } from '@antares/contrac
 import { DEFAULT_FILTER_PYTHON, DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '@antares/pipeline';
 import { z } from 'zod';
 
+import type { EdgeLimits } from './edge-limits.ts';
+
 /** A duration given in seconds whose default is kept in milliseconds. */
 function seconds(defaultMs: number) {
   return z.coerce
@@ -65,6 +67,21 @@ const schema = z.object({
   ANTARES_LOGIN_LIMIT_PER_PAIR: z.coerce.number().int().positive().max(1000).default(5),
   ANTARES_LOGIN_LIMIT_PER_IP: z.coerce.number().int().positive().max(100_000).default(50),
   ANTARES_LOGIN_MAX_DELAY_S: z.coerce.number().int().positive().max(86_400).default(900),
+  /**
+   * The HTTP edge (ADR 0060): seconds to receive a request's headers and the whole request, to keep an idle
+   * kept-alive connection, and to keep a connection on which no byte moves either way (a client that does
+   * not read its answer); requests in flight per connection and per client address; expensive reads (a
+   * search, or a page of more than ANTARES_LARGE_PAGE items) per client address, a minute and at once.
+   */
+  ANTARES_HEADERS_TIMEOUT_S: z.coerce.number().positive().max(3600).default(10),
+  ANTARES_REQUEST_TIMEOUT_S: z.coerce.number().positive().max(86_400).default(120),
+  ANTARES_KEEP_ALIVE_TIMEOUT_S: z.coerce.number().positive().max(3600).default(72),
+  ANTARES_IDLE_TIMEOUT_S: z.coerce.number().positive().max(86_400).default(120),
+  ANTARES_IN_FLIGHT_PER_CONNECTION: whole(2, 1000),
+  ANTARES_IN_FLIGHT_PER_ADDRESS: whole(32, 100_000),
+  ANTARES_EXPENSIVE_READS_PER_MINUTE: whole(120, 1_000_000),
+  ANTARES_EXPENSIVE_READ_BURST: whole(60, 1_000_000),
+  ANTARES_LARGE_PAGE: whole(100, 1_000_000),
   /** Password-reset mails one account may be sent per hour. */
   ANTARES_RESET_MAILS_PER_HOUR: z.coerce.number().int().positive().max(100).default(3),
   /** Drop folder of the running server for alert files (default $ANTARES_DATA_DIR/inbox; `off` turns it off). */
@@ -218,6 +235,9 @@ export type Config = {
   loginLimitPerIp: number;
   loginMaxDelaySeconds: number;
   resetMailsPerHour: number;
+  /** The HTTP edge's timeouts (ms) and limits (ADR 0060; edge-limits.ts). */
+  httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number; idleMs: number };
+  edgeLimits: EdgeLimits;
   /** undefined: no inbox. */
   inboxDir?: string;
   inboxPollSeconds: number;
@@ -294,6 +314,19 @@ export function loadConfig(
     loginLimitPerIp: e.ANTARES_LOGIN_LIMIT_PER_IP,
     loginMaxDelaySeconds: e.ANTARES_LOGIN_MAX_DELAY_S,
     resetMailsPerHour: e.ANTARES_RESET_MAILS_PER_HOUR,
+    httpTimeouts: {
+      headersMs: e.ANTARES_HEADERS_TIMEOUT_S * 1000,
+      requestMs: e.ANTARES_REQUEST_TIMEOUT_S * 1000,
+      keepAliveMs: e.ANTARES_KEEP_ALIVE_TIMEOUT_S * 1000,
+      idleMs: e.ANTARES_IDLE_TIMEOUT_S * 1000,
+    },
+    edgeLimits: {
+      perConnection: e.ANTARES_IN_FLIGHT_PER_CONNECTION,
+      perAddress: e.ANTARES_IN_FLIGHT_PER_ADDRESS,
+      expensiveReadsPerMinute: e.ANTARES_EXPENSIVE_READS_PER_MINUTE,
+      expensiveReadBurst: e.ANTARES_EXPENSIVE_READ_BURST,
+      largePage: e.ANTARES_LARGE_PAGE,
+    },
     inboxDir: e.ANTARES_INBOX_DIR === 'off' ? undefined : path.resolve(e.ANTARES_INBOX_DIR ?? path.join(e.ANTARES_DATA_DIR, 'inbox')),
     inboxPollSeconds: e.ANTARES_INBOX_POLL_SECONDS,
     slackToken: e.ANTARES_SLACK_TOKEN,

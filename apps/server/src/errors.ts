@@ -58,6 +58,7 @@ const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export const badRequest = (detail: string, pointer?: string) => new ApiError(400, 'Bad Request', detail, pointer);
 export const notFound = (detail: string) => new ApiError(404, 'Not Found', detail);
+export const tooManyRequests = (detail: string, retryAfterSeconds: number) => new TooManyRequests(detail, retryAfterSeconds);
 
 export interface JsonApiError {
   status: string;

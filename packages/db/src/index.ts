@@ -74,4 +74,5 @@ export type { Database, JsonObject } from './schema.ts';
 export { compileListFilter, compileListSort } from './search/list-filter.ts';
 export { fieldOf, type LocusField, type LocusSort, parseLocusSort, SearchQueryError } from './search/locus-fields.ts';
 export { type CompiledLocusSearch, compileLocusSearch } from './search/locus-query.ts';
+export { SEARCH_MAX_CLAUSES, SEARCH_MAX_CONES, SEARCH_MAX_DEPTH } from './search/search-limits.ts';
 export { createTestDatabase, type TestDatabase } from './testing.ts';

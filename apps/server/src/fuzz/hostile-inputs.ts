@@ -163,8 +163,7 @@ const LOCUS_FIELDS = [
 const searchField = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...LOCUS_FIELDS) }, { weight: 1, arbitrary: hostileText });
 const scalar = fc.oneof(hostileText, hostileNumber, fc.boolean(), fc.constant(null));
 
-/** A search document of the Elasticsearch subset (wire format section 4), with hostile fields and values. */
-export const searchDocument: fc.Arbitrary<unknown> = fc
+const searchSubset: fc.Arbitrary<unknown> = fc
   .letrec<{ clause: unknown }>((tie) => ({
     clause: fc.oneof(
       { depthSize: 'small', maxDepth: 3 },
@@ -215,6 +214,36 @@ export const searchDocument: fc.Arbitrary<unknown> = fc
     ),
   }))
   .clause.map((query) => ({ query }));
+
+/** Search documents nested past the depth limit, up to 600 deep: too deep for a URL (a 431), not for a body. */
+export const deepSearch: fc.Arbitrary<unknown> = fc
+  .tuple(fc.integer({ min: 18, max: 600 }), fc.constantFrom('must', 'filter', 'should', 'must_not'))
+  .map(([depth, key]) => {
+    let query: unknown = { match_all: {} };
+    for (let i = 1; i < depth; i++) query = { bool: { [key]: [query] } };
+    return { query };
+  });
+
+/**
+ * Search documents past the compiler's limits (issue #49, ADR 0060): nestings around and far past the
+ * depth limit, and more clauses (terms values, should lists, cones) than allowed; each must be a 400
+ * naming the limit (or an answer, below it), never a 500 or a statement PostgreSQL refuses.
+ */
+const oversizedSearch: fc.Arbitrary<unknown> = fc.oneof(
+  deepSearch,
+  fc.integer({ min: 1000, max: 1500 }).map((n) => ({ query: { terms: { locus_id: Array.from({ length: n }, (_, i) => i) } } })),
+  // Each term of a query_string counts once per field (two by default).
+  fc.integer({ min: 500, max: 700 }).map((n) => ({ query: { query_string: { query: 'a '.repeat(n) } } })),
+  fc.integer({ min: 10, max: 40 }).map((n) => ({
+    query: { bool: { should: Array(n).fill({ sky_distance: { distance: '1 degree', htm16: { center: '10 20' } } }) } },
+  })),
+);
+
+/** A search document of the Elasticsearch subset (wire format section 4), with hostile fields and values, some oversized. */
+export const searchDocument: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: searchSubset },
+  { weight: 1, arbitrary: oversizedSearch },
+);
 
 /** The `filter` parameter of list routes: `[{field, op, value}]` with hostile parts. */
 export const listFilter: fc.Arbitrary<unknown> = fc.array(

@@ -80,6 +80,55 @@ export function sendBytes(baseUrl: string, bytes: string | Uint8Array, timeoutMs
   });
 }
 
+export interface PipelinedAnswer {
+  status: number;
+  contentType: string;
+  retryAfter?: string;
+  body: string;
+}
+
+/** Writes `requests` (raw HTTP/1.1) to one fresh connection in a single write and reads their answers. */
+export async function sendPipelined(baseUrl: string, requests: string[]): Promise<PipelinedAnswer[]> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = net.connect(Number(port), hostname);
+  socket.setTimeout(60_000, () => socket.destroy(new Error('no answers within 60 s')));
+  socket.write(requests.join(''));
+  try {
+    return await readAnswers(socket, requests.length);
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** Reads `count` pipelined answers (each with a Content-Length) from `socket`, resuming it if paused. */
+export function readAnswers(socket: net.Socket, count: number): Promise<PipelinedAnswer[]> {
+  return new Promise((resolve, reject) => {
+    let buffer = Buffer.alloc(0);
+    const answers: PipelinedAnswer[] = [];
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) break;
+        const head = buffer.subarray(0, end).toString('latin1');
+        const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        if (buffer.length < end + 4 + length) break;
+        answers.push({
+          status: Number(head.split(' ')[1]),
+          contentType: /content-type: *([^\r]+)/i.exec(head)?.[1] ?? '',
+          retryAfter: /retry-after: *(\S+)/i.exec(head)?.[1],
+          body: buffer.subarray(end + 4, end + 4 + length).toString('utf8'),
+        });
+        buffer = buffer.subarray(end + 4 + length);
+      }
+      if (answers.length >= count) resolve(answers);
+    });
+    socket.on('error', reject);
+    socket.on('close', () => (answers.length >= count ? resolve(answers) : reject(new Error(`closed after ${answers.length} answers`))));
+    socket.resume();
+  });
+}
+
 function parseAnswer(raw: string): RawAnswer | undefined {
   const end = raw.indexOf('\r\n\r\n');
   if (end < 0) return undefined;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type Caller, FuzzServer } from './fuzz-server.ts';
 import { PROTOTYPE_NAMES } from './hostile-inputs.ts';
-import { answerProblem, type RawAnswer, sendBytes, sendRaw } from './raw-http.ts';
+import { answerProblem, type RawAnswer, sendBytes, sendPipelined, sendRaw } from './raw-http.ts';
 
 // The inputs that once answered 500 or a non-JSON:API error (issue 16), and their neighbours, each with
 // the answer it must get now: one row per input, so a regression names itself.
@@ -24,6 +24,8 @@ interface Case {
 
 const q = (value: unknown) => encodeURIComponent(typeof value === 'string' ? value : JSON.stringify(value));
 const search = (query: unknown) => `elasticsearch_query%5Blocus_listing%5D=${q({ query })}`;
+const nestedSearch = (depth: number): unknown =>
+  Array.from({ length: depth - 1 }).reduce<unknown>((inner) => ({ bool: { must: [inner] } }), { match_all: {} });
 const filter = (filters: unknown) => `filter=${q(filters)}`;
 const NUL = /NUL character/;
 const SURROGATE = /lone UTF-16 surrogate/;
@@ -114,6 +116,33 @@ const CASES: Case[] = [
     detail: /Unknown filter op/,
   },
   { name: 'search on field constructor', path: `/v1/loci?${search({ term: { constructor: 1 } })}`, status: 400, detail: /Unknown field/ },
+  // Search documents past the compiler's limits (issue #49): once a stack overflow or a statement of
+  // more parameters than PostgreSQL takes; now a 400 naming the limit.
+  { name: 'search nested 200 deep', path: `/v1/loci?${search(nestedSearch(200))}`, status: 400, detail: /at most 20 levels/ },
+  {
+    name: 'statistics search nested 21 deep',
+    path: `/v1/loci/statistics?elasticsearch_query%5Blocus_listing_statistic%5D=${q({ query: nestedSearch(21) })}`,
+    status: 400,
+    detail: /at most 20 levels/,
+  },
+  {
+    name: 'terms with 1500 values',
+    path: `/v1/loci?${search({ terms: { locus_id: Array.from({ length: 1500 }, (_, i) => i) } })}`,
+    status: 400,
+    detail: /at most 1024 are allowed/,
+  },
+  {
+    name: 'query_string of 600 terms',
+    path: `/v1/loci?${search({ query_string: { query: 'a '.repeat(600) } })}`,
+    status: 400,
+    detail: /1024/,
+  },
+  {
+    name: '40 cones',
+    path: `/v1/loci?${search({ bool: { should: Array(40).fill({ sky_distance: { distance: '1 degree', htm16: { center: '1 2' } } }) } })}`,
+    status: 400,
+    detail: /at most 16 are allowed/,
+  },
   {
     name: 'range operator __proto__',
     path: `/v1/loci?elasticsearch_query%5Blocus_listing%5D=${q('{"query":{"range":{"ra":{"__proto__":1}}}}')}`,
@@ -291,6 +320,27 @@ describe('inputs that once failed the server', () => {
     const far = await fuzz.send('anonymous', { method: 'GET', path: '/v1/loci?page%5Blimit%5D=1000&page%5Boffset%5D=999999999999' });
     expect(far.status).toBe(200);
     expect(JSON.parse(far.text)).toMatchObject({ data: [], meta: { count: first.meta.count } });
+  });
+
+  it('answers a pipelined flood of hostile requests in one write, each in order as JSON:API, and stays up', async () => {
+    const paths = [
+      `/v1/loci?${search(nestedSearch(60))}`,
+      '/v1/loci?page%5Blimit%5D=1000',
+      `/v1/loci?${search({ terms: { locus_id: Array.from({ length: 1100 }, (_, i) => i) } })}`,
+      '/v1/loci/%ff',
+      '/v1/no_such_route',
+      '/v1/loci?page%5Blimit%5D=1e400',
+    ];
+    const requests = Array.from({ length: 120 }, (_, i) => `GET ${paths[i % paths.length]} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const answers = await sendPipelined(fuzz.url, requests);
+    expect(answers).toHaveLength(120);
+    for (const answer of answers) {
+      expect(answerProblem({ status: answer.status, contentType: answer.contentType, text: answer.body })).toBeUndefined();
+    }
+    // Past the requests a connection may have in flight, the flood is refused rather than run.
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThan(0);
+    const health = await sendRaw(fuzz.url, { method: 'GET', path: '/v1/loci?page%5Blimit%5D=1' });
+    expect(health.status).toBe(200);
   });
 
   it('answers bytes no HTTP client sends with JSON:API errors', async () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 
 import type { Caller } from './fuzz-server.ts';
 import {
+  deepSearch,
   headerText,
   hostileJson,
   hostileNumber,
@@ -310,7 +311,13 @@ function fromSchema(schema: Json, document: OpenApiDocument, ids: Map<string, st
     switch (type) {
       case 'object': {
         const properties = (resolved.properties ?? {}) as Record<string, Json>;
-        const record = Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, fromSchema(s, document, ids, depth + 1)]));
+        // A search document in a body (backtests) is sometimes nested deeper than any URL could carry (past the
+        // limit, so that no backtest is queued by it).
+        const member = (k: string, s: Json) =>
+          k === 'elasticsearch_query'
+            ? fc.oneof({ weight: 4, arbitrary: fromSchema(s, document, ids, depth + 1) }, { weight: 1, arbitrary: deepSearch })
+            : fromSchema(s, document, ids, depth + 1);
+        const record = Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, member(k, s)]));
         return fc.record(record, { requiredKeys: (resolved.required as string[] | undefined)?.filter((k) => k in properties) ?? [] });
       }
       case 'array':

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 import { createTestDatabase, CutoutPacks, FilterFileStore, openRequestRepositories, Repositories } from '@antares/db';
 import { expandInputs, ingestFiles } from '@antares/pipeline';
+import type { FastifyInstance } from 'fastify';
 
 import { buildServer } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
@@ -21,6 +22,7 @@ export interface TestServer {
   databaseUrl?: string;
   /** Every route the server registered, as "METHOD /url" (HEAD twins of GET routes left out). */
   routes: string[];
+  app: FastifyInstance;
   getJson(pathAndQuery: string): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
@@ -58,6 +60,9 @@ export async function startTestServer(
       inboxDir: path.join(dataDir, 'inbox'),
       filterFilesDir,
       jwtSecret: 'a-test-secret-of-at-least-thirty-two-characters',
+      // Test files send many searches from one address: the expensive-read bucket stays out of their way
+      // unless a test sets its own limits (edge-limits.test.ts).
+      edgeLimits: { ...loadConfig({}).edgeLimits, expensiveReadsPerMinute: 1_000_000, expensiveReadBurst: 1_000_000 },
       ...options.config,
     },
   );
@@ -84,6 +89,7 @@ export async function startTestServer(
     repos,
     databaseUrl: database.url,
     routes: [...routes].sort(),
+    app,
     async getJson(pathAndQuery: string) {
       const response = await fetch(`${url}${pathAndQuery}`);
       const text = await response.text();

@@ -4,6 +4,7 @@
  */
 import Type from 'typebox';
 
+import { SEARCH_MAX_CLAUSES, SEARCH_MAX_CONES, SEARCH_MAX_DEPTH } from '../search-limits.ts';
 import { Alert, AlertThumbnail, fileAnswer, related } from './alerts.ts';
 import { listDocument, pageQuery, pathParam, resource, sortQuery } from './common.ts';
 import { endpoint } from './define.ts';
@@ -92,8 +93,7 @@ export const LocusStatistic = resource('locus_listing_statistic', {
 const search = () =>
   Type.Optional(
     Type.String({
-      description:
-        'JSON search document `{"query": ...}` in the supported Elasticsearch subset: bool (filter, must, should, must_not), term, terms, range, exists, match, wildcard, query_string, sky_distance, function_score.random_score. Anything outside it is a 400 naming the clause.',
+      description: `JSON search document \`{"query": ...}\` in the supported Elasticsearch subset: bool (filter, must, should, must_not), term, terms, range, exists, match, wildcard, query_string, sky_distance, function_score.random_score. Anything outside it is a 400 naming the clause, and so is a document nested more than ${SEARCH_MAX_DEPTH} levels deep, with more than ${SEARCH_MAX_CLAUSES} clauses (each terms value counts) or more than ${SEARCH_MAX_CONES} sky_distance clauses.`,
     }),
   );
 const locusId = Type.Object({ locusId: pathParam('Locus id (`ANT<year><12 characters>`).') });

@@ -4,6 +4,7 @@ import { type RawBuilder, sql } from 'kysely';
 import { BACKTEST_FIELD, backtestCondition } from './backtest-term.ts';
 import { allowed, columnValue, integerBound } from './field-rules.ts';
 import { fieldOf, type LocusField, SearchQueryError } from './locus-fields.ts';
+import { SearchBudget } from './search-limits.ts';
 
 /**
  * Compiles the Elasticsearch query subset that ANTARES clients send (wire format section 4) into a SQL
@@ -27,20 +28,22 @@ const TRUE = sql<boolean>`true`;
 const FALSE = sql<boolean>`false`;
 
 export function compileLocusSearch(body: Json): CompiledLocusSearch {
-  const state: RandomState = { randomOrder: false };
+  const state: CompileState = { randomOrder: false, budget: new SearchBudget() };
   if (body === undefined || body === null) return { where: TRUE, randomOrder: false };
   const root = asObject(body, 'the search document');
   for (const key of Object.keys(root)) {
     if (key !== 'query') throw new SearchQueryError(`Unsupported top-level key "${key}": only "query" is allowed`);
   }
   if (root.query === undefined) return { where: TRUE, randomOrder: false };
-  const where = compileQuery(root.query, state);
+  const where = compileQuery(root.query, state, 1);
   return { where, randomOrder: state.randomOrder, ...(state.randomSeed === undefined ? {} : { randomSeed: state.randomSeed }) };
 }
 
-interface RandomState {
+interface CompileState {
   randomOrder: boolean;
   randomSeed?: string;
+  /** The document's nesting and clause limits (search-limits.ts), checked before each recursion. */
+  budget: SearchBudget;
 }
 
 /** Elasticsearch takes a number or a string as `random_score.seed`. */
@@ -51,7 +54,8 @@ function randomSeedOf(randomScore: Json): string | undefined {
   throw new SearchQueryError('random_score.seed must be a number or a string of at most 100 characters');
 }
 
-function compileQuery(query: Json, state: RandomState): RawBuilder<boolean> {
+function compileQuery(query: Json, state: CompileState, depth: number): RawBuilder<boolean> {
+  state.budget.enter(depth);
   const clause = asObject(query, 'a query clause');
   const keys = Object.keys(clause);
   if (keys.length !== 1) {
@@ -61,7 +65,7 @@ function compileQuery(query: Json, state: RandomState): RawBuilder<boolean> {
   const value = clause[type];
   switch (type) {
     case 'bool':
-      return compileBool(asObject(value, 'bool'), state);
+      return compileBool(asObject(value, 'bool'), state, depth);
     case 'match_all':
       return TRUE;
     case 'match_none':
@@ -71,6 +75,8 @@ function compileQuery(query: Json, state: RandomState): RawBuilder<boolean> {
     case 'match':
       return compileFieldClause('match', value, (field, v) => termCondition(field, unwrap(v, 'query')));
     case 'terms':
+      // Each value is a condition of its own (and up to four SQL parameters): it counts as a clause.
+      state.budget.count(termsValues(value));
       return compileFieldClause('terms', value, (field, v) => {
         if (!Array.isArray(v)) throw new SearchQueryError('terms expects a list of values');
         if (v.length === 0) return FALSE;
@@ -88,8 +94,9 @@ function compileQuery(query: Json, state: RandomState): RawBuilder<boolean> {
       return existsCondition(fieldOf(asString(body.field, 'exists.field')));
     }
     case 'query_string':
-      return compileQueryString(asObject(value, 'query_string'));
+      return compileQueryString(asObject(value, 'query_string'), state.budget);
     case 'sky_distance':
+      state.budget.cone();
       return compileSkyDistance(asObject(value, 'sky_distance'));
     case 'function_score': {
       const body = asObject(value, 'function_score');
@@ -98,22 +105,22 @@ function compileQuery(query: Json, state: RandomState): RawBuilder<boolean> {
       }
       state.randomOrder = true;
       state.randomSeed = randomSeedOf(body.random_score) ?? state.randomSeed;
-      return body.query === undefined ? TRUE : compileQuery(body.query, state);
+      return body.query === undefined ? TRUE : compileQuery(body.query, state, depth + 1);
     }
     default:
       throw new SearchQueryError(`Unsupported query clause "${type}"`);
   }
 }
 
-function compileBool(bool: Clause, state: RandomState): RawBuilder<boolean> {
+function compileBool(bool: Clause, state: CompileState, depth: number): RawBuilder<boolean> {
   const known = new Set(['filter', 'must', 'should', 'must_not', 'minimum_should_match', 'boost']);
   for (const key of Object.keys(bool)) {
     if (!known.has(key)) throw new SearchQueryError(`Unsupported bool key "${key}"`);
   }
   const list = (v: Json) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-  const required = [...list(bool.filter), ...list(bool.must)].map((q) => compileQuery(q, state));
-  const should = list(bool.should).map((q) => compileQuery(q, state));
-  const mustNot = list(bool.must_not).map((q) => compileQuery(q, state));
+  const required = [...list(bool.filter), ...list(bool.must)].map((q) => compileQuery(q, state, depth + 1));
+  const should = list(bool.should).map((q) => compileQuery(q, state, depth + 1));
+  const mustNot = list(bool.must_not).map((q) => compileQuery(q, state, depth + 1));
   const conditions = [...required];
   if (should.length > 0) {
     // As in Elasticsearch: should clauses are optional when a must/filter is present.
@@ -249,7 +256,7 @@ function existsCondition(field: LocusField): RawBuilder<boolean> {
 }
 
 /** The web app's ID lookup: `{"query_string": {"query": "*ZTF21*", "fields": [...]}}`. Terms are ANDed. */
-function compileQueryString(body: Clause): RawBuilder<boolean> {
+function compileQueryString(body: Clause, budget: SearchBudget): RawBuilder<boolean> {
   const query = asString(body.query, 'query_string.query').trim();
   const defaultFields = body.fields ?? (body.default_field === undefined ? undefined : [body.default_field]);
   if (defaultFields !== undefined && !Array.isArray(defaultFields)) {
@@ -258,6 +265,7 @@ function compileQueryString(body: Clause): RawBuilder<boolean> {
   const fields = (defaultFields ?? ['locus_id', 'properties.ztf_object_id']).map((f) => fieldOf(asString(f, 'field')));
   const tokens = query.split(/\s+/).filter((t) => t !== '' && t !== 'AND');
   if (tokens.length === 0) return TRUE;
+  budget.count(tokens.length * fields.length);
   return and(
     tokens.map((token) => {
       const colon = token.indexOf(':');
@@ -302,6 +310,13 @@ function or(conditions: RawBuilder<boolean>[]): RawBuilder<boolean> {
   if (conditions.length === 0) return FALSE;
   if (conditions.length === 1) return conditions[0];
   return sql<boolean>`(${sql.join(conditions, sql` OR `)})`;
+}
+
+/** The values of a `terms` clause beyond its first (the clause itself counts once already). */
+function termsValues(value: Json): number {
+  if (!isObject(value)) return 0;
+  const lists = Object.values(value).filter(Array.isArray);
+  return lists.reduce((n, list) => n + Math.max(0, list.length - 1), 0);
 }
 
 function nest(path: string[], value: Json): Json {

@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+
 import { listStreams, readStreamMessages, streamEvents } from '@antares/contract/endpoints';
 import type { FastifyInstance } from 'fastify';
 
@@ -9,6 +11,19 @@ import { eventStreams } from '../event-stream.ts';
 import { baseUrl } from '../request-url.ts';
 
 const HEARTBEAT_MS = 15_000;
+
+/** Resolves when `out` can take more (or has closed). */
+function drained(out: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.removeListener('drain', done);
+      out.removeListener('close', done);
+      resolve();
+    };
+    out.once('drain', done);
+    out.once('close', done);
+  });
+}
 
 /**
  * Output streams for downstream systems: every public tag is a stream of locus documents. Consumers
@@ -62,9 +77,12 @@ export function streamRoutes(app: FastifyInstance, { auth, repos, config }: Rout
     while (!closed) {
       const messages = await streams.read(request.params.name, after, 100, 1000, () => closed).catch(() => []);
       for (const m of messages) {
-        out.write(`id: ${m.row.message_id}\nevent: locus\ndata: ${JSON.stringify(streamLocusDocument(base, m))}\n\n`);
+        const more = out.write(`id: ${m.row.message_id}\nevent: locus\ndata: ${JSON.stringify(streamLocusDocument(base, m))}\n\n`);
         after = m.row.message_id;
         lastWrite = Date.now();
+        // Backpressure (ADR 0060): a consumer that reads slower than the stream grows is not buffered
+        // for; the next message is built once the last ones have been handed to the network.
+        if (!more && !closed) await drained(out);
       }
       if (Date.now() - lastWrite > HEARTBEAT_MS) {
         out.write(': keep-alive\n\n');
