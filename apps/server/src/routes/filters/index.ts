@@ -27,7 +27,7 @@ import { baseUrl, pageLinks } from '../request-url.ts';
 export function filterRoutes(app: FastifyInstance, { auth, repos, config, filterSandbox }: RouteContext): void {
   const turns = new SandboxTurns();
   const filters = new FilterService(repos, filterSandbox, turns);
-  const tests = new FilterTestService(repos, filterSandbox, turns);
+  const tests = new FilterTestService(repos, filterSandbox, turns, config.requireEmailVerification);
   // include=owner: e-mail addresses only for admins and the owner (serializers/filter.ts).
   const withOwners = async (include: string | undefined, rows: Array<{ user_id: number }>, viewer: Identity | null) =>
     include === 'owner' ? { included: includedOwners(await filters.owners(rows), viewer?.user) } : {};
