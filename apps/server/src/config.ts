@@ -82,6 +82,17 @@ const schema = z.object({
   ANTARES_EXPENSIVE_READS_PER_MINUTE: whole(120, 1_000_000),
   ANTARES_EXPENSIVE_READ_BURST: whole(60, 1_000_000),
   ANTARES_LARGE_PAGE: whole(100, 1_000_000),
+  /**
+   * Accounts that may be registered per hour from one client address (an IPv6 /64) and from everyone
+   * together: each a bucket that refills evenly over the hour (auth/registration-limiter.ts).
+   */
+  ANTARES_REGISTRATIONS_PER_IP_PER_HOUR: z.coerce.number().int().positive().max(100_000).default(10),
+  ANTARES_REGISTRATIONS_PER_HOUR: z.coerce.number().int().positive().max(1_000_000).default(200),
+  /** With ANTARES_SMTP_URL: a new account must confirm its e-mail address before dry runs and backtests. */
+  ANTARES_REQUIRE_EMAIL_VERIFICATION: z
+    .enum(['true', 'false', '1', '0'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
   /** Password-reset mails one account may be sent per hour. */
   ANTARES_RESET_MAILS_PER_HOUR: z.coerce.number().int().positive().max(100).default(3),
   /** Drop folder of the running server for alert files (default $ANTARES_DATA_DIR/inbox; `off` turns it off). */
@@ -238,6 +249,10 @@ export type Config = {
   /** The HTTP edge's timeouts (ms) and limits (ADR 0060; edge-limits.ts). */
   httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number; idleMs: number };
   edgeLimits: EdgeLimits;
+  registrationsPerAddressPerHour: number;
+  registrationsPerHour: number;
+  /** Sandbox work waits for a verified e-mail address: ANTARES_REQUIRE_EMAIL_VERIFICATION and SMTP configured. */
+  requireEmailVerification: boolean;
   /** undefined: no inbox. */
   inboxDir?: string;
   inboxPollSeconds: number;
@@ -327,6 +342,10 @@ export function loadConfig(
       expensiveReadBurst: e.ANTARES_EXPENSIVE_READ_BURST,
       largePage: e.ANTARES_LARGE_PAGE,
     },
+    registrationsPerAddressPerHour: e.ANTARES_REGISTRATIONS_PER_IP_PER_HOUR,
+    registrationsPerHour: e.ANTARES_REGISTRATIONS_PER_HOUR,
+    // Without SMTP the mail only reaches the outbox folder: nobody could confirm, so nothing waits for it.
+    requireEmailVerification: e.ANTARES_REQUIRE_EMAIL_VERIFICATION && e.ANTARES_SMTP_URL !== undefined,
     inboxDir: e.ANTARES_INBOX_DIR === 'off' ? undefined : path.resolve(e.ANTARES_INBOX_DIR ?? path.join(e.ANTARES_DATA_DIR, 'inbox')),
     inboxPollSeconds: e.ANTARES_INBOX_POLL_SECONDS,
     slackToken: e.ANTARES_SLACK_TOKEN,

@@ -12,6 +12,8 @@ export const MESSAGES = {
   invalidCharacters: 'Field contains invalid characters.',
   passwordHint: 'Your password must contain at least 8 characters.',
   usernameTaken: 'This username is already in use, please choose a different one.',
+  // Ours (the spec words no such case): a name that reads like an existing one (ADR 0061).
+  usernameConfusable: 'This username looks too much like one already in use, please choose a different one.',
   notAuthenticated: (operation: string) => `Must be authenticated to call ${operation}`,
 } as const;
 

@@ -62,6 +62,10 @@ export interface AppUserTable {
   staff: Generated<boolean>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** Migration 0026: the username's confusable skeleton; null until registration computes it. */
+  username_skeleton: string | null;
+  /** Migration 0026: when the e-mail address was confirmed; null: not yet. */
+  email_verified_at: Date | null;
 }
 
 export interface RevokedTokenTable {

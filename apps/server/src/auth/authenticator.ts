@@ -5,7 +5,15 @@ import type { Repositories, UserRow } from '@antares/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { ApiError } from '../errors.ts';
-import { passwordFingerprint, sessionRevocationId, type TokenClaims, TokenError, type TokenService, type TokenSubject } from './tokens.ts';
+import {
+  passwordFingerprint,
+  sessionRevocationId,
+  type TokenClaims,
+  TokenError,
+  type TokenService,
+  type TokenSubject,
+  type TokenType,
+} from './tokens.ts';
 
 export interface Identity {
   user: UserRow;
@@ -55,6 +63,11 @@ export function csrfError(): ApiError {
   return new ApiError(403, 'Forbidden', 'Missing or incorrect CSRF token (X-CSRF-TOKEN header)');
 }
 
+/** 401 for a refresh token used a second time: its session has been ended (ADR 0061). */
+export function refreshReused(): ApiError {
+  return new ApiError(401, 'Unauthorized', 'This refresh token has already been used: the session has ended, please log in again');
+}
+
 /**
  * Who is calling: an access token from the Authorization header (scripts) or from the HttpOnly cookie
  * (the web app; then unsafe methods must echo the CSRF value in X-CSRF-TOKEN, the double-submit check).
@@ -89,7 +102,11 @@ export class Authenticator {
     return identity;
   }
 
-  async verify(token: string, type: 'access' | 'refresh' | 'reset'): Promise<TokenClaims> {
+  /**
+   * The claims of a valid token of `type`. `spentEndsSession`: the token is single use (refresh tokens,
+   * ADR 0061), so a spent one presented again ends its whole session rather than only being refused.
+   */
+  async verify(token: string, type: TokenType, options: { spentEndsSession?: boolean } = {}): Promise<TokenClaims> {
     let claims: TokenClaims;
     try {
       claims = await this.tokens.verify(token, type);
@@ -102,11 +119,25 @@ export class Authenticator {
       this.repos.revokedTokens.isRevoked(claims.jti),
       claims.sid ? this.repos.revokedTokens.isRevoked(sessionRevocationId(claims.sid)) : false,
     ]);
+    if (tokenRevoked && !sessionRevoked && options.spentEndsSession) {
+      await this.endSession(claims);
+      throw refreshReused();
+    }
     if (tokenRevoked || sessionRevoked) {
       // Reset tokens are revoked only by being used.
       throw new ApiError(401, 'Unauthorized', type === 'reset' ? 'This reset link has already been used' : 'Token has been revoked');
     }
     return claims;
+  }
+
+  /** Revokes the session of these claims: every token issued in it stops working (a no-op without a session id). */
+  async endSession(claims: TokenClaims): Promise<void> {
+    if (claims.sid) await this.repos.revokedTokens.revoke(sessionRevocationId(claims.sid), this.sessionEnd());
+  }
+
+  /** How long a session revocation must be kept: its refresh token's lifetime plus an access token issued just before it ends. */
+  sessionEnd(): Date {
+    return new Date(Date.now() + (this.tokens.lifetimeSeconds('refresh') + this.tokens.lifetimeSeconds('access')) * 1000);
   }
 
   async userOf(claims: TokenClaims): Promise<UserRow> {

@@ -6,7 +6,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
 import type { Config } from '../config.ts';
 
-export type TokenType = 'access' | 'refresh' | 'reset';
+export type TokenType = 'access' | 'refresh' | 'reset' | 'verify';
 
 export interface TokenClaims {
   sub: string;
@@ -26,6 +26,9 @@ export interface TokenClaims {
   sid: string;
   exp: number;
 }
+
+/** The user ids tokens carry as sub: a positive integer that fits a bigint (and a JavaScript number exactly). */
+const USER_ID = /^[1-9][0-9]{0,14}$/;
 
 /** Whom a token is for: the user id and their current password hash (see TokenClaims.pwd). */
 export interface TokenSubject {
@@ -59,7 +62,9 @@ export class TokenService {
   lifetimeSeconds(type: TokenType): number {
     if (type === 'access') return this.config.accessTokenMinutes * 60;
     if (type === 'refresh') return this.config.refreshTokenDays * 86400;
-    return this.config.resetTokenMinutes * 60;
+    if (type === 'reset') return this.config.resetTokenMinutes * 60;
+    // An e-mail verification link: long enough for the mail to arrive and be read the next day.
+    return 2 * 86400;
   }
 
   async issue(
@@ -90,8 +95,10 @@ export class TokenService {
 
   async verify(token: string, type: TokenType): Promise<TokenClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (payload.type !== type || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
+      // A token without exp would never expire: refused even when its signature is ours (requiredClaims).
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub', 'jti'] });
+      // sub is a user id (a positive integer): anything else is invalid, never a database look-up of NaN.
+      if (payload.type !== type || typeof payload.sub !== 'string' || !USER_ID.test(payload.sub) || typeof payload.jti !== 'string') {
         throw new TokenError('invalid');
       }
       return {
@@ -102,7 +109,7 @@ export class TokenService {
         fresh: payload.fresh === true,
         pwd: String(payload.pwd ?? ''),
         sid: typeof payload.sid === 'string' ? payload.sid : '',
-        exp: payload.exp ?? 0,
+        exp: payload.exp as number,
       };
     } catch (error) {
       if (error instanceof TokenError) throw error;

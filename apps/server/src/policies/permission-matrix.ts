@@ -138,6 +138,13 @@ export function matrix(): Entry[] {
       path: '/v1/auth/forgot',
       body: { username: `${who}-account` },
     })),
+    // A forged verification link: nobody's address is confirmed by it (the real link is in accounts-hardening.test.ts).
+    e(
+      'GET /v1/auth/verify-email',
+      { anonymous: 401, user: 401, other: 401, admin: 401 },
+      () => ({ path: '/v1/auth/verify-email?token=not-a-token' }),
+      { ownAnonymousMessage: true },
+    ),
     // With a cookie session that is not fresh: the password stays (a fresh one is in auth.test.ts).
     e('POST /v1/auth/reset', { anonymous: 401, user: 401, other: 401, admin: 401 }, () => ({
       path: '/v1/auth/reset?type=cookie',

@@ -1,12 +1,22 @@
+import { randomUUID } from 'node:crypto';
+
 import { firstError, rules } from '@antares/contract';
 import type { Repositories, UserRow } from '@antares/db';
 
-import { type Authenticator, csrfError, type Identity, type IssuedSession, type PresentedTokens } from '../auth/authenticator.ts';
+import {
+  type Authenticator,
+  csrfError,
+  type Identity,
+  type IssuedSession,
+  type PresentedTokens,
+  refreshReused,
+} from '../auth/authenticator.ts';
 import type { LoginLimiter } from '../auth/login-limiter.ts';
 import type { Mailer } from '../auth/mailer.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { ResetMailQueue } from '../auth/reset-mails.ts';
 import { sessionRevocationId, type TokenClaims, type TokenService } from '../auth/tokens.ts';
+import { normalizeUsername } from '../auth/usernames.ts';
 import { ApiError, badRequest, TooManyRequests } from '../errors.ts';
 
 /**
@@ -25,7 +35,8 @@ export class AuthService {
 
   /** A new session for the right password from `address` (the client's IP), unless that pair or address is throttled. */
   async login(credentials: { username?: string; password?: string }, address: string, fresh: boolean): Promise<IssuedSession> {
-    const username = credentials.username ?? '';
+    // Usernames are stored in NFKC form (auth/usernames.ts): "ｖｒｕｂｉｎ" logs in as "vrubin".
+    const username = normalizeUsername(credentials.username ?? '');
     const password = credentials.password ?? '';
     if (username.trim() === '' || password === '') throw badRequest('username and password: Field is required.');
     // Throttled per (username, address) and per address, never per username alone: nobody can lock the
@@ -41,19 +52,32 @@ export class AuthService {
   }
 
   /**
-   * A new access token for the refresh token of the cookie (with the refresh CSRF value in X-CSRF-TOKEN)
-   * or of an `Authorization: Bearer` header (scripts, `?type=token`). `fromCookie`: the route sets it as the cookie.
+   * A new access token and a new refresh token for the refresh token of the cookie (with the refresh CSRF
+   * value in X-CSRF-TOKEN) or of an `Authorization: Bearer` header (scripts, `?type=token`).
+   * `fromCookie`: the route sets them as the cookies.
+   *
+   * Refresh tokens are single use (ADR 0061): each refresh spends the token presented and issues its
+   * successor in the same session. A spent token presented again means that two parties hold it (a stolen
+   * copy, or the owner after the thief refreshed): the whole session ends, so the thief's tokens stop
+   * working too and the owner logs in again.
    */
-  async refresh(presented: PresentedTokens): Promise<{ user: UserRow; access: IssuedSession['access']; fromCookie: boolean }> {
+  async refresh(presented: PresentedTokens): Promise<{ user: UserRow; session: IssuedSession; fromCookie: boolean }> {
     const { bearer } = presented;
     const token = bearer ?? presented.refreshCookie;
     if (!token) throw new ApiError(401, 'Unauthorized', 'No refresh token');
-    const claims = await this.auth.verify(token, 'refresh');
+    const claims = await this.auth.verify(token, 'refresh', { spentEndsSession: true });
     if (!bearer && presented.csrfHeader !== claims.csrf) throw csrfError();
     const user = await this.auth.userOf(claims);
-    // The new access token joins the refresh token's session: a logout with either ends it too.
-    const access = await this.tokens.issue('access', user, { sid: claims.sid });
-    return { user, access, fromCookie: !bearer };
+    if (!(await this.repos.revokedTokens.revokeOnce(claims.jti, new Date(claims.exp * 1000)))) {
+      // A concurrent refresh with the same token won the race: a reuse all the same.
+      await this.auth.endSession(claims);
+      throw refreshReused();
+    }
+    // Tokens issued before sessions had ids get one now, so that their successors can be ended together.
+    const sid = claims.sid || randomUUID();
+    const access = await this.tokens.issue('access', user, { sid });
+    const refresh = await this.tokens.issue('refresh', user, { sid });
+    return { user, session: { access, refresh }, fromCookie: !bearer };
   }
 
   /**
@@ -86,8 +110,7 @@ export class AuthService {
     }
     if (valid.length === 0) return 'no-session';
     if (!bearer && !valid.some((claims) => claims.csrf === presented.csrfHeader)) throw csrfError();
-    // A session outlives none of its tokens: its refresh token, at the latest, plus an access token issued just before that.
-    const sessionEnd = new Date(Date.now() + (this.tokens.lifetimeSeconds('refresh') + this.tokens.lifetimeSeconds('access')) * 1000);
+    const sessionEnd = this.auth.sessionEnd();
     for (const claims of valid) {
       await this.repos.revokedTokens.revoke(claims.jti, new Date(claims.exp * 1000));
       if (claims.sid) await this.repos.revokedTokens.revoke(sessionRevocationId(claims.sid), sessionEnd);
@@ -138,6 +161,8 @@ export class AuthService {
       if (!(await this.repos.revokedTokens.revokeOnce(claims.jti, new Date(claims.exp * 1000)))) {
         throw new ApiError(401, 'Unauthorized', 'This reset link has already been used');
       }
+      // The link came by mail: its holder reads the account's mailbox, which is all verification asks (ADR 0061).
+      if (user.email_verified_at === null) user = (await this.repos.users.markEmailVerified(user.user_id)) ?? user;
     } else {
       const identity = await authority.caller();
       if (!identity.claims.fresh) throw new ApiError(401, 'Unauthorized', 'Changing the password needs a fresh login');

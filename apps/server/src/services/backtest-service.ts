@@ -5,6 +5,7 @@ import { aggregateResults, type BacktestEvent, type BacktestParams, type Backtes
 
 import type { Identity } from '../auth/authenticator.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
+import { policies } from '../policies/index.ts';
 import { stringField } from './body.ts';
 import { filterForCode } from './filter-file-service.ts';
 import { filterClassOf } from './filter-service.ts';
@@ -19,6 +20,8 @@ const COMPARISON_SAMPLE = 100;
 export interface BacktestLimits {
   maxLoci: number;
   retentionDays: number;
+  /** Backtests wait for a confirmed e-mail address (config.requireEmailVerification). */
+  requireVerifiedEmail?: boolean;
 }
 
 /**
@@ -115,6 +118,7 @@ export class BacktestService {
     identity: Identity,
     job: { filter_id: number | null; filter_version_id: number | null; code: string; filter_class: string | null; params: BacktestParams },
   ): Promise<BacktestJobRow> {
+    policies.assertEmailVerified(identity, this.limits.requireVerifiedEmail);
     if (!this.runner)
       throw new ApiError(503, 'Service Unavailable', 'Filters cannot be backtested on this server: its filter sandbox is not available');
     // One at a time per user (admins may queue more): a job holds a sandbox worker for minutes.

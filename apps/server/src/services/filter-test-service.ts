@@ -4,6 +4,7 @@ import { filesOfFilter } from '@antares/pipeline';
 
 import type { Identity } from '../auth/authenticator.ts';
 import { ApiError, badRequest } from '../errors.ts';
+import { policies } from '../policies/index.ts';
 import { stringField } from './body.ts';
 import { filterForCode } from './filter-file-service.ts';
 import { filterClassOf, type FilterSandbox } from './filter-service.ts';
@@ -20,6 +21,8 @@ export class FilterTestService {
     private readonly repos: Repositories,
     private readonly sandbox?: FilterSandbox,
     private readonly turns = new SandboxTurns(),
+    /** Dry runs wait for a confirmed e-mail address (config.requireEmailVerification). */
+    private readonly requireVerifiedEmail = false,
   ) {}
 
   /**
@@ -27,6 +30,7 @@ export class FilterTestService {
    * `filter_id`, given that filter's data files (REQUIRES_FILES) as they are now.
    */
   async run(identity: Identity, attributes: Record<string, unknown>): Promise<FilterTestReport> {
+    policies.assertEmailVerified(identity, this.requireVerifiedEmail);
     const userId = identity.user.user_id;
     const code = stringField(attributes, 'code') ?? '';
     if (code.trim() === '') throw badRequest(`code: ${MESSAGES.required}`);

@@ -63,6 +63,9 @@ export async function startTestServer(
       // Test files send many searches from one address: the expensive-read bucket stays out of their way
       // unless a test sets its own limits (edge-limits.test.ts).
       edgeLimits: { ...loadConfig({}).edgeLimits, expensiveReadsPerMinute: 1_000_000, expensiveReadBurst: 1_000_000 },
+      // Test files register many accounts from 127.0.0.1; the throttle's own test sets its limits.
+      registrationsPerAddressPerHour: 10_000,
+      registrationsPerHour: 10_000,
       ...options.config,
     },
   );

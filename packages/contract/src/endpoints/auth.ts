@@ -28,7 +28,10 @@ export const SessionIdentity = Type.Object({
   }),
   access_token: Type.Optional(Type.String({ description: 'Only with `?type=token`: for `Authorization: Bearer` (15 minutes)' })),
   refresh_token: Type.Optional(
-    Type.String({ description: 'Only with `?type=token` on login: for POST /v1/auth/refresh and /v1/auth/logout' }),
+    Type.String({
+      description:
+        'Only with `?type=token` on login and refresh: for POST /v1/auth/refresh (single use: a refresh returns its successor, and a spent one presented again ends the session) and /v1/auth/logout',
+    }),
   ),
 });
 
@@ -100,11 +103,12 @@ export const refresh = endpoint({
   security: [{ refreshCookie: [], csrfToken: [] }, { bearerAuth: [] }],
   response: {
     status: 200,
-    description: 'The user; with `?type=token`, also the new access_token (cookie sessions get a new access cookie)',
+    description:
+      'The user; with `?type=token`, also the new access_token and refresh_token (cookie sessions get new access and refresh cookies). The refresh token presented is spent.',
     schema: SessionIdentity,
     headers: SET_COOKIE,
   },
-  errors: { 401: 'No refresh token, or it is expired, revoked or invalid', 403: CSRF_403 },
+  errors: { 401: 'No refresh token, or it is expired, revoked, invalid or already used (which ends its session)', 403: CSRF_403 },
 });
 
 export const logOut = endpoint({
@@ -168,4 +172,19 @@ export const resetPassword = endpoint({
     401: 'Not logged in; the session is not fresh; or the reset link is expired, invalid or already used',
     403: CSRF_403,
   },
+});
+
+export const verifyEmail = endpoint({
+  method: 'GET',
+  path: '/v1/auth/verify-email',
+  operationId: 'verify_email',
+  access: 'public',
+  credentials: true,
+  tags,
+  summary: "Confirm an account's e-mail address",
+  description:
+    'The link of the mail sent at registration (when the server requires a confirmed address for dry runs and backtests: ADR 0061). Following it again changes nothing.',
+  query: Type.Object({ token: Type.String({ description: 'The verification token of the mailed link' }) }),
+  response: { status: 200, description: 'Confirmed', schema: Type.Object({ message: Type.String() }) },
+  errors: { 400: 'token: Field is required.', 401: 'The link is expired or invalid, or its account no longer exists' },
 });

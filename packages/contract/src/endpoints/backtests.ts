@@ -84,6 +84,7 @@ const versionParams = Type.Object({ filterId: numericPathParam('filter'), versio
 const queued = { status: 202, description: 'The queued backtest resource', schema: singleDocument(Backtest) };
 const refusals = {
   400: 'A bad window, search, cap or code',
+  403: 'The e-mail address is not confirmed yet (where the server requires it: ANTARES_REQUIRE_EMAIL_VERIFICATION with SMTP)',
   429: 'You already have a backtest queued or running (admins may run more)',
   503: 'This server has no filter sandbox',
 };
@@ -98,7 +99,7 @@ export const createVersionBacktest = endpoint({
   params: versionParams,
   body: resourceBody('backtest', Type.Object(requestAttributes)),
   response: queued,
-  errors: { ...refusals, 403: 'Not your filter', 404: 'No such filter or version' },
+  errors: { ...refusals, 403: 'Not your filter, or the e-mail address is not confirmed yet', 404: 'No such filter or version' },
 });
 
 export const createCodeBacktest = endpoint({

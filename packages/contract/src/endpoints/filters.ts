@@ -174,6 +174,7 @@ export const testFilter = endpoint({
   },
   errors: {
     400: 'Missing or too long code, bad locus_ids, last_n or filter_class, or an unknown locus',
+    403: 'The e-mail address is not confirmed yet (where the server requires it: ANTARES_REQUIRE_EMAIL_VERIFICATION with SMTP)',
     413: "Request body over the server's limit (1 MiB)",
     429: 'A dry run or code check of this user is still running',
     503: 'The filter sandbox is not available on this server',

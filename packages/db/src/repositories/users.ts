@@ -39,12 +39,63 @@ export class UserRepository {
     password_hash: string;
     admin?: boolean;
     staff?: boolean;
+    username_skeleton?: string;
+    /** Unset: confirmed now (accounts made by an operator or at start-up); null: not yet (registration). */
+    email_verified_at?: Date | null;
   }): Promise<UserRow | undefined> {
-    const result = await sql<UserRow>`INSERT INTO app_user (username, email, name, password_hash, admin, staff)
-      VALUES (${user.username}, ${user.email}, ${user.name}, ${user.password_hash}, ${user.admin ?? false}, ${user.staff ?? false})
+    const verified = user.email_verified_at === undefined ? new Date() : user.email_verified_at;
+    const result =
+      await sql<UserRow>`INSERT INTO app_user (username, email, name, password_hash, admin, staff, username_skeleton, email_verified_at)
+      VALUES (${user.username}, ${user.email}, ${user.name}, ${user.password_hash}, ${user.admin ?? false}, ${user.staff ?? false},
+        ${user.username_skeleton ?? null}, ${verified})
       ON CONFLICT ((lower(username))) DO NOTHING
       RETURNING *`.execute(this.db);
     return result.rows[0];
+  }
+
+  /**
+   * Registration (ADR 0061): creates the user unless its username is taken (case-insensitively) or its
+   * skeleton is an existing user's. Registrations take turns (an advisory lock), so two look-alike names
+   * sent at once cannot both pass the comparison. Accounts without a skeleton yet (made before migration
+   * 0026, by the CLI or at start-up) get theirs from `skeletonOf` first.
+   */
+  async createUnlessConfusable(
+    user: Parameters<UserRepository['create']>[0] & { username_skeleton: string },
+    skeletonOf: (username: string) => string,
+  ): Promise<{ created: UserRow } | { conflict: 'taken' | 'confusable' }> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(7461)`.execute(trx);
+      const missing = await trx.selectFrom('app_user').select(['user_id', 'username']).where('username_skeleton', 'is', null).execute();
+      for (const row of missing) {
+        await trx
+          .updateTable('app_user')
+          .set({ username_skeleton: skeletonOf(row.username) })
+          .where('user_id', '=', row.user_id)
+          .execute();
+      }
+      const taken = await trx
+        .selectFrom('app_user')
+        .select(['username'])
+        .where((eb) =>
+          eb.or([eb(sql`lower(username)`, '=', user.username.toLowerCase()), eb('username_skeleton', '=', user.username_skeleton)]),
+        )
+        .execute();
+      if (taken.some((row) => row.username.toLowerCase() === user.username.toLowerCase())) return { conflict: 'taken' as const };
+      if (taken.length > 0) return { conflict: 'confusable' as const };
+      const created = await new UserRepository(trx).create(user);
+      return created ? { created } : { conflict: 'taken' as const };
+    });
+  }
+
+  /** Marks the e-mail address confirmed (once: a later link changes nothing); the row, or undefined for no such user. */
+  async markEmailVerified(userId: number): Promise<UserRow | undefined> {
+    await this.db
+      .updateTable('app_user')
+      .set({ email_verified_at: new Date() })
+      .where('user_id', '=', userId)
+      .where('email_verified_at', 'is', null)
+      .execute();
+    return this.findById(userId);
   }
 
   async list(options: { sort: string; limit: number; offset: number }): Promise<{ rows: UserRow[]; count: number }> {

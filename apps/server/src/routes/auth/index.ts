@@ -41,9 +41,12 @@ export function authRoutes(app: FastifyInstance, context: RouteContext): void {
   }
 
   route(app, auth, refresh, async (request, reply) => {
-    const { user, access, fromCookie } = await service.refresh(presentedTokens(request));
-    if (fromCookie) auth.setAccessCookies(request, reply, access);
-    return request.query.type === 'token' ? { ...identityBody(user), access_token: access.token } : identityBody(user);
+    // Rotated (ADR 0061): the refresh token presented is spent, its successor comes back with the access token.
+    const { user, session, fromCookie } = await service.refresh(presentedTokens(request));
+    if (fromCookie) auth.setSessionCookies(request, reply, session);
+    return request.query.type === 'token'
+      ? { ...identityBody(user), access_token: session.access.token, refresh_token: session.refresh.token }
+      : identityBody(user);
   });
 
   route(app, auth, logOut, async (request, reply) => {

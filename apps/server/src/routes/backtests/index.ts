@@ -41,7 +41,11 @@ export function backtestRoutes(app: FastifyInstance, { auth, repos, jobRepos, co
           budget: config.filterBudget,
         })
       : undefined;
-  const backtests = new BacktestService(repos, runner, { maxLoci: config.backtestMaxLoci, retentionDays: config.backtestRetentionDays });
+  const backtests = new BacktestService(repos, runner, {
+    maxLoci: config.backtestMaxLoci,
+    retentionDays: config.backtestRetentionDays,
+    requireVerifiedEmail: config.requireEmailVerification,
+  });
   const filters = new FilterService(repos);
   app.addHook('onReady', async () => {
     if (runner && (await repos.backtests.hasUnfinished())) runner.start();

@@ -28,7 +28,7 @@ export function filterRoutes(app: FastifyInstance, { auth, repos, config, filter
   // As many turns at once as the dry-run pool has workers; beyond them, users take turns (ADR 0062).
   const turns = new SandboxTurns(config.filterLimits.dryRunWorkers);
   const filters = new FilterService(repos, filterSandbox, turns);
-  const tests = new FilterTestService(repos, filterSandbox, turns);
+  const tests = new FilterTestService(repos, filterSandbox, turns, config.requireEmailVerification);
   // include=owner: e-mail addresses only for admins and the owner (serializers/filter.ts).
   const withOwners = async (include: string | undefined, rows: Array<{ user_id: number }>, viewer: Identity | null) =>
     include === 'owner' ? { included: includedOwners(await filters.owners(rows), viewer?.user) } : {};
