@@ -81,6 +81,7 @@ const schema = z.object({
   ANTARES_IN_FLIGHT_PER_ADDRESS: whole(32, 100_000),
   ANTARES_EXPENSIVE_READS_PER_MINUTE: whole(120, 1_000_000),
   ANTARES_EXPENSIVE_READ_BURST: whole(60, 1_000_000),
+  ANTARES_EXPENSIVE_READ_MAX_WAIT_S: z.coerce.number().min(0).max(600).default(10),
   ANTARES_LARGE_PAGE: whole(100, 1_000_000),
   /**
    * Accounts that may be registered per hour from one client address (an IPv6 /64) and from everyone
@@ -340,6 +341,7 @@ export function loadConfig(
       perAddress: e.ANTARES_IN_FLIGHT_PER_ADDRESS,
       expensiveReadsPerMinute: e.ANTARES_EXPENSIVE_READS_PER_MINUTE,
       expensiveReadBurst: e.ANTARES_EXPENSIVE_READ_BURST,
+      expensiveReadMaxWaitS: e.ANTARES_EXPENSIVE_READ_MAX_WAIT_S,
       largePage: e.ANTARES_LARGE_PAGE,
     },
     registrationsPerAddressPerHour: e.ANTARES_REGISTRATIONS_PER_IP_PER_HOUR,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from './config.ts';
 import { edgeLimitStats } from './edge-limits.ts';
 import { answerProblem, closeRawConnections, type RawAnswer, readAnswers, sendBytes, sendRaw } from './fuzz/raw-http.ts';
+import { enableTagFilter } from './testing/tag-filter.ts';
 import { startTestServer, type TestServer } from './testing/test-server.ts';
 
 // The HTTP edge (issue #49, ADR 0060): requests in flight per connection and per address, the per-address
@@ -23,26 +24,12 @@ beforeAll(async () => {
       httpTimeouts: { ...loadConfig({}).httpTimeouts, headersMs: 1000 },
     },
   });
-  await enablePublicStream('edge_stream');
+  await enableTagFilter(server.repos, 'edge_stream', true, 'edge-owner');
 }, 120_000);
 afterAll(async () => {
   closeRawConnections();
   await server?.close();
 });
-
-async function enablePublicStream(tag: string): Promise<void> {
-  const { repos } = server;
-  const owner = (await repos.users.create({ username: 'edge-owner', email: 'e@example.org', name: 'E', password_hash: 'x' }))!;
-  const filter = (await repos.filters.create({ user_id: owner.user_id, name: 'Edge filter', description: tag }))!;
-  await repos.filters.update(filter.filter_id, { public: true });
-  const version = await repos.filters.createVersion({
-    filter_id: filter.filter_id,
-    code: '#',
-    comment: 'v1',
-    declared_outputs: { tags: [tag] },
-  });
-  await repos.filters.transition(filter.filter_id, version.filter_version_id, 'ENABLED', null);
-}
 
 const search = (query: unknown) => `/v1/loci?elasticsearch_query%5Blocus_listing%5D=${encodeURIComponent(JSON.stringify({ query }))}`;
 const get = (path: string, from?: string) => sendRaw(server.url, { method: 'GET', path, ...(from ? { from } : {}) });
@@ -124,6 +111,28 @@ describe('expensive reads', () => {
     });
     expect(Number(retry)).toBeGreaterThanOrEqual(1);
     expect(Number(retry)).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('expensive reads paged through in sequence', () => {
+  it('slows a client that pages through a search faster than the rate instead of refusing it', async () => {
+    // 2 at once, then one every half second; a read waits for its turn up to 5 s: the published client
+    // follows links.next without pausing and fails on any 4xx.
+    const slow = await startTestServer({
+      config: { edgeLimits: { ...defaults, expensiveReadBurst: 2, expensiveReadsPerMinute: 120, expensiveReadMaxWaitS: 5 } },
+    });
+    try {
+      const from = '127.0.0.9';
+      const statuses: number[] = [];
+      for (let page = 0; page < 5; page++) {
+        const answer = await sendRaw(slow.url, { method: 'GET', path: `${search({ match_all: {} })}&page%5Boffset%5D=${page}`, from });
+        statuses.push(answer.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200]);
+      expect(edgeLimitStats(slow.app)?.refusedExpensive).toBe(0);
+    } finally {
+      await slow.close();
+    }
   });
 });
 

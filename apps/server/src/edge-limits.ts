@@ -17,14 +17,19 @@ import { tooManyRequests } from './errors.ts';
  * bounded too.
  *
  * Expensive reads (a search, or a page over `largePage` items) also draw from a token bucket per client
- * address: `burst` at once, refilled at `perMinute`; an empty bucket is a 429 whose Retry-After is the
- * wait for the next token.
+ * address: `burst` at once, refilled at `perMinute`. A read that finds the bucket empty waits for its
+ * token when that comes within `expensiveReadMaxWaitS` (it holds nothing while it waits, and is counted
+ * in flight), else it is a 429 whose Retry-After is the wait: the published client follows a search's
+ * `links.next` page after page without pausing and fails on any 4xx, so a long search is slowed to the
+ * rate rather than cut off, while a flood still meets 429s.
  */
 export interface EdgeLimits {
   perConnection: number;
   perAddress: number;
   expensiveReadsPerMinute: number;
   expensiveReadBurst: number;
+  /** The longest an expensive read waits for its token before it is refused instead. */
+  expensiveReadMaxWaitS: number;
   largePage: number;
 }
 
@@ -71,17 +76,6 @@ export function registerEdgeLimits(app: FastifyInstance, limits: EdgeLimits): Ed
       stats.refusedInFlight += 1;
       throw tooManyRequests(`Too many requests in flight from your address: at most ${limits.perAddress} at once`, 1);
     }
-    if (isExpensiveRead(request, limits.largePage)) {
-      const wait = buckets.take(address, Date.now());
-      if (wait > 0) {
-        stats.refusedExpensive += 1;
-        throw tooManyRequests(
-          `Too many searches and large pages from your address: at most ${limits.expensiveReadBurst} at once and ` +
-            `${limits.expensiveReadsPerMinute} a minute; try again in ${wait} second${wait === 1 ? '' : 's'}`,
-          wait,
-        );
-      }
-    }
     perSocket.set(socket, onSocket + 1);
     perAddress.set(address, fromAddress + 1);
     stats.maxInFlightPerConnection = Math.max(stats.maxInFlightPerConnection, onSocket + 1);
@@ -92,6 +86,19 @@ export function registerEdgeLimits(app: FastifyInstance, limits: EdgeLimits): Ed
       if (left > 0) perAddress.set(address, left);
       else perAddress.delete(address);
     });
+    if (isExpensiveRead(request, limits.largePage)) {
+      const turn = buckets.take(address, Date.now(), limits.expensiveReadMaxWaitS * 1000);
+      if (turn.retryAfterS !== undefined) {
+        const wait = turn.retryAfterS;
+        stats.refusedExpensive += 1;
+        throw tooManyRequests(
+          `Too many searches and large pages from your address: at most ${limits.expensiveReadBurst} at once and ` +
+            `${limits.expensiveReadsPerMinute} a minute; try again in ${wait} second${wait === 1 ? '' : 's'}`,
+          wait,
+        );
+      }
+      if (turn.waitMs > 0) await new Promise((resolve) => setTimeout(resolve, turn.waitMs));
+    }
   });
   return stats;
 }
@@ -119,18 +126,20 @@ export class TokenBuckets {
     private readonly perSecond: number,
   ) {}
 
-  /** Takes a token for `key` at `now` (ms): 0 when one was there, else the whole seconds until one is. */
-  take(key: string, now: number): number {
+  /**
+   * Takes a token for `key` at `now` (ms). One that is there, or comes within `maxWaitMs`, is taken (the
+   * bucket goes into debt for a later one): `waitMs` says how long until it is due. Otherwise nothing is
+   * taken and `retryAfterS` is the whole seconds until a token would be there.
+   */
+  take(key: string, now: number, maxWaitMs = 0): { waitMs: number; retryAfterS?: number } {
     const bucket = this.buckets.get(key) ?? { tokens: this.capacity, at: now };
     bucket.tokens = Math.min(this.capacity, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
     bucket.at = now;
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      this.remember(key, bucket, now);
-      return 0;
-    }
+    const waitMs = bucket.tokens >= 1 ? 0 : ((1 - bucket.tokens) / this.perSecond) * 1000;
     this.remember(key, bucket, now);
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
+    if (waitMs > maxWaitMs) return { waitMs, retryAfterS: Math.max(1, Math.ceil(waitMs / 1000)) };
+    bucket.tokens -= 1;
+    return { waitMs };
   }
 
   private remember(key: string, bucket: { tokens: number; at: number }, now: number): void {

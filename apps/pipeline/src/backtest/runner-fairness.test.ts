@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { type BacktestJobRow, createTestDatabase, type TestDatabase } from '@antares/db';
+import { createTestDatabase, type TestDatabase } from '@antares/db';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { APT_INSTALL, missingSandboxPrerequisites } from '../filters/pool/index.ts';
 import { expandInputs, ingestFiles } from '../ingest/ingest-files.ts';
 import { simulateSurvey } from '../simulate/index.ts';
+import { backtestJobs } from '../testing/backtest-jobs.ts';
 import { type BacktestParams, BacktestRunner } from './runner.ts';
 
 // Sharing the backtest runner (issue #49 pt 5, ADR 0062): three users' jobs start in turns, a slow
@@ -49,24 +50,7 @@ describe.skipIf(missing.length > 0)('backtest runner sharing', () => {
     runners.push(r);
     return r;
   };
-  const queue = (code: string, user: number, params: Partial<BacktestParams> = {}) =>
-    database.repos.backtests.create({
-      user_id: user,
-      filter_id: null,
-      filter_version_id: null,
-      code,
-      filter_class: null,
-      params: { ...PARAMS, ...params } as never,
-    });
-  const until = async (id: number, test: (job: BacktestJobRow) => boolean, seconds = 120): Promise<BacktestJobRow> => {
-    for (let i = 0; i < seconds * 20; i++) {
-      const job = (await database.repos.backtests.findById(id))!;
-      if (test(job)) return job;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`backtest ${id} never got there`);
-  };
-  const finished = (job: BacktestJobRow) => ['done', 'failed', 'cancelled'].includes(job.state);
+  const { queue, until, finished } = backtestJobs(() => database.repos, PARAMS);
 
   beforeAll(async () => {
     survey = mkdtempSync(path.join(os.tmpdir(), 'antares-backtest-fair-'));

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { APT_INSTALL, missingSandboxPrerequisites } from '../filters/pool/index.ts';
 import { expandInputs, ingestFiles } from '../ingest/ingest-files.ts';
 import { simulateSurvey } from '../simulate/index.ts';
+import { backtestJobs } from '../testing/backtest-jobs.ts';
 import type { BacktestResults } from './results.ts';
 import { type BacktestParams, BacktestRunner } from './runner.ts';
 
@@ -59,24 +60,9 @@ describe.skipIf(missing.length > 0)('backtest jobs', () => {
     r.start();
     return r;
   };
-  const queue = (code: string, user = users[0], params: Partial<BacktestParams> = {}) =>
-    database.repos.backtests.create({
-      user_id: user,
-      filter_id: null,
-      filter_version_id: null,
-      code,
-      filter_class: null,
-      params: { ...PARAMS, ...params } as never,
-    });
-  const until = async (id: number, test: (job: BacktestJobRow) => boolean, seconds = 120): Promise<BacktestJobRow> => {
-    for (let i = 0; i < seconds * 20; i++) {
-      const job = (await database.repos.backtests.findById(id))!;
-      if (test(job)) return job;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`backtest ${id} never got there`);
-  };
-  const finished = (job: BacktestJobRow) => ['done', 'failed', 'cancelled'].includes(job.state);
+  const jobs = backtestJobs(() => database.repos, PARAMS);
+  const queue = (code: string, user = users[0], params: Partial<BacktestParams> = {}) => jobs.queue(code, user, params);
+  const { until, finished } = jobs;
 
   beforeAll(async () => {
     survey = mkdtempSync(path.join(os.tmpdir(), 'antares-backtest-jobs-'));

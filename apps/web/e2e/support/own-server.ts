@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { startMailCatcher } from '../../../server/src/testing/mail-catcher';
-import { WEB_ROOT } from './server';
+import { E2E_LIMITS, WEB_ROOT } from './server';
 
 /**
  * A server of its own for the flows that need other settings than the shared one: password reset mail
@@ -42,9 +42,13 @@ export async function startOwnServer(): Promise<OwnServer> {
     ...process.env,
     ANTARES_DATA_DIR: dataDir,
     ANTARES_WEB_DIST: path.join(WEB_ROOT, 'dist'),
+    ...E2E_LIMITS,
     ANTARES_INBOX_DIR: 'off',
     ANTARES_HOST: '127.0.0.1',
     ANTARES_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    // The mails these tests count are the reset ones: no verification mail at registration (its own test is
+    // apps/server/src/routes/auth/accounts-hardening.test.ts).
+    ANTARES_REQUIRE_EMAIL_VERIFICATION: 'false',
     // Mail goes out over SMTP: reset links are built from the configured address only.
     ANTARES_PUBLIC_URL: url,
     ANTARES_MAIL_FROM: 'ANTARES <no-reply@antares.test>',

@@ -96,6 +96,18 @@ export interface RunningServer {
 }
 
 /** Builds the app if needed, seeds a small simulated survey once, and starts `antares serve` on a free port. */
+/**
+ * One browser and the tests' own API calls, all from 127.0.0.1, share the server: the per-address
+ * registration throttle (ADR 0061) and expensive-read bucket (ADR 0060) are lifted, as the server-side
+ * test server does; their own tests set them.
+ */
+export const E2E_LIMITS = {
+  ANTARES_REGISTRATIONS_PER_IP_PER_HOUR: '100000',
+  ANTARES_REGISTRATIONS_PER_HOUR: '1000000',
+  ANTARES_EXPENSIVE_READS_PER_MINUTE: '1000000',
+  ANTARES_EXPENSIVE_READ_BURST: '1000000',
+};
+
 export async function startAntares(): Promise<RunningServer> {
   // ANTARES_E2E_WEB_DIST: test a build made elsewhere (`vite build --outDir ...`) instead of dist/.
   const webDist = process.env.ANTARES_E2E_WEB_DIST ? path.resolve(process.env.ANTARES_E2E_WEB_DIST) : path.join(WEB_ROOT, 'dist');
@@ -127,7 +139,7 @@ export async function startAntares(): Promise<RunningServer> {
   const url = `http://127.0.0.1:${port}`;
   const child = spawn('npx', ['tsx', 'apps/cli/src/main.ts', 'serve', '--port', String(port)], {
     cwd: REPO_ROOT,
-    env: { ...env, ANTARES_HOST: '127.0.0.1', ANTARES_TEAM_FILE: teamFile },
+    env: { ...env, ...E2E_LIMITS, ANTARES_HOST: '127.0.0.1', ANTARES_TEAM_FILE: teamFile },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });

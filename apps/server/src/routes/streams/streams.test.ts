@@ -1,27 +1,14 @@
 import type { LocusRow } from '@antares/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { enableTagFilter } from '../../testing/tag-filter.ts';
 import { startTestServer, type TestServer } from '../../testing/test-server.ts';
 
 // Output streams over HTTP: paging by offset, long-poll, and server-sent events that resume.
 let server: TestServer;
 let loci: LocusRow[];
 
-async function enableTag(tag: string, isPublic: boolean): Promise<void> {
-  const { repos } = server;
-  const owner =
-    (await repos.users.findByUsername('stream-owner')) ??
-    (await repos.users.create({ username: 'stream-owner', email: 's@example.org', name: 'S', password_hash: 'x' }))!;
-  const filter = (await repos.filters.create({ user_id: owner.user_id, name: `Filter ${tag}`, description: tag }))!;
-  if (isPublic) await repos.filters.update(filter.filter_id, { public: true });
-  const version = await repos.filters.createVersion({
-    filter_id: filter.filter_id,
-    code: '#',
-    comment: 'v1',
-    declared_outputs: { tags: [tag] },
-  });
-  await repos.filters.transition(filter.filter_id, version.filter_version_id, 'ENABLED', null);
-}
+const enableTag = (tag: string, isPublic: boolean) => enableTagFilter(server.repos, tag, isPublic, 'stream-owner');
 
 async function append(stream: string, n: number): Promise<void> {
   await server.repos.streams.append(
