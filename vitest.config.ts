@@ -1,9 +1,29 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The tests of the server-side packages meet no database (`pure`: maths, decoders, the sandbox pool,
+ * configuration) or do (`db`). CI runs `db` a second time on the PostgreSQL server (ADR 0064); `pure` runs
+ * once, and opening a database there fails (ANTARES_FORBID_DATABASE), so a test cannot sit in the wrong
+ * lane unnoticed. A new test file is in `db` unless its folder is listed here.
+ */
+const PURE = [
+  'packages/astro/src/**/*.test.ts',
+  'packages/contract/src/**/*.test.ts',
+  'packages/db/src/cutout-packs.test.ts',
+  'apps/cli/src/bench/**/*.test.ts',
+  'apps/pipeline/src/{fits,properties,sources,filters/pool}/**/*.test.ts',
+  'apps/pipeline/src/simulate/!(simulate-rubin).test.ts',
+  'apps/pipeline/src/backtest/results.test.ts',
+  'apps/pipeline/src/filters/filter-order.test.ts',
+  'apps/pipeline/src/gw/notice.test.ts',
+  'apps/pipeline/src/stages/stages.test.ts',
+  'apps/server/src/{auth,services}/**/*.test.ts',
+  'apps/server/src/config-*.test.ts',
+];
 
 /** Unit and API tests of the server-side packages; the web app's end-to-end tests have their own config. */
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/{pipeline,server,cli}/src/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
@@ -15,5 +35,16 @@ export default defineConfig({
     // changes it).
     isolate: false,
     setupFiles: ['vitest.setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'pure', include: PURE, env: { ANTARES_FORBID_DATABASE: '1' } } },
+      {
+        extends: true,
+        test: {
+          name: 'db',
+          include: ['packages/*/src/**/*.test.ts', 'apps/{pipeline,server,cli}/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...PURE],
+        },
+      },
+    ],
   },
 });

@@ -46,6 +46,10 @@ export function withDatabase(serverUrl: string, database: string): string {
 }
 
 export async function openDatabase(options: OpenOptions): Promise<OpenedDatabase> {
+  // The test suite's `pure` lane (vitest.config.ts) runs once, not again on the PostgreSQL server, so a
+  // test file in it must meet no database: this makes one that does fail, naming the way out.
+  if (process.env.ANTARES_FORBID_DATABASE)
+    throw new Error('this process may open no database (ANTARES_FORBID_DATABASE): a test that needs one belongs in the db lane');
   if (options.databaseUrl) {
     // No JIT compilation: our statements are short, and on a table whose size the planner misjudges
     // it spends 20-200 ms compiling a statement that runs in a few. A URL's own `options` win.

@@ -59,10 +59,18 @@ async function createServerTestDatabase(serverUrl: string): Promise<TestDatabase
     await admin.query('SELECT pg_advisory_lock(4242)');
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
     if (exists.rowCount === 0) {
-      await admin.query(`CREATE DATABASE ${template}`);
-      const templateDb = await openDatabase({ databaseUrl: withDatabase(serverUrl, template), poolSize: 1 });
-      await migrate(templateDb.db);
-      await templateDb.close();
+      // Built under another name and renamed once migrated: a run that stops half-way (a crash, a failed
+      // migration) leaves no half-migrated template for every later run to copy.
+      const building = `${template}_building`;
+      await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${building}`);
+      const templateDb = await openDatabase({ databaseUrl: withDatabase(serverUrl, building), poolSize: 1 });
+      try {
+        await migrate(templateDb.db);
+      } finally {
+        await templateDb.close();
+      }
+      await admin.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
     }
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   } finally {

@@ -45,8 +45,9 @@ ${body
 
 describe.skipIf(missing.length > 0)('FilterSandboxPool', () => {
   let pool: FilterSandboxPool;
-  // Slot offsets keep each pool on uids of its own: the pytest suite (run at the same time by
-  // python-runtime.test.ts) uses slots 0-40, and a fork bomb exhausts the process limit of its uid.
+  // A slot offset of its own: the pytest suite, which `npm test` runs at the same time, starts its workers
+  // in slots 10 and up, and a fork bomb exhausts the process limit of its uid (a busy slot's worker takes
+  // the range's next free uid, so sharing a slot would cost a uid search, not a failure).
   beforeAll(() => {
     // Alerts a worker lacks go in full here (deferProperties: false); deferred-properties.test.ts sends them deferred.
     pool = new FilterSandboxPool({ maxWorkers: 6, locusTimeoutMs: 1500, stallGraceMs: 1500, slotOffset: 100, deferProperties: false });
