@@ -56,19 +56,56 @@ export function databaseUnavailable(error: unknown): ServiceUnavailable | undefi
 
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
+// The errors code raises, one factory per kind (a status number in a service says less than a name).
 export const badRequest = (detail: string, pointer?: string) => new ApiError(400, 'Bad Request', detail, pointer);
+export const unauthorized = (detail: string) => new ApiError(401, 'Unauthorized', detail);
+export const forbidden = (detail: string) => new ApiError(403, 'Forbidden', detail);
 export const notFound = (detail: string) => new ApiError(404, 'Not Found', detail);
-export const tooManyRequests = (detail: string, retryAfterSeconds: number) => new TooManyRequests(detail, retryAfterSeconds);
+export const conflict = (detail: string) => new ApiError(409, 'Conflict', detail);
+export const payloadTooLarge = (detail: string) => new ApiError(413, 'Payload Too Large', detail);
+/** `title`: what could not be processed, e.g. "Invalid filter code". */
+export const unprocessable = (title: string, detail: string) => new ApiError(422, title, detail);
+/** With `retryAfterSeconds`, the answer's Retry-After says when to try again. */
+export const tooManyRequests = (detail: string, retryAfterSeconds?: number) =>
+  retryAfterSeconds === undefined ? new ApiError(429, 'Too Many Requests', detail) : new TooManyRequests(detail, retryAfterSeconds);
+/** Something this server lacks or has switched off (not a passing failure: that is ServiceUnavailable). */
+export const unavailable = (detail: string) => new ApiError(503, 'Service Unavailable', detail);
 
 export interface JsonApiError {
   status: string;
+  /** Stable for a kind of error, so that clients can branch on it (titles and details are for people). */
+  code: string;
   title: string;
   detail: string;
   source?: { pointer: string };
 }
 
+const ERROR_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  408: 'request_timeout',
+  409: 'conflict',
+  411: 'length_required',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  416: 'range_not_satisfiable',
+  422: 'unprocessable',
+  429: 'too_many_requests',
+  431: 'headers_too_large',
+  500: 'internal',
+  503: 'unavailable',
+};
+
+/** The error's `code`: one per status, so every error the server answers has one. */
+export const errorCode = (status: number): string => ERROR_CODES[status] ?? (status >= 500 ? 'internal' : 'bad_request');
+
 export function errorDocument(status: number, title: string, detail: string, pointer?: string): { errors: JsonApiError[] } {
-  return { errors: [{ status: String(status), title, detail, ...(pointer ? { source: { pointer } } : {}) }] };
+  return { errors: [{ status: String(status), code: errorCode(status), title, detail, ...(pointer ? { source: { pointer } } : {}) }] };
 }
 
 /**

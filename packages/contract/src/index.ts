@@ -19,7 +19,7 @@ export type { FilterTestDependency, FilterTestError, FilterTestLocus, FilterTest
 export { FILTER_CLASS_MAX, FILTER_CLASS_PATTERN, FILTER_TEST_DEFAULT_LOCI, FILTER_TEST_MAX_LOCI } from './filter-test.ts';
 export { INTEGER_RANGES, storableTime, TIME_YEARS } from './input-rules.ts';
 export type { ListDocument, ResourceObject, SingleDocument } from './jsonapi.ts';
-export { DEFAULT_PAGE_LIMIT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN, type PageParseResult, parsePage } from './paging.ts';
+export { DEFAULT_PAGE_LIMIT, PAGE_LIMIT_MAX, PAGE_LIMIT_MIN } from './paging.ts';
 export { SEARCH_MAX_CLAUSES, SEARCH_MAX_CONES, SEARCH_MAX_DEPTH } from './search-limits.ts';
 export type { TeamMember } from './team.ts';
 export { ANNOUNCEMENT_VARIANTS, type AnnouncementVariant, firstError, LIMITS, MESSAGES, type Rule, rules } from './validation.ts';

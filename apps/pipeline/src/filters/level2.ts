@@ -1,6 +1,6 @@
 import { type LocusRow, type Repositories, retryOnConnectionLoss, warnRetry } from '@antares/db';
 
-import { locusAlertsCacheOf } from '../ingest/locus-alerts-cache.ts';
+import { locusAlertsCacheOf } from '../loci/locus-alerts-cache.ts';
 import type { ChatNotifier } from '../sinks/chat.ts';
 import { filesOfVersion } from './filter-files.ts';
 import { type ChainMember, chainSides, orderFilters } from './filter-order.ts';
@@ -136,7 +136,7 @@ export class Level2Stage {
   }
 
   /**
-   * The alert lists that this process's ingestion keeps (ingest/locus-alerts-cache.ts) of the loci still
+   * The alert lists that this process's ingestion keeps (loci/locus-alerts-cache.ts) of the loci still
    * at the revision they were kept at: exactly their alerts now, so Level 2 does not read them again. A
    * batch's loci were just recomputed by it, so nearly all of them are there.
    */

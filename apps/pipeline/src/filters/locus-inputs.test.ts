@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { emptyStats, ingestBatch } from '../ingest/ingest-batch.ts';
 import { expandInputs } from '../ingest/ingest-files.ts';
-import { locusAlertsCacheOf } from '../ingest/locus-alerts-cache.ts';
+import { locusAlertsCacheOf } from '../loci/locus-alerts-cache.ts';
 import { type AlertPacket, decodeAvroFile, type LsstPacket } from '../sources/alert-avro.ts';
 import { locusInputsFor } from './locus-inputs.ts';
 

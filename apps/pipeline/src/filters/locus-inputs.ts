@@ -2,7 +2,7 @@ import type { LocusRow, Repositories } from '@antares/db';
 
 import type { AlertForFilter, AlertPropertyLoader, LocusForFilter } from './pool/index.ts';
 
-/** An alert of a locus' list as ingestion keeps it (ingest/locus-alerts-cache.ts). */
+/** An alert of a locus' list as ingestion keeps it (loci/locus-alerts-cache.ts). */
 export interface ListedAlert {
   alert_id: string;
   survey: string;

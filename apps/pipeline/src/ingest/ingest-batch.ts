@@ -3,6 +3,7 @@ import { alertSummary, type NewThumbnail, type Repositories, retryOnConnectionLo
 
 import { crossmatchPositions } from '../catalogs/crossmatch.ts';
 import type { GwMatcher } from '../gw/association.ts';
+import { type LocusAlertsCache, locusAlertsCacheOf, type SummaryAlert } from '../loci/locus-alerts-cache.ts';
 import type { AlertPacket } from '../sources/alert-avro.ts';
 import type { AlertRecord, PacketRow } from '../stages/alert-record.ts';
 import { associationRanges, LocusIndex, newLocusId, type PositionedLocus } from '../stages/associate.ts';
@@ -12,7 +13,6 @@ import { alertOf, historyRowPasses, rowsOf, storedAlertOf, triggerLevel1 } from 
 import { packetThumbnails } from '../stages/thumbnails.ts';
 import type { WatchMatcher } from '../stages/watch-match.ts';
 import { type KnownAlerts, knownAlertsOf } from './known-alerts.ts';
-import { type LocusAlertsCache, locusAlertsCacheOf, type SummaryAlert } from './locus-alerts-cache.ts';
 import { type RecomputedLoci, recomputeLoci } from './recompute-loci.ts';
 import { skyLockTrixels } from './sky-locks.ts';
 

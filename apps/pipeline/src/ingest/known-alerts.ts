@@ -8,7 +8,7 @@
 // and a cache belongs to one database handle. Archiving a month detaches its rows: this process then
 // still counts them as stored and does not write them again into a new partition of that month.
 
-import { perDatabase } from './per-database.ts';
+import { perDatabase } from '../loci/per-database.ts';
 
 /** Most entries kept: about 100 bytes each. A full cache forgets the rows least recently used. */
 export const KNOWN_ALERTS_MAX = 500_000;

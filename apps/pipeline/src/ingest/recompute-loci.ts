@@ -3,8 +3,8 @@
 // summary instead of going over a year of Rubin history at every packet (ADR 0038).
 import type { Repositories } from '@antares/db';
 
+import type { CommittedLocus, SummaryAlert } from '../loci/locus-alerts-cache.ts';
 import { IncrementalLocusSummary } from '../stages/locus-properties.ts';
-import type { CommittedLocus, SummaryAlert } from './locus-alerts-cache.ts';
 
 export interface RecomputedLoci {
   /** The loci's new positions. */

@@ -4,7 +4,7 @@ import { MESSAGES } from '@antares/contract';
 import type { Repositories, UserRow } from '@antares/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import { ApiError } from '../errors.ts';
+import { ApiError, forbidden, unauthorized } from '../errors.ts';
 import {
   passwordFingerprint,
   sessionRevocationId,
@@ -60,12 +60,12 @@ export type IssuedSession = Awaited<ReturnType<Authenticator['issueSession']>>;
 
 /** 403 for an unsafe cookie-authenticated call whose X-CSRF-TOKEN is missing or wrong (double submit). */
 export function csrfError(): ApiError {
-  return new ApiError(403, 'Forbidden', 'Missing or incorrect CSRF token (X-CSRF-TOKEN header)');
+  return forbidden('Missing or incorrect CSRF token (X-CSRF-TOKEN header)');
 }
 
 /** 401 for a refresh token used a second time: its session has been ended (ADR 0061). */
 export function refreshReused(): ApiError {
-  return new ApiError(401, 'Unauthorized', 'This refresh token has already been used: the session has ended, please log in again');
+  return unauthorized('This refresh token has already been used: the session has ended, please log in again');
 }
 
 /**
@@ -92,13 +92,13 @@ export class Authenticator {
   /** The caller, or 401 'Must be authenticated to call {operation}'. */
   async require(request: FastifyRequest, operation: string): Promise<Identity> {
     const identity = await this.identify(request);
-    if (!identity) throw new ApiError(401, 'Unauthorized', MESSAGES.notAuthenticated(operation));
+    if (!identity) throw unauthorized(MESSAGES.notAuthenticated(operation));
     return identity;
   }
 
   async requireAdmin(request: FastifyRequest, operation: string): Promise<Identity> {
     const identity = await this.require(request, operation);
-    if (!identity.user.admin) throw new ApiError(403, 'Forbidden', `Only administrators may call ${operation}`);
+    if (!identity.user.admin) throw forbidden(`Only administrators may call ${operation}`);
     return identity;
   }
 
@@ -112,7 +112,7 @@ export class Authenticator {
       claims = await this.tokens.verify(token, type);
     } catch (error) {
       const reason = error instanceof TokenError ? error.reason : 'invalid';
-      throw new ApiError(401, 'Unauthorized', reason === 'expired' ? 'Token has expired' : 'Token is invalid');
+      throw unauthorized(reason === 'expired' ? 'Token has expired' : 'Token is invalid');
     }
     // The token itself, or the whole session it belongs to (a logout with its twin), may be revoked.
     const [tokenRevoked, sessionRevoked] = await Promise.all([
@@ -125,7 +125,7 @@ export class Authenticator {
     }
     if (tokenRevoked || sessionRevoked) {
       // Reset tokens are revoked only by being used.
-      throw new ApiError(401, 'Unauthorized', type === 'reset' ? 'This reset link has already been used' : 'Token has been revoked');
+      throw unauthorized(type === 'reset' ? 'This reset link has already been used' : 'Token has been revoked');
     }
     return claims;
   }
@@ -142,9 +142,9 @@ export class Authenticator {
 
   async userOf(claims: TokenClaims): Promise<UserRow> {
     const user = await this.repos.users.findById(Number(claims.sub));
-    if (!user) throw new ApiError(401, 'Unauthorized', 'The account of this token no longer exists');
+    if (!user) throw unauthorized('The account of this token no longer exists');
     // Issued before the password was last changed or reset: that ended every session (and reset link).
-    if (claims.pwd !== passwordFingerprint(user.password_hash)) throw new ApiError(401, 'Unauthorized', 'Token is invalid');
+    if (claims.pwd !== passwordFingerprint(user.password_hash)) throw unauthorized('Token is invalid');
     return user;
   }
 

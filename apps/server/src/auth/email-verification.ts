@@ -1,6 +1,6 @@
 import type { Repositories, UserRow } from '@antares/db';
 
-import { ApiError } from '../errors.ts';
+import { unauthorized } from '../errors.ts';
 import type { Authenticator } from './authenticator.ts';
 import type { Mailer } from './mailer.ts';
 import type { ResetMailQueue } from './reset-mails.ts';
@@ -43,7 +43,7 @@ export class EmailVerification {
     const claims = await this.auth.verify(token, 'verify');
     const user = await this.auth.userOf(claims);
     const updated = await this.repos.users.markEmailVerified(user.user_id);
-    if (!updated) throw new ApiError(401, 'Unauthorized', 'The account of this token no longer exists');
+    if (!updated) throw unauthorized('The account of this token no longer exists');
     return updated;
   }
 }

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import net from 'node:net';
 
+import { errorCode } from '../errors.ts';
+
 /**
  * HTTP as an attacker sends it: the path goes out exactly as written (broken percent-encodings
  * included), which fetch() would normalise; and, over a bare socket, bytes no HTTP client sends at all.
@@ -148,14 +150,14 @@ function parseAnswer(raw: string): RawAnswer | undefined {
 
 /**
  * What is wrong with an answer to bad input, or undefined: no 5xx, and every error (4xx) a JSON:API
- * error document whose errors carry the answer's status, a title and a detail.
+ * error document whose errors carry the answer's status, its stable code, a title and a detail.
  */
 export function answerProblem(answer: RawAnswer, method = 'GET'): string | undefined {
   if (answer.status >= 500) return `answered ${answer.status}: ${answer.text.slice(0, 300)}`;
   if (answer.status < 400 || method === 'HEAD') return undefined;
   if (!/json/.test(answer.contentType))
     return `error ${answer.status} is ${answer.contentType || 'untyped'}, not JSON: ${answer.text.slice(0, 200)}`;
-  let document: { errors?: Array<{ status?: unknown; title?: unknown; detail?: unknown }> };
+  let document: { errors?: Array<{ status?: unknown; code?: unknown; title?: unknown; detail?: unknown }> };
   try {
     document = JSON.parse(answer.text);
   } catch {
@@ -167,11 +169,12 @@ export function answerProblem(answer: RawAnswer, method = 'GET'): string | undef
   for (const error of errors) {
     if (
       error?.status !== String(answer.status) ||
+      error.code !== errorCode(answer.status) ||
       typeof error.title !== 'string' ||
       typeof error.detail !== 'string' ||
       error.detail === ''
     ) {
-      return `error ${answer.status} has an error object without the matching status, a title and a detail: ${answer.text.slice(0, 200)}`;
+      return `error ${answer.status} has an error object without the matching status and code, a title and a detail: ${answer.text.slice(0, 200)}`;
     }
   }
   return undefined;

@@ -8,7 +8,7 @@ import { createGunzip } from 'node:zlib';
 
 import { alertFileProblem, isGzip } from '@antares/pipeline';
 
-import { ApiError, badRequest, notFound } from '../errors.ts';
+import { ApiError, badRequest, notFound, payloadTooLarge, unavailable } from '../errors.ts';
 
 export type UploadStatus = 'queued' | 'ingested' | 'failed';
 
@@ -119,9 +119,7 @@ export class AlertUploadService {
       await (gzipped ? pipeline(createReadStream(file), createGunzip(), cap, keep) : pipeline(createReadStream(file), cap, keep));
     } catch (error) {
       if (error instanceof TooLarge) {
-        throw new ApiError(
-          413,
-          'Payload Too Large',
+        throw payloadTooLarge(
           `The upload is larger than ${sizeOf(this.limits.maxUncompressedBytes)} once decompressed, ` +
             'the most one file may hold: split it into several, or put it in the inbox folder',
         );
@@ -135,9 +133,7 @@ export class AlertUploadService {
   }
 
   private bodyTooLarge(): ApiError {
-    return new ApiError(
-      413,
-      'Payload Too Large',
+    return payloadTooLarge(
       `The upload is larger than ${sizeOf(this.limits.maxBodyBytes)}, the most one request may carry: ` +
         'split it into several, or put it in the inbox folder',
     );
@@ -176,8 +172,7 @@ export class AlertUploadService {
   }
 
   private requireInbox(): string {
-    if (!this.inboxDir)
-      throw new ApiError(503, 'Service Unavailable', 'Alert uploads need the inbox, which is switched off (ANTARES_INBOX_DIR=off)');
+    if (!this.inboxDir) throw unavailable('Alert uploads need the inbox, which is switched off (ANTARES_INBOX_DIR=off)');
     return this.inboxDir;
   }
 }

@@ -2,7 +2,7 @@ import { LIMITS, MESSAGES } from '@antares/contract';
 import type { AnnotationRow, Repositories } from '@antares/db';
 
 import type { Identity } from '../auth/authenticator.ts';
-import { ApiError, badRequest, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
 import { policies } from '../policies/index.ts';
 import { attributesOf, booleanField, numericId, relationshipId, stringField } from './body.ts';
 
@@ -33,8 +33,7 @@ export class AnnotationService {
     if (!locusId) throw badRequest('The annotation needs a locus (relationships.locus.data.id)');
     if (!(await this.repos.loci.findById(locusId))) throw notFound(`No locus with id "${locusId}"`);
     const { row, created } = await this.repos.annotations.upsert(ownerId, locusId, {});
-    if (!created)
-      throw new ApiError(409, 'Conflict', `You already have an annotation of ${locusId} (id ${row.annotation_id}); update it instead`);
+    if (!created) throw conflict(`You already have an annotation of ${locusId} (id ${row.annotation_id}); update it instead`);
     const changes = this.changesOf(attributes);
     return Object.keys(changes).length > 0 ? ((await this.repos.annotations.update(row.annotation_id, changes)) ?? row) : row;
   }

@@ -17,7 +17,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { ResetMailQueue } from '../auth/reset-mails.ts';
 import { sessionRevocationId, type TokenClaims, type TokenService } from '../auth/tokens.ts';
 import { normalizeUsername } from '../auth/usernames.ts';
-import { ApiError, badRequest, TooManyRequests } from '../errors.ts';
+import { badRequest, tooManyRequests, unauthorized } from '../errors.ts';
 
 /**
  * Login, refresh, logout and password reset: the rules behind /v1/auth. It reads the tokens a request
@@ -42,11 +42,11 @@ export class AuthService {
     // Throttled per (username, address) and per address, never per username alone: nobody can lock the
     // owner out from elsewhere (auth/login-limiter.ts).
     const wait = this.limiter.attempt(username, address);
-    if (wait > 0) throw new TooManyRequests(`Too many failed logins; try again in ${wait} second${wait === 1 ? '' : 's'}`, wait);
+    if (wait > 0) throw tooManyRequests(`Too many failed logins; try again in ${wait} second${wait === 1 ? '' : 's'}`, wait);
     const user = await this.repos.users.findByUsername(username);
     // The same answer, and a hash computed either way, whether the user exists or not.
     const ok = user ? await verifyPassword(user.password_hash, password) : (await hashPassword(password), false);
-    if (!user || !ok) throw new ApiError(401, 'Unauthorized', 'Incorrect username or password');
+    if (!user || !ok) throw unauthorized('Incorrect username or password');
     this.limiter.succeeded(username, address);
     return this.auth.issueSession(user, { fresh });
   }
@@ -64,7 +64,7 @@ export class AuthService {
   async refresh(presented: PresentedTokens): Promise<{ user: UserRow; session: IssuedSession; fromCookie: boolean }> {
     const { bearer } = presented;
     const token = bearer ?? presented.refreshCookie;
-    if (!token) throw new ApiError(401, 'Unauthorized', 'No refresh token');
+    if (!token) throw unauthorized('No refresh token');
     const claims = await this.auth.verify(token, 'refresh', { spentEndsSession: true });
     if (!bearer && presented.csrfHeader !== claims.csrf) throw csrfError();
     const user = await this.auth.userOf(claims);
@@ -159,13 +159,13 @@ export class AuthService {
       const claims = await this.auth.verify(authority.resetToken, 'reset');
       user = await this.auth.userOf(claims);
       if (!(await this.repos.revokedTokens.revokeOnce(claims.jti, new Date(claims.exp * 1000)))) {
-        throw new ApiError(401, 'Unauthorized', 'This reset link has already been used');
+        throw unauthorized('This reset link has already been used');
       }
       // The link came by mail: its holder reads the account's mailbox, which is all verification asks (ADR 0061).
       if (user.email_verified_at === null) user = (await this.repos.users.markEmailVerified(user.user_id)) ?? user;
     } else {
       const identity = await authority.caller();
-      if (!identity.claims.fresh) throw new ApiError(401, 'Unauthorized', 'Changing the password needs a fresh login');
+      if (!identity.claims.fresh) throw unauthorized('Changing the password needs a fresh login');
       user = identity.user;
     }
     const updated = (await this.repos.users.update(user.user_id, { password_hash: await hashPassword(password) })) ?? user;

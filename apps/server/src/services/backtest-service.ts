@@ -4,7 +4,7 @@ import { type BacktestJobRow, compileLocusSearch, type FilterRow, type JsonObjec
 import { aggregateResults, type BacktestEvent, type BacktestParams, type BacktestResults, type BacktestRunner } from '@antares/pipeline';
 
 import type { Identity } from '../auth/authenticator.ts';
-import { ApiError, badRequest, notFound } from '../errors.ts';
+import { badRequest, notFound, tooManyRequests, unavailable } from '../errors.ts';
 import { policies } from '../policies/index.ts';
 import { stringField } from './body.ts';
 import { filterForCode } from './filter-file-service.ts';
@@ -42,8 +42,7 @@ export class BacktestService {
     versionId: number,
     attributes: Record<string, unknown>,
   ): Promise<BacktestJobRow> {
-    if (filter.user_id !== identity.user.user_id && !identity.user.admin)
-      throw new ApiError(403, 'Forbidden', 'Only the owner of this filter or an admin may backtest it');
+    policies.assertFilterOwnerOrAdmin(identity, filter, 'backtest');
     const version = await this.repos.filters.findVersion(filter.filter_id, versionId);
     if (!version) throw notFound(`No version ${versionId} of filter ${filter.filter_id}`);
     const params = this.paramsOf(attributes);
@@ -119,14 +118,11 @@ export class BacktestService {
     job: { filter_id: number | null; filter_version_id: number | null; code: string; filter_class: string | null; params: BacktestParams },
   ): Promise<BacktestJobRow> {
     policies.assertEmailVerified(identity, this.limits.requireVerifiedEmail);
-    if (!this.runner)
-      throw new ApiError(503, 'Service Unavailable', 'Filters cannot be backtested on this server: its filter sandbox is not available');
+    if (!this.runner) throw unavailable('Filters cannot be backtested on this server: its filter sandbox is not available');
     // One at a time per user (admins may queue more): a job holds a sandbox worker for minutes.
     const active = await this.repos.backtests.activeOf(identity.user.user_id);
     if (active.length > 0 && !identity.user.admin)
-      throw new ApiError(
-        429,
-        'Too Many Requests',
+      throw tooManyRequests(
         `You already have a backtest ${active[0].state} (id ${active[0].backtest_id}): wait for it to finish or cancel it`,
       );
     const row = await this.repos.backtests.create({ user_id: identity.user.user_id, ...job, params: job.params as unknown as JsonObject });

@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { CutoutPackUnavailable, type Repositories, type ThumbnailType } from '@antares/db';
 import { isGzip } from '@antares/pipeline';
 
-import { ApiError, notFound } from '../errors.ts';
+import { notFound, unprocessable } from '../errors.ts';
 
 export const CUTOUT_TYPES: readonly ThumbnailType[] = ['science', 'template', 'difference'];
 
@@ -36,15 +36,11 @@ export class CutoutService {
     try {
       bytes = isGzip(stored) ? gunzipSync(stored) : Buffer.from(stored);
     } catch (error) {
-      throw new ApiError(
-        422,
-        'Unprocessable Cutout',
-        `The ${type} cutout of ${alertId} cannot be decompressed: ${(error as Error).message}`,
-      );
+      throw unprocessable('Unprocessable Cutout', `The ${type} cutout of ${alertId} cannot be decompressed: ${(error as Error).message}`);
     }
     if (bytes.subarray(0, 9).toString('latin1') !== 'SIMPLE  =') {
       // 2016 ZTF commissioning packets carry JPEG cutouts: there is no FITS file to give.
-      throw new ApiError(422, 'Unprocessable Cutout', `The ${type} cutout of ${alertId} is not a FITS file`);
+      throw unprocessable('Unprocessable Cutout', `The ${type} cutout of ${alertId} is not a FITS file`);
     }
     return { bytes, fileName: `${alertId.replace(/[^A-Za-z0-9_.-]/g, '_')}_${type}.fits` };
   }

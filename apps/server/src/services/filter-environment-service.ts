@@ -1,7 +1,7 @@
 import type { FilterEnvironment } from '@antares/contract';
 import { probeFilterEnvironment, type WorkerLimits } from '@antares/pipeline';
 
-import { ApiError } from '../errors.ts';
+import { unavailable } from '../errors.ts';
 
 /**
  * What filters can import: read from the configured interpreter (ANTARES_FILTER_PYTHON) inside the
@@ -23,7 +23,7 @@ export class FilterEnvironmentService {
     } catch (error) {
       this.environment = undefined;
       this.log.error(error);
-      throw new ApiError(503, 'Service Unavailable', 'The filter environment could not be read on this server');
+      throw unavailable('The filter environment could not be read on this server');
     }
   }
 }

@@ -4,7 +4,7 @@ import { FILTER_FILE_NAME_MAX } from '@antares/contract/endpoints';
 import { type FilterFileRow, FilterFileTooLarge, type FilterRow, type FilterVersionRow, type Repositories } from '@antares/db';
 
 import type { Identity } from '../auth/authenticator.ts';
-import { ApiError, badRequest, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound, payloadTooLarge, unavailable } from '../errors.ts';
 
 /** The limits of filter data files (ANTARES_FILTER_FILE_MAX_MB, ANTARES_FILTER_FILES_USER_MAX_MB), in bytes. */
 export interface FilterFileLimits {
@@ -46,9 +46,7 @@ export async function assertFilesForEnabling(repos: Repositories, version: Filte
   const have = new Set((await repos.filterFiles.versionFiles(version.filter_version_id)).map((f) => f.name));
   const missing = required.filter((name) => !have.has(name));
   if (missing.length === 0) return;
-  throw new ApiError(
-    409,
-    'Conflict',
+  throw conflict(
     `Version ${version.filter_version_id} cannot be enabled: it has no file for ${missing.map((n) => `"${n}"`).join(', ')} ` +
       `(REQUIRES_FILES). Upload ${missing.length === 1 ? 'it' : 'them'} (PUT /v1/filters/${version.filter_id}/files/{name}) and submit ` +
       'a new version: a reviewed version keeps the files it was reviewed with',
@@ -95,7 +93,7 @@ export class FilterFileService {
   /** The bytes of a file, as a stream. */
   download(row: FilterFileRow): Readable {
     const store = this.repos.filterFiles.store;
-    if (!store) throw new ApiError(503, 'Service Unavailable', 'Filter data files are not available on this server');
+    if (!store) throw unavailable('Filter data files are not available on this server');
     return store.stream(row.sha256);
   }
 
@@ -113,12 +111,10 @@ export class FilterFileService {
     const problem = fileNameProblem(name);
     if (problem) throw badRequest(`Cannot store "${printable(name)}": ${problem}`);
     const store = this.repos.filterFiles.store;
-    if (!store) throw new ApiError(503, 'Service Unavailable', 'Filter data files are not available on this server');
+    if (!store) throw unavailable('Filter data files are not available on this server');
     const listed = await this.repos.filterFiles.requiredNames(filter.filter_id);
     if (!listed.includes(name)) {
-      throw new ApiError(
-        409,
-        'Conflict',
+      throw conflict(
         `No version of filter ${filter.filter_id} lists "${name}" in REQUIRES_FILES` +
           (listed.length ? ` (it lists ${listed.map((n) => `"${n}"`).join(', ')})` : ' (none lists any file)') +
           ': submit a version whose code lists it first',
@@ -129,14 +125,8 @@ export class FilterFileService {
     const max = Math.max(0, Math.min(this.limits.maxFileBytes, room));
     const tooLarge = () =>
       max === this.limits.maxFileBytes
-        ? new ApiError(
-            413,
-            'Payload Too Large',
-            `The file is larger than ${sizeOf(max)}, the most one filter file may hold (ANTARES_FILTER_FILE_MAX_MB)`,
-          )
-        : new ApiError(
-            413,
-            'Payload Too Large',
+        ? payloadTooLarge(`The file is larger than ${sizeOf(max)}, the most one filter file may hold (ANTARES_FILTER_FILE_MAX_MB)`)
+        : payloadTooLarge(
             `The files of this user's filters would hold more than ${sizeOf(this.limits.maxUserBytes)}, the most one user may keep ` +
               `(ANTARES_FILTER_FILES_USER_MAX_MB; ${sizeOf(Math.max(0, room))} left): delete files no longer needed`,
           );

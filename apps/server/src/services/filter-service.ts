@@ -12,7 +12,7 @@ import type { FilterRow, FilterVersionRow, FilterViewer, LocusRow, Repositories,
 import { chainSides, findCycle } from '@antares/pipeline';
 
 import type { Identity } from '../auth/authenticator.ts';
-import { ApiError, badRequest, notFound } from '../errors.ts';
+import { badRequest, conflict, notFound, unprocessable } from '../errors.ts';
 import { policies } from '../policies/index.ts';
 import { booleanField, stringField } from './body.ts';
 import { assertFilesForEnabling, requiredFilesOf } from './filter-file-service.ts';
@@ -103,14 +103,11 @@ export class FilterService {
   }
 
   assertMayAct(filter: FilterRow, identity: Identity): void {
-    if (filter.user_id !== identity.user.user_id && !identity.user.admin) {
-      throw new ApiError(403, 'Forbidden', 'Only the owner of this filter or an admin may change it');
-    }
+    policies.assertFilterOwnerOrAdmin(identity, filter, 'change');
   }
 
   async create(identity: Identity, ownerId: number, attributes: Record<string, unknown>): Promise<FilterRow> {
-    if (ownerId !== identity.user.user_id && !identity.user.admin)
-      throw new ApiError(403, 'Forbidden', 'You may not create filters for another user');
+    policies.assertMayCreateFor(identity, ownerId, 'filters', true);
     const name = (stringField(attributes, 'name') ?? '').trim();
     const description = (stringField(attributes, 'description') ?? '').trim();
     const nameProblem =
@@ -126,7 +123,7 @@ export class FilterService {
     if (description.length > LIMITS.filterDescriptionMax)
       throw badRequest(`description: ${MESSAGES.maxLength(LIMITS.filterDescriptionMax)}`);
     const filter = await this.repos.filters.create({ user_id: ownerId, name, description });
-    if (!filter) throw new ApiError(409, 'Conflict', 'This name is already in use, please choose another.');
+    if (!filter) throw conflict('This name is already in use, please choose another.');
     return filter;
   }
 
@@ -144,7 +141,7 @@ export class FilterService {
       // With the files uploaded so far: a first version (no files yet) is checked up to its declarations.
       const files = await this.repos.filterFiles.read(await this.repos.filterFiles.list(filter.filter_id));
       const result = await this.turns.take(identity.user.user_id, () => sandbox.validate(code, named, files));
-      if (!result.ok) throw new ApiError(422, 'Invalid filter code', result.message);
+      if (!result.ok) throw unprocessable('Invalid filter code', result.message);
       outputs = result.outputs;
     }
     // The filter the version runs: as named, else the one the sandbox chose (stored, so a later runtime
@@ -173,9 +170,7 @@ export class FilterService {
     if (!isVersionStatus(status)) throw badRequest(`status must be one of ${Object.keys(TRANSITIONS).join(', ')}`);
     const allowed = isVersionStatus(version.status) ? TRANSITIONS[version.status] : [];
     if (!allowed.includes(status)) {
-      throw new ApiError(
-        409,
-        'Conflict',
+      throw conflict(
         `A ${version.status} version cannot become ${status}` +
           (allowed.length ? ` (allowed: ${allowed.join(', ')})` : ' (no transition is defined from it)'),
       );
@@ -208,9 +203,7 @@ export class FilterService {
       const shared = member.writes.filter((p) => next.reads.includes(p));
       return `"${next.name}" reads ${shared.join(', ')}, written by "${member.name}"`;
     });
-    throw new ApiError(
-      409,
-      'Conflict',
+    throw conflict(
       `Enabling this version would make a cycle of chained filters, which have no order to run in: ${links.join('; ')}. ` +
         `Change one of ${cycle.map((m) => `"${m.name}"`).join(', ')} so that it no longer reads what another writes.`,
     );

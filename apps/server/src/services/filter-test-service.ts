@@ -3,7 +3,7 @@ import type { LocusRow, Repositories } from '@antares/db';
 import { filesOfFilter } from '@antares/pipeline';
 
 import type { Identity } from '../auth/authenticator.ts';
-import { ApiError, badRequest } from '../errors.ts';
+import { badRequest, unavailable } from '../errors.ts';
 import { policies } from '../policies/index.ts';
 import { stringField } from './body.ts';
 import { filterForCode } from './filter-file-service.ts';
@@ -39,7 +39,7 @@ export class FilterTestService {
     const filter = await filterForCode(this.repos, identity, attributes);
     const loci = await this.lociFor(attributes);
     if (!this.sandbox) {
-      throw new ApiError(503, 'Service Unavailable', 'Filters cannot be tested on this server: its filter sandbox is not available');
+      throw unavailable('Filters cannot be tested on this server: its filter sandbox is not available');
     }
     const sandbox = this.sandbox;
     const files = filter ? await filesOfFilter(this.repos, filter.filter_id) : {};

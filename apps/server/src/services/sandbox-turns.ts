@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.ts';
+import { tooManyRequests } from '../errors.ts';
 
 type Waiter = { userId: number; arrived: number; start: () => void };
 
@@ -23,11 +23,7 @@ export class SandboxTurns {
 
   async take<T>(userId: number, job: () => Promise<T>): Promise<T> {
     if (this.running.has(userId) || this.waiting.some((w) => w.userId === userId)) {
-      throw new ApiError(
-        429,
-        'Too Many Requests',
-        'You already have a filter test or code check running: wait for it to finish, then try again',
-      );
+      throw tooManyRequests('You already have a filter test or code check running: wait for it to finish, then try again');
     }
     if (this.running.size >= this.capacity) {
       await new Promise<void>((start) => this.waiting.push({ userId, arrived: ++this.arrivals, start }));

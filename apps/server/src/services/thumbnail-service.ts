@@ -1,7 +1,7 @@
 import type { Repositories } from '@antares/db';
 import { renderCutoutPng } from '@antares/pipeline';
 
-import { ApiError, notFound } from '../errors.ts';
+import { notFound, unprocessable } from '../errors.ts';
 import { unavailableAsNotFound } from './cutout-service.ts';
 
 /** Thumbnail images: rendered from the stored cutout on first request, then kept (ADR 0003). */
@@ -16,7 +16,7 @@ export class ThumbnailService {
     try {
       png = renderCutoutPng(image.cutout);
     } catch (error) {
-      throw new ApiError(422, 'Unprocessable Cutout', `The cutout of ${filename} cannot be rendered: ${(error as Error).message}`);
+      throw unprocessable('Unprocessable Cutout', `The cutout of ${filename} cannot be rendered: ${(error as Error).message}`);
     }
     await this.repos.thumbnails.savePng(filename, png);
     return png;

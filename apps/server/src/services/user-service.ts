@@ -6,7 +6,7 @@ import type { Identity } from '../auth/authenticator.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { RegistrationLimiter } from '../auth/registration-limiter.ts';
 import { hasInvisibleCharacters, normalizeUsername, usernameSkeleton } from '../auth/usernames.ts';
-import { ApiError, badRequest, notFound, TooManyRequests } from '../errors.ts';
+import { ApiError, badRequest, conflict, notFound, tooManyRequests } from '../errors.ts';
 import { policies } from '../policies/index.ts';
 import { booleanField, stringField } from './body.ts';
 
@@ -41,7 +41,7 @@ export class UserService {
   ): Promise<UserRow> {
     const limiter = address === undefined ? undefined : this.options.limiter;
     const wait = limiter?.attempt(address ?? '') ?? 0;
-    if (wait > 0) throw new TooManyRequests(`Too many registrations; try again in ${wait} second${wait === 1 ? '' : 's'}`, wait);
+    if (wait > 0) throw tooManyRequests(`Too many registrations; try again in ${wait} second${wait === 1 ? '' : 's'}`, wait);
     try {
       const user = await this.create(attributes, flags);
       this.options.onRegistered?.(user);
@@ -68,8 +68,7 @@ export class UserService {
     ].filter(([, message]) => message !== null);
     if (problems.length > 0) throw badRequest(problems.map(([field, message]) => `${field}: ${message}`).join(' '));
     const skeleton = usernameSkeleton(username);
-    if (RESERVED_USERNAMES.some((reserved) => usernameSkeleton(reserved) === skeleton))
-      throw new ApiError(409, 'Conflict', MESSAGES.usernameTaken);
+    if (RESERVED_USERNAMES.some((reserved) => usernameSkeleton(reserved) === skeleton)) throw conflict(MESSAGES.usernameTaken);
     const outcome = await this.repos.users.createUnlessConfusable(
       {
         username,
@@ -83,7 +82,7 @@ export class UserService {
       usernameSkeleton,
     );
     if ('created' in outcome) return outcome.created;
-    throw new ApiError(409, 'Conflict', outcome.conflict === 'taken' ? MESSAGES.usernameTaken : MESSAGES.usernameConfusable);
+    throw conflict(outcome.conflict === 'taken' ? MESSAGES.usernameTaken : MESSAGES.usernameConfusable);
   }
 
   list(options: { sort: string | undefined; limit: number; offset: number }) {

@@ -2,7 +2,7 @@ import { LIMITS, MESSAGES } from '@antares/contract';
 import type { NewWatchObject, Repositories, WatchListRow, WatchObjectRow } from '@antares/db';
 
 import type { Identity } from '../auth/authenticator.ts';
-import { ApiError, badRequest, notFound } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
 import { policies } from '../policies/index.ts';
 import { stringField } from './body.ts';
 import type { WatchListHistoryMatcher } from './watch-list-history.ts';
@@ -37,7 +37,7 @@ export class WatchListService {
   ) {}
 
   async create(identity: Identity, ownerId: number, attributes: Record<string, unknown>): Promise<WatchListRow> {
-    if (identity.user.user_id !== ownerId) throw new ApiError(403, 'Forbidden', 'You may not create watch lists for another user');
+    policies.assertMayCreateFor(identity, ownerId, 'watch lists', false);
     const name = this.text(attributes, 'name', NAME_MAX, true)!;
     const description = this.text(attributes, 'description', DESCRIPTION_MAX, true)!;
     const channel = this.text(attributes, 'slack_channel', LIMITS.slackChannelMax, false);

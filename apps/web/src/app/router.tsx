@@ -173,7 +173,7 @@ const routes: RouteObject[] = [
             },
             handle: { name: 'gwEventDetail', title: (data: unknown) => (data as { id?: string } | undefined)?.id } satisfies RouteHandle,
           },
-          { path: 'faq', lazy: page(() => import('@/features/faq/components/FaqPage')), handle: { name: 'faq' } },
+          { path: 'faq', lazy: page(() => import('@/app/faq')), handle: { name: 'faq' } },
           { path: 'support', lazy: page(() => import('@/features/support/components/SupportPage')), handle: { name: 'support' } },
           { path: 'team', lazy: page(() => import('@/features/team/components/TeamPage')), handle: { name: 'team', title: 'Our Team' } },
           { path: '*', lazy: page(() => import('./NotFoundPage')), handle: { name: 'notFound' } },

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { presentedTokens } from '../../auth/authenticator.ts';
 import { mailLinkBase } from '../../auth/mail-links.ts';
 import { ResetMailQueue } from '../../auth/reset-mails.ts';
-import { ApiError, badRequest } from '../../errors.ts';
+import { badRequest, unauthorized } from '../../errors.ts';
 import { identityBody } from '../../serializers/user.ts';
 import { AuthService } from '../../services/auth-service.ts';
 import { attributesOf, stringField } from '../../services/body.ts';
@@ -52,7 +52,7 @@ export function authRoutes(app: FastifyInstance, context: RouteContext): void {
   route(app, auth, logOut, async (request, reply) => {
     const outcome = await service.logout(presentedTokens(request));
     auth.clearSession(reply);
-    if (outcome === 'no-session') throw new ApiError(401, 'Unauthorized', 'Not logged in');
+    if (outcome === 'no-session') throw unauthorized('Not logged in');
     return { logout: true };
   });
 

@@ -45,6 +45,10 @@ export const schemas: Json = {
           type: 'object',
           properties: {
             status: { type: 'string' },
+            code: {
+              type: 'string',
+              description: 'Stable per kind of error (bad_request, forbidden, conflict, ...), for clients to branch on',
+            },
             title: { type: 'string' },
             detail: { type: 'string' },
             source: {

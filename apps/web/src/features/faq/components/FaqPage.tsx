@@ -1,10 +1,10 @@
 import Accordion from 'react-bootstrap/Accordion';
 import { Link } from 'react-router';
 
-import { FilterEnvironmentList } from '@/features/filters/components/FilterEnvironmentList';
 import { getConfig } from '@/lib/config';
 
-export function Component() {
+/** `environment`: what filters can import, given by the app (one feature never imports another). */
+export function FaqPage({ environment }: { environment: React.ReactNode }) {
   const { supportEmail, chatInvitationURL, frontendURL } = getConfig();
   const entries: { q: string; a: React.ReactNode }[] = [
     {
@@ -70,7 +70,7 @@ export function Component() {
             The <Link to="/filters/environment">Filter Environment</Link> page lists every module a filter can import on this server; in
             short:
           </p>
-          <FilterEnvironmentList />
+          {environment}
         </>
       ),
     },

@@ -6,11 +6,11 @@ import { createTestDatabase, Repositories, type TestDatabase } from '@antares/db
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { expandInputs } from '../ingest/ingest-files.ts';
+import { ingestPackets } from '../ingest/ingest-packets.ts';
 import { simulateSurvey } from '../simulate/index.ts';
 import { type AlertPacket, decodeAvroFile } from '../sources/alert-avro.ts';
 import { IncrementalLocusSummary, summarizeLocus } from '../stages/locus-properties.ts';
-import { expandInputs } from './ingest-files.ts';
-import { ingestPackets } from './ingest-packets.ts';
 import { LocusAlertsCache, locusAlertsCacheOf, type SummaryAlert } from './locus-alerts-cache.ts';
 
 // The alerts of recomputed loci kept between batches (migration 0019): used only at the revision they
